@@ -1,0 +1,20 @@
+// Pipe synchronisation (flags, barriers), cross-core SyncAll and GM atomics.
+#pragma once
+#include "kgen/runtime.h"
+
+namespace AscendC {
+template <HardEvent event> void SetFlag(int32_t eventID, kgen::rt::Loc loc = kgen::rt::Loc::current()) {
+  kgen::rt::set_flag(event, eventID, loc);
+}
+template <HardEvent event> void WaitFlag(int32_t eventID, kgen::rt::Loc loc = kgen::rt::Loc::current()) {
+  kgen::rt::wait_flag(event, eventID, loc);
+}
+template <pipe_t pipe> void PipeBarrier(kgen::rt::Loc loc = kgen::rt::Loc::current()) { kgen::rt::pipe_barrier(pipe, loc); }
+template <MemDsbT arg0> void DataSyncBarrier(kgen::rt::Loc loc = kgen::rt::Loc::current()) { kgen::rt::data_sync_barrier(loc); }
+template <bool isAIVOnly = true> void SyncAll(kgen::rt::Loc loc = kgen::rt::Loc::current()) { kgen::rt::sync_all(loc); }
+
+template <typename T> void SetAtomicAdd(kgen::rt::Loc loc = kgen::rt::Loc::current()) { kgen::rt::set_atomic(kgen::dtype_of<T>(), 1, loc); }
+template <typename T> void SetAtomicMax(kgen::rt::Loc loc = kgen::rt::Loc::current()) { kgen::rt::set_atomic(kgen::dtype_of<T>(), 2, loc); }
+template <typename T> void SetAtomicMin(kgen::rt::Loc loc = kgen::rt::Loc::current()) { kgen::rt::set_atomic(kgen::dtype_of<T>(), 3, loc); }
+inline void SetAtomicNone(kgen::rt::Loc loc = kgen::rt::Loc::current()) { kgen::rt::set_atomic(kgen::DType::Unknown, 0, loc); }
+}  // namespace AscendC

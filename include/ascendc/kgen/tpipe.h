@@ -1,0 +1,97 @@
+// TPipe (per-memory bump allocator of queue buffers), TQue/TQueBind (queues with implied pipe sync), TBuf.
+#pragma once
+#include "kgen/tensor.h"
+
+namespace AscendC {
+class TPipe;
+
+template <TPosition src, TPosition dst, int32_t depth, auto mask = 0> class TQueBind {
+ public:
+  TQueBind() = default;
+  template <typename T> LocalTensor<T> AllocTensor(kgen::rt::Loc loc = kgen::rt::Loc::current()) {
+    return kgen::TensorAccess::make<T>(kgen::rt::queue_alloc(handle_, sizeof(T), loc));
+  }
+  template <typename T> void AllocTensor(LocalTensor<T>& t, kgen::rt::Loc loc = kgen::rt::Loc::current()) {
+    t = kgen::TensorAccess::make<T>(kgen::rt::queue_alloc(handle_, sizeof(T), loc));
+  }
+  template <typename T> void FreeTensor(LocalTensor<T>& t, kgen::rt::Loc loc = kgen::rt::Loc::current()) {
+    kgen::rt::queue_free(handle_, kgen::TensorAccess::ref(t), loc);
+  }
+  template <typename T> bool EnQue(const LocalTensor<T>& t, kgen::rt::Loc loc = kgen::rt::Loc::current()) {
+    return kgen::rt::queue_enque(handle_, kgen::TensorAccess::ref(t), loc);
+  }
+  template <TPosition srcUserPos, TPosition dstUserPos, typename T>
+  bool EnQue(const LocalTensor<T>& t, kgen::rt::Loc loc = kgen::rt::Loc::current()) {
+    return kgen::rt::queue_enque(handle_, kgen::TensorAccess::ref(t), loc);
+  }
+  template <typename T> LocalTensor<T> DeQue(kgen::rt::Loc loc = kgen::rt::Loc::current()) {
+    return kgen::TensorAccess::make<T>(kgen::rt::queue_deque(handle_, loc));
+  }
+  template <TPosition srcUserPos, TPosition dstUserPos, typename T>
+  LocalTensor<T> DeQue(kgen::rt::Loc loc = kgen::rt::Loc::current()) {
+    return kgen::TensorAccess::make<T>(kgen::rt::queue_deque(handle_, loc));
+  }
+  template <typename T> void DeQue(LocalTensor<T>& t, kgen::rt::Loc loc = kgen::rt::Loc::current()) {
+    t = kgen::TensorAccess::make<T>(kgen::rt::queue_deque(handle_, loc));
+  }
+  bool VacantInQue() { return kgen::rt::queue_query(handle_, 0) != 0; }
+  bool HasTensorInQue() { return kgen::rt::queue_query(handle_, 1) != 0; }
+  int32_t GetTensorCountInQue() { return kgen::rt::queue_query(handle_, 2); }
+  bool HasIdleBuffer() { return kgen::rt::queue_query(handle_, 3) != 0; }
+  void FreeAllEvent() { kgen::rt::queue_free_all_events(handle_); }
+
+ private:
+  friend class TPipe;
+  int32_t handle_ = -1;
+};
+
+template <TPosition pos, int32_t depth, auto mask = 0> class TQue : public TQueBind<pos, pos, depth, mask> {};
+
+template <TPosition pos = TPosition::VECCALC> class TBuf {
+ public:
+  TBuf() = default;
+  template <typename T> LocalTensor<T> Get(kgen::rt::Loc loc = kgen::rt::Loc::current()) {
+    return kgen::TensorAccess::make<T>(kgen::rt::tbuf_get(handle_, 0, sizeof(T), 0, true, loc));
+  }
+  template <typename T> LocalTensor<T> Get(uint32_t len, kgen::rt::Loc loc = kgen::rt::Loc::current()) {
+    return kgen::TensorAccess::make<T>(kgen::rt::tbuf_get(handle_, len, sizeof(T), 0, false, loc));
+  }
+  template <typename T> LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset, kgen::rt::Loc loc = kgen::rt::Loc::current()) {
+    return kgen::TensorAccess::make<T>(kgen::rt::tbuf_get(handle_, size, sizeof(T), bufOffset, false, loc));
+  }
+
+ private:
+  friend class TPipe;
+  int32_t handle_ = -1;
+};
+
+class TPipe {
+ public:
+  TPipe(kgen::rt::Loc loc = kgen::rt::Loc::current()) : id_(kgen::rt::pipe_create(this, loc)) {}
+  ~TPipe() { kgen::rt::pipe_destroy(id_); }
+  TPipe(const TPipe&) = delete;
+  TPipe& operator=(const TPipe&) = delete;
+  void Init(kgen::rt::Loc loc = kgen::rt::Loc::current()) { kgen::rt::pipe_reset(id_, loc); }
+  void Destroy() { kgen::rt::pipe_reset(id_, kgen::rt::Loc::current()); }
+  void Reset(kgen::rt::Loc loc = kgen::rt::Loc::current()) { kgen::rt::pipe_reset(id_, loc); }
+  template <TPosition src, TPosition dst, int32_t depth, auto mask>
+  bool InitBuffer(TQueBind<src, dst, depth, mask>& que, uint8_t num, uint32_t len,
+                  kgen::rt::Loc loc = kgen::rt::Loc::current()) {
+    return kgen::rt::pipe_init_queue(id_, que.handle_, src, dst, depth, num, len, loc);
+  }
+  template <TPosition pos>
+  bool InitBuffer(TBuf<pos>& buf, uint32_t len, kgen::rt::Loc loc = kgen::rt::Loc::current()) {
+    return kgen::rt::pipe_init_tbuf(id_, buf.handle_, pos, len, loc);
+  }
+  template <HardEvent evt> int8_t AllocEventID(kgen::rt::Loc loc = kgen::rt::Loc::current()) {
+    return static_cast<int8_t>(kgen::rt::pipe_alloc_event(id_, evt, loc));
+  }
+  template <HardEvent evt> void ReleaseEventID(int8_t id) { kgen::rt::pipe_release_event(id_, evt, id); }
+  template <HardEvent evt> int8_t FetchEventID() { return static_cast<int8_t>(kgen::rt::pipe_fetch_event(id_, evt)); }
+  int8_t FetchEventID(HardEvent evt) { return static_cast<int8_t>(kgen::rt::pipe_fetch_event(id_, evt)); }
+
+ private:
+  int32_t id_;
+};
+inline TPipe* GetTPipePtr() { return static_cast<TPipe*>(kgen::rt::current_pipe_object()); }
+}  // namespace AscendC

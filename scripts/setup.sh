@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs every Debian package kgen needs (apt-get update first, only when something is missing), then builds.
+# Idempotent. `scripts/setup.sh --no-build` only installs.
+set -euo pipefail
+PACKAGES=(g++ cmake make pkg-config libfmt-dev nlohmann-json3-dev libcli11-dev libgtest-dev libbenchmark-dev python3)
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
+fi
+
+if [ "${1:-}" != "--no-build" ]; then
+  cd "$(dirname "$0")/.."
+  cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  cmake --build build -j2
+fi

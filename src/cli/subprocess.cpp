@@ -1,0 +1,53 @@
+#include "cli/subprocess.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+
+namespace kgen::cli {
+ProcResult run_process(const std::vector<std::string>& argv, double timeout_s) {
+  ProcResult r;
+  int fds[2];
+  if (pipe(fds) != 0) return r;
+  auto t0 = std::chrono::steady_clock::now();
+  pid_t pid = fork();
+  if (pid == 0) {
+    setpgid(0, 0);
+    dup2(fds[1], 1);
+    dup2(fds[1], 2);
+    close(fds[0]);
+    close(fds[1]);
+    std::vector<char*> a;
+    for (auto& s : argv) a.push_back(const_cast<char*>(s.c_str()));
+    a.push_back(nullptr);
+    execvp(a[0], a.data());
+    _exit(127);
+  }
+  close(fds[1]);
+  char buf[4096];
+  while (true) {
+    double left = timeout_s - std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (left <= 0) {
+      kill(-pid, SIGKILL);
+      r.timed_out = true;
+      break;
+    }
+    pollfd p{fds[0], POLLIN, 0};
+    int n = poll(&p, 1, static_cast<int>(left * 1000) + 1);
+    if (n <= 0) continue;
+    ssize_t k = read(fds[0], buf, sizeof buf);
+    if (k <= 0) break;
+    if (r.out.size() < (1u << 20)) r.out.append(buf, static_cast<size_t>(k));
+  }
+  close(fds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return r;
+}
+}  // namespace kgen::cli

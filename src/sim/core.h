@@ -1,0 +1,168 @@
+// The state of one emulated AI core and the checks every API runs against it.
+// Internal to the emulator library; kernels see only include/ascendc.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kgen/runtime.h"
+#include "sim/soc.h"
+
+namespace kgen::sim {
+using rt::Loc;
+using AscendC::TPosition;
+
+// Pipes of one core. S is the scalar unit, which also issues every other pipe's instructions in program order.
+enum Pipe : uint8_t { kS, kV, kM, kMTE1, kMTE2, kMTE3, kFIX, kPipeCount };
+const char* pipe_name(Pipe p);
+Pipe pipe_from(pipe_t p);
+// Source and destination pipe of a HardEvent such as MTE2_V.
+void event_pipes(AscendC::HardEvent e, Pipe& src, Pipe& dst);
+const char* event_name(AscendC::HardEvent e);
+const char* dtype_name(DType dt);
+uint32_t dtype_size(DType dt);
+const char* position_name(TPosition pos);
+Mem mem_of(TPosition pos, const Soc& soc);
+
+using VClock = std::array<uint32_t, kPipeCount>;
+inline void join(VClock& a, const VClock& b) {
+  for (int i = 0; i < kPipeCount; ++i) a[i] = a[i] > b[i] ? a[i] : b[i];
+}
+
+// Last writer and last readers of one 32-byte block of on-chip memory, in pipe clocks.
+struct BlockShadow {
+  uint32_t w_clock = 0;
+  uint8_t w_pipe = kS;
+  uint32_t r_clock[kPipeCount] = {};
+  uint32_t w_line = 0;
+  const char* w_api = nullptr;
+};
+
+struct Pool {
+  uint32_t size = 0;
+  std::unique_ptr<uint8_t[]> data;
+  std::unique_ptr<uint8_t[]> init;          // 1 where something wrote the byte
+  std::unique_ptr<BlockShadow[]> shadow;    // one per 32 bytes
+  void allocate(uint32_t bytes);
+};
+
+struct Buffer {
+  Mem mem;
+  TPosition pos;
+  uint32_t addr, len;
+  int32_t queue;                     // owning queue or TBuf handle
+  uint32_t gen = 1;                  // bumped when freed; stale tensors carry older generations
+  enum State : uint8_t { Free, Allocated, Queued } state = Free;
+  bool has_token = false;            // FreeTensor's flag that the next AllocTensor waits on
+  VClock token{};
+  uint32_t alloc_line = 0;
+};
+
+struct Queue {
+  TPosition src, dst;
+  int32_t depth;
+  bool is_tbuf;
+  Pipe prod, cons;                   // pipes the implied EnQue/DeQue flag connects
+  std::vector<int16_t> bufs;
+  std::vector<int16_t> fifo;         // buffers in EnQue order
+  std::vector<VClock> fifo_tokens;
+};
+
+struct Flag {
+  bool set = false;
+  VClock token{};
+  uint32_t line = 0;
+};
+
+// One trace record: a pipe instruction or a synchronisation edge.
+struct TraceRec {
+  enum Kind : uint8_t { Instr, SetFlag, WaitFlag, Barrier, EnQue, DeQue, AllocTensor, FreeTensor, SyncAll } kind;
+  uint8_t pipe;         // issuing pipe (for flags: source pipe)
+  uint8_t pipe2;        // flags: destination pipe
+  uint8_t dtype;
+  const char* api;
+  uint32_t line;
+  uint64_t elems;       // elements computed or moved
+  uint64_t bytes;       // bytes moved or touched
+  uint32_t repeats;
+  uint32_t count;       // identical consecutive scalar records merged into one
+  int32_t event;        // flags: HardEvent; queues: handle
+  int32_t id;           // flags: event id; queues: buffer
+  uint32_t dst, src0, src1;   // on-chip byte addresses (0xffffffff: none)
+  uint64_t gm;          // GM address touched, if any
+};
+
+struct TPipeState {
+  int32_t id;
+  void* self;
+  uint32_t bump[kMemCount] = {};
+  uint32_t total_buffers = 0;
+  uint32_t events_alloc[64] = {};   // per HardEvent: bitmask of ids handed out by AllocEventID
+};
+
+struct Core {
+  const Soc* soc;
+  int32_t block = 0, block_num = 1, sub_block = 0, task_ratio = 1;
+  Pool pools[kMemCount];
+  std::vector<Buffer> bufs;
+  std::vector<Queue> queues;
+  std::unique_ptr<TPipeState> pipe;
+  int32_t next_pipe_id = 1;
+  // happens-before: clock[p] counts p's instructions; vc[q][p] is how much of p's history q has waited for
+  uint32_t clock[kPipeCount] = {};
+  VClock vc[kPipeCount] = {};
+  VClock scalar_waited{};           // what the scalar unit blocked on: every later-issued instruction is after it
+  Flag flags[64][8];
+  // vector mask registers
+  bool mask_counter = false;
+  uint64_t mask_hi = ~0ull, mask_lo = ~0ull;
+  // GM atomics for MTE3 writes
+  int atomic_op = 0;
+  DType atomic_dt = DType::Unknown;
+  std::vector<TraceRec> trace;
+};
+
+// The core that runs now; fails (category "param") when no kernel is running.
+Core& cur();
+Core* cur_or_null();
+void set_cur(Core* c);
+extern bool g_trace_on;
+
+// ---- diagnostics ----
+[[noreturn]] void fail(const char* category, const char* api, const Loc& loc, const std::string& msg);
+std::string fmt_bytes(uint64_t b);
+
+// ---- issuing and memory checks (memory.cpp) ----
+// Starts an instruction on pipe p: advances its clock and applies what the scalar unit has waited for.
+void issue(Pipe p);
+// Checks a tensor handed to an API: live buffer, known position, address alignment of its memory.
+// Returns the start of its memory. `align` = 0 uses the memory's rule.
+uint8_t* resolve(const rt::LocalRef& t, const char* api, const Loc& loc, uint32_t align = 0);
+// Declares that pipe p reads or writes bytes [off, off+bytes) of tensor t: bounds, init, race. Returns the pointer.
+uint8_t* touch(const rt::LocalRef& t, uint64_t off, uint64_t bytes, bool write, Pipe p, const char* api, const Loc& loc);
+// The same for a byte range of a memory given absolutely (used by strided and repeat forms).
+void touch_abs(Mem m, uint32_t addr, uint64_t bytes, bool write, Pipe p, const char* api, const Loc& loc);
+uint8_t* mem_base(Mem m);
+
+// ---- trace (trace.cpp) ----
+TraceRec& trace_instr(Pipe p, const char* api, DType dt, uint64_t elems, uint64_t bytes, uint32_t repeats,
+                      const Loc& loc);
+void trace_sync(TraceRec::Kind k, Pipe a, Pipe b, int32_t event, int32_t id, const Loc& loc);
+
+// ---- flags shared by queues and SetFlag/WaitFlag (sync.cpp) ----
+VClock flag_token(Pipe src);
+void flag_wait(Pipe dst, const VClock& token);
+
+// ---- GM (gm.cpp) ----
+void gm_check_range(const void* addr, uint64_t bytes, bool write, const char* api, const Loc& loc);
+
+// ---- dtype support tables (dtype_rules.cpp) ----
+// Fails with category "dtype" when `api` does not take `dt` on the running SoC.
+void require_dtype(const char* api, DType dt, const Loc& loc);
+
+struct SimError {
+  std::string line;
+};
+}  // namespace kgen::sim

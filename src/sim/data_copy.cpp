@@ -1,0 +1,165 @@
+// DataCopy and DataCopyPad: GM<->UB by MTE2/MTE3, UB->UB by the vector pipe. Units and padding rules of
+// ascendc-api.md §3.1-3.2: DataCopy counts 32-byte blocks; DataCopyPad counts bytes on GM, blocks on UB.
+#include <cstring>
+#include <string>
+
+#include "sim/core.h"
+#include "sim/elementwise.h"
+
+namespace kgen::sim {
+namespace {
+bool is_vec_pos(TPosition p) { return p == TPosition::VECIN || p == TPosition::VECOUT || p == TPosition::VECCALC; }
+
+// An MTE3 store into GM, honouring SetAtomicAdd/Max/Min.
+void gm_store(Core& c, uint8_t* dst, const uint8_t* src, uint64_t bytes) {
+  if (c.atomic_op == 0) { std::memcpy(dst, src, bytes); return; }
+  uint32_t es = dtype_size(c.atomic_dt);
+  for (uint64_t i = 0; i + es <= bytes; i += es) atomic_combine(c.atomic_dt, c.atomic_op, dst + i, src + i);
+}
+
+const char* copy_api(bool count_form) { return count_form ? "DataCopy" : "DataCopy"; }
+}  // namespace
+}  // namespace kgen::sim
+
+namespace kgen::rt {
+using namespace kgen::sim;
+
+void data_copy(AscendC::TPosition dpos, const LocalRef* dl, void* dg, AscendC::TPosition spos, const LocalRef* sl,
+               const void* sg, DType dt, const AscendC::DataCopyParams& p, bool count_form, uint64_t count, Loc loc) {
+  Core& c = cur();
+  const char* api = copy_api(count_form);
+  uint32_t es = dtype_size(dt);
+  AscendC::DataCopyParams q = p;
+  if (count_form) {
+    uint64_t bytes = count * es;
+    if (bytes % 32 != 0)
+      fail("align", api, loc,
+           std::to_string(count) + " elements of " + dtype_name(dt) + " = " + std::to_string(bytes) +
+               " bytes is not a multiple of 32 (the chip drops the last " + std::to_string(bytes % 32) +
+               " bytes); use DataCopyPad for the tail, or round the count up to a multiple of " +
+               std::to_string(32 / es) + " elements");
+    if (bytes / 32 > 65535)
+      fail("param", api, loc, std::to_string(bytes) + " bytes in one DataCopy exceed blockLen's 65535 blocks; split the copy");
+    q.blockCount = 1;
+    q.blockLen = static_cast<uint16_t>(bytes / 32);
+    q.srcStride = q.dstStride = 0;
+    if (bytes == 0) return;
+  } else {
+    if (q.blockCount < 1 || q.blockCount > 4095)
+      fail("param", api, loc, "blockCount " + std::to_string(q.blockCount) + " is outside [1, 4095]");
+    if (q.blockLen == 0) fail("param", api, loc, "blockLen is 0 (it counts 32-byte blocks)");
+  }
+  uint64_t len = static_cast<uint64_t>(q.blockLen) * 32;
+  uint64_t sstep = (static_cast<uint64_t>(q.blockLen) + q.srcStride) * 32;
+  uint64_t dstep = (static_cast<uint64_t>(q.blockLen) + q.dstStride) * 32;
+  uint64_t total = len * q.blockCount;
+
+  Pipe pipe;
+  if (sl == nullptr && dl != nullptr) {                       // GM -> local
+    if (!is_vec_pos(dpos) && mem_of(dpos, *c.soc) != Mem::L1)
+      fail("param", api, loc, std::string("GM cannot be copied to ") + position_name(dpos) + " with DataCopy");
+    pipe = kMTE2;
+  } else if (sl != nullptr && dl == nullptr) {                // local -> GM
+    if (!is_vec_pos(spos))
+      fail("param", api, loc, std::string("DataCopy from ") + position_name(spos) + " to GM is not a path on " + c.soc->name);
+    pipe = kMTE3;
+  } else if (sl && dl) {                                      // local -> local
+    if (is_vec_pos(spos) && is_vec_pos(dpos)) pipe = kV;
+    else if (is_vec_pos(spos) && mem_of(dpos, *c.soc) == Mem::L1) pipe = kMTE3;
+    else if (mem_of(spos, *c.soc) == Mem::L1 && is_vec_pos(dpos)) pipe = kMTE2;
+    else fail("param", api, loc, std::string("DataCopy from ") + position_name(spos) + " to " + position_name(dpos) + " is not a path");
+  } else {
+    fail("param", api, loc, "DataCopy needs a local tensor on at least one side");
+  }
+
+  uint8_t* sbase = sl ? resolve(*sl, api, loc) : nullptr;
+  uint8_t* dbase = dl ? resolve(*dl, api, loc) : nullptr;
+  (void)sbase; (void)dbase;
+  if (sg) gm_check_range(sg, sstep * (q.blockCount - 1) + len, false, api, loc);
+  if (dg) gm_check_range(dg, dstep * (q.blockCount - 1) + len, true, api, loc);
+  issue(pipe);
+  for (uint32_t i = 0; i < q.blockCount; ++i) {
+    const uint8_t* s = sl ? touch(*sl, i * sstep, len, false, pipe, api, loc) : static_cast<const uint8_t*>(sg) + i * sstep;
+    if (dl) {
+      uint8_t* d = touch(*dl, i * dstep, len, true, pipe, api, loc);
+      std::memmove(d, s, len);
+    } else {
+      gm_store(c, static_cast<uint8_t*>(dg) + i * dstep, s, len);
+    }
+  }
+  TraceRec& r = trace_instr(pipe, "DataCopy", dt, total / es, total, q.blockCount, loc);
+  if (dl) r.dst = dl->addr;
+  if (sl) r.src0 = sl->addr;
+  r.gm = reinterpret_cast<uintptr_t>(sg ? sg : dg);
+}
+
+void data_copy_pad(const LocalRef* dl, void* dg, const LocalRef* sl, const void* sg, DType dt,
+                   const AscendC::DataCopyExtParams& p, bool pad, uint8_t left, uint8_t right, Scalar pad_value,
+                   bool ext, Loc loc) {
+  Core& c = cur();
+  const char* api = "DataCopyPad";
+  if (!c.soc->has_data_copy_pad)
+    fail("param", api, loc, std::string("DataCopyPad does not exist on ") + c.soc->name + "; use DataCopy with 32-byte multiples");
+  uint32_t es = dtype_size(dt);
+  if (p.blockCount < 1 || p.blockCount > 4095)
+    fail("param", api, loc, "blockCount " + std::to_string(p.blockCount) + " is outside [1, 4095]");
+  if (p.blockLen < 1 || p.blockLen > 2097151)
+    fail("param", api, loc, "blockLen " + std::to_string(p.blockLen) + " bytes is outside [1, 2097151]");
+  if (left * es > 32 || right * es > 32)
+    fail("param", api, loc, "leftPadding/rightPadding may cover at most 32 bytes each (" + std::to_string(32 / es) + " elements of " + dtype_name(dt) + ")");
+  if (p.blockLen % es != 0)
+    fail("align", api, loc, "blockLen " + std::to_string(p.blockLen) + " bytes is not a whole number of " + dtype_name(dt) + " elements");
+  uint64_t len = p.blockLen;
+  if (dl && sg) {   // GM -> UB, MTE2
+    if (!is_vec_pos(dl->pos)) fail("param", api, loc, std::string("DataCopyPad GM->") + position_name(dl->pos) + " is not a path; use VECIN/VECOUT");
+    resolve(*dl, api, loc);
+    uint64_t lbytes = static_cast<uint64_t>(left) * es, rbytes = static_cast<uint64_t>(right) * es;
+    uint64_t row = (lbytes + len + rbytes + 31) / 32 * 32;
+    uint64_t ustep = row + static_cast<uint64_t>(p.dstStride) * 32;
+    uint64_t gstep = len + p.srcStride;
+    gm_check_range(sg, gstep * (p.blockCount - 1) + len, false, api, loc);
+    issue(kMTE2);
+    for (uint32_t i = 0; i < p.blockCount; ++i) {
+      uint8_t* d = touch(*dl, i * ustep, row, true, kMTE2, api, loc);
+      const uint8_t* s = static_cast<const uint8_t*>(sg) + i * gstep;
+      std::memcpy(d + lbytes, s, len);
+      // Left/right pads and the dummy bytes up to 32: pad value if isPad, first element when there is no
+      // padding at all, otherwise garbage (the poison pattern).
+      uint8_t* tail = d + lbytes + len;
+      uint64_t tail_bytes = row - lbytes - len;
+      if (pad) {
+        for (uint64_t o = 0; o < lbytes; o += es) std::memcpy(d + o, &pad_value.bits, es);
+        for (uint64_t o = 0; o + es <= tail_bytes; o += es) std::memcpy(tail + o, &pad_value.bits, es);
+      } else if (left == 0 && right == 0) {
+        for (uint64_t o = 0; o + es <= tail_bytes; o += es) std::memcpy(tail + o, s, es);
+      } else {
+        std::memset(d, 0xff, lbytes);
+        std::memset(tail, 0xff, tail_bytes);
+      }
+    }
+    TraceRec& r = trace_instr(kMTE2, api, dt, len * p.blockCount / es, len * p.blockCount, p.blockCount, loc);
+    r.dst = dl->addr;
+    r.gm = reinterpret_cast<uintptr_t>(sg);
+    return;
+  }
+  if (sl && dg) {   // UB -> GM, MTE3
+    if (!is_vec_pos(sl->pos)) fail("param", api, loc, std::string("DataCopyPad ") + position_name(sl->pos) + "->GM is not a path");
+    resolve(*sl, api, loc);
+    uint64_t row = (len + 31) / 32 * 32;
+    uint64_t ustep = row + static_cast<uint64_t>(p.srcStride) * 32;
+    uint64_t gstep = len + p.dstStride;
+    gm_check_range(dg, gstep * (p.blockCount - 1) + len, true, api, loc);
+    issue(kMTE3);
+    for (uint32_t i = 0; i < p.blockCount; ++i) {
+      const uint8_t* s = touch(*sl, i * ustep, len, false, kMTE3, api, loc);
+      gm_store(c, static_cast<uint8_t*>(dg) + i * gstep, s, len);
+    }
+    TraceRec& r = trace_instr(kMTE3, api, dt, len * p.blockCount / es, len * p.blockCount, p.blockCount, loc);
+    r.src0 = sl->addr;
+    r.gm = reinterpret_cast<uintptr_t>(dg);
+    return;
+  }
+  (void)ext;
+  fail("param", api, loc, "DataCopyPad copies GM->UB or UB->GM");
+}
+}  // namespace kgen::rt

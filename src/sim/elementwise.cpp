@@ -1,0 +1,108 @@
+#include "sim/elementwise.h"
+
+#include <algorithm>
+
+namespace kgen::sim {
+uint8_t* vec_operand(const rt::LocalRef& t, const char* api, const Loc& loc) {
+  uint8_t* base = resolve(t, api, loc, 32);
+  if (t.pos != TPosition::VECIN && t.pos != TPosition::VECOUT && t.pos != TPosition::VECCALC)
+    fail("param", api, loc, std::string("vector operands must be in VECIN, VECCALC or VECOUT, not ") + position_name(t.pos));
+  return base;
+}
+
+Mask128 RepeatWalk::mask_for(uint32_t r) const {
+  if (!counter) return mask;
+  uint64_t R = per_block * 8;
+  uint64_t start = static_cast<uint64_t>(r) * R;
+  uint64_t n = total > start ? std::min<uint64_t>(R, total - start) : 0;
+  Mask128 m;
+  m.lo = n >= 64 ? ~0ull : ((1ull << n) - 1);
+  m.hi = n >= 128 ? ~0ull : n > 64 ? ((1ull << (n - 64)) - 1) : 0;
+  return m;
+}
+
+RepeatWalk make_walk(const rt::MaskArg& m, uint32_t repeat, DType dt, const char* api, const Loc& loc) {
+  Core& c = cur();
+  RepeatWalk w;
+  w.elem = dtype_size(dt);
+  w.per_block = 32 / w.elem;
+  uint32_t R = w.per_block * 8;
+  uint32_t max_mask = R > 128 ? 128 : R;   // 8-bit types still have 128 mask bits
+  w.repeat = repeat;
+  if (m.kind == rt::MaskArg::External) {
+    if (c.mask_counter) {
+      w.counter = true;
+      w.total = c.mask_lo;
+      w.repeat = static_cast<uint32_t>((w.total + R - 1) / R);
+      return w;
+    }
+    w.mask.lo = c.mask_lo;
+    w.mask.hi = c.mask_hi;
+  } else if (m.kind == rt::MaskArg::Contiguous) {
+    if (m.count < 1 || m.count > max_mask)
+      fail("param", api, loc,
+           "mask " + std::to_string(m.count) + " is outside [1, " + std::to_string(max_mask) + "] for " +
+               std::to_string(w.elem * 8) + "-bit " + dtype_name(dt) + " (one repeat is 256 bytes)");
+    w.mask.lo = m.count >= 64 ? ~0ull : ((1ull << m.count) - 1);
+    w.mask.hi = m.count >= 128 ? ~0ull : m.count > 64 ? ((1ull << (m.count - 64)) - 1) : 0;
+  } else {
+    w.mask.lo = m.lo;
+    w.mask.hi = m.hi;
+    if (w.elem >= 4 && m.hi != 0)
+      fail("param", api, loc, "mask[1] must be 0 for 32-bit types (a repeat has only 64 elements)");
+    if (w.mask.lo == 0 && w.mask.hi == 0) fail("param", api, loc, "mask bits are all zero: no element is enabled");
+  }
+  if (w.elem == 8) {   // 64-bit types: 32 elements per repeat
+    w.mask.hi = 0;
+    w.mask.lo &= 0xffffffffull;
+  } else if (w.elem == 4) {
+    w.mask.hi = 0;
+  }
+  return w;
+}
+
+void touch_walk(const rt::LocalRef& t, const RepeatWalk& w, uint32_t blk_stride, uint32_t rep_stride, bool write,
+                const char* api, const Loc& loc, uint32_t elem_override) {
+  uint32_t elem = elem_override ? elem_override : w.elem;
+  uint32_t per_block = 32 / elem;
+  for (uint32_t r = 0; r < w.repeat; ++r) {
+    Mask128 m = w.mask_for(r);
+    for (uint32_t j = 0; j < 8; ++j) {
+      int first = -1, last = -1;
+      for (uint32_t e = 0; e < per_block && e < w.per_block; ++e)
+        if (m.test(j * w.per_block + e)) { if (first < 0) first = static_cast<int>(e); last = static_cast<int>(e); }
+      if (first < 0) continue;
+      uint64_t off = walk_offset(r, j, static_cast<uint32_t>(first), blk_stride, rep_stride, elem);
+      touch(t, off, static_cast<uint64_t>(last - first + 1) * elem, write, kV, api, loc);
+    }
+  }
+}
+
+uint8_t* touch_count(const rt::LocalRef& t, uint64_t count, uint32_t elem, bool write, const char* api, const Loc& loc) {
+  return touch(t, 0, count * elem, write, kV, api, loc);
+}
+
+void trace_vec(const char* api, DType dt, uint64_t elems, uint32_t repeats, const rt::LocalRef* dst,
+               const rt::LocalRef* a, const rt::LocalRef* b, const Loc& loc) {
+  TraceRec& r = trace_instr(kV, api, dt, elems, elems * dtype_size(dt), repeats, loc);
+  if (dst) r.dst = dst->addr;
+  if (a) r.src0 = a->addr;
+  if (b) r.src1 = b->addr;
+}
+
+void atomic_combine(DType dt, int op, uint8_t* dst, const uint8_t* src) {
+  auto apply = [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using C = Calc<T>;
+    C a = static_cast<C>(load<T>(dst)), b = static_cast<C>(load<T>(src));
+    C r = op == 1 ? a + b : op == 2 ? (a > b ? a : b) : (a < b ? a : b);
+    store<T>(dst, static_cast<T>(r));
+  };
+  dispatch(dt, "SetAtomicAdd", Loc::current(), apply);
+}
+
+uint64_t checked_count(int64_t count, const char* api, const Loc& loc) {
+  if (count < 0) fail("param", api, loc, "count " + std::to_string(count) + " is negative");
+  return static_cast<uint64_t>(count);
+}
+}  // namespace kgen::sim

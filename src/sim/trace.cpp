@@ -1,0 +1,104 @@
+// Per-core trace of pipe instructions and synchronisation edges, input of the performance model.
+// KGEN_TRACE=FILE writes it as JSON after each launch.
+#include <cstdio>
+#include <string>
+
+#include "sim/core.h"
+#include "sim/trace_io.h"
+
+namespace kgen::sim {
+bool g_trace_on = true;
+
+TraceRec& trace_instr(Pipe p, const char* api, DType dt, uint64_t elems, uint64_t bytes, uint32_t repeats,
+                      const Loc& loc) {
+  Core& c = cur();
+  // Scalar loops would flood the trace: consecutive identical scalar records become one with a count.
+  if (p == kS && !c.trace.empty()) {
+    TraceRec& last = c.trace.back();
+    if (last.kind == TraceRec::Instr && last.pipe == kS && last.api == api && last.line == loc.line()) {
+      ++last.count;
+      last.elems += elems;
+      last.bytes += bytes;
+      return last;
+    }
+  }
+  TraceRec r{};
+  r.kind = TraceRec::Instr;
+  r.pipe = p;
+  r.pipe2 = p;
+  r.dtype = static_cast<uint8_t>(dt);
+  r.api = api;
+  r.line = loc.line();
+  r.elems = elems;
+  r.bytes = bytes;
+  r.repeats = repeats;
+  r.count = 1;
+  r.dst = r.src0 = r.src1 = 0xffffffffu;
+  c.trace.push_back(r);
+  return c.trace.back();
+}
+
+void trace_sync(TraceRec::Kind k, Pipe a, Pipe b, int32_t event, int32_t id, const Loc& loc) {
+  Core& c = cur();
+  TraceRec r{};
+  r.kind = k;
+  r.pipe = a;
+  r.pipe2 = b;
+  r.api = nullptr;
+  r.line = loc.line();
+  r.count = 1;
+  r.event = event;
+  r.id = id;
+  r.dst = r.src0 = r.src1 = 0xffffffffu;
+  c.trace.push_back(r);
+}
+
+namespace {
+const char* kind_name(TraceRec::Kind k) {
+  static const char* n[] = {"instr", "set_flag", "wait_flag", "barrier", "enque", "deque", "alloc", "free", "sync_all"};
+  return n[k];
+}
+void put_addr(std::FILE* f, const char* key, uint32_t a) {
+  if (a != 0xffffffffu) std::fprintf(f, ",\"%s\":%u", key, a);
+}
+}  // namespace
+
+bool write_trace_json(const std::string& path, const LaunchTrace& t) {
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  if (!f) return false;
+  std::fprintf(f, "{\"kgen_trace\":1,\"kernel\":\"%s\",\"soc\":\"%s\",\"block_dim\":%u,\"cores\":[", t.kernel.c_str(),
+               t.soc.c_str(), t.block_dim);
+  for (size_t ci = 0; ci < t.cores.size(); ++ci) {
+    const CoreTrace& ct = t.cores[ci];
+    std::fprintf(f, "%s\n{\"block\":%d,\"core_type\":\"%s\",\"records\":[", ci ? "," : "", ct.block, ct.core_type);
+    for (size_t i = 0; i < ct.recs.size(); ++i) {
+      const TraceRec& r = ct.recs[i];
+      std::fprintf(f, "%s\n{\"k\":\"%s\",\"line\":%u", i ? "," : "", kind_name(r.kind), r.line);
+      if (r.kind == TraceRec::Instr) {
+        std::fprintf(f, ",\"pipe\":\"%s\",\"api\":\"%s\",\"dtype\":\"%s\",\"elems\":%llu,\"bytes\":%llu,\"repeats\":%u,\"count\":%u",
+                     pipe_name(static_cast<Pipe>(r.pipe)), r.api, dtype_name(static_cast<DType>(r.dtype)),
+                     static_cast<unsigned long long>(r.elems), static_cast<unsigned long long>(r.bytes), r.repeats,
+                     r.count);
+        put_addr(f, "dst", r.dst);
+        put_addr(f, "src0", r.src0);
+        put_addr(f, "src1", r.src1);
+        if (r.gm) std::fprintf(f, ",\"gm\":%llu", static_cast<unsigned long long>(r.gm));
+      } else if (r.kind == TraceRec::SetFlag || r.kind == TraceRec::WaitFlag) {
+        std::fprintf(f, ",\"src\":\"%s\",\"dst\":\"%s\",\"event\":\"%s\",\"id\":%d", pipe_name(static_cast<Pipe>(r.pipe)),
+                     pipe_name(static_cast<Pipe>(r.pipe2)), event_name(static_cast<AscendC::HardEvent>(r.event)), r.id);
+      } else if (r.kind == TraceRec::Barrier) {
+        std::fprintf(f, ",\"pipe\":\"%s\"", r.event == PIPE_ALL ? "ALL" : pipe_name(static_cast<Pipe>(r.pipe)));
+      } else if (r.kind == TraceRec::SyncAll) {
+        std::fprintf(f, ",\"generation\":%d", r.id);
+      } else {
+        std::fprintf(f, ",\"src\":\"%s\",\"dst\":\"%s\",\"queue\":%d,\"buffer\":%d", pipe_name(static_cast<Pipe>(r.pipe)),
+                     pipe_name(static_cast<Pipe>(r.pipe2)), r.event, r.id);
+      }
+      std::fputs("}", f);
+    }
+    std::fputs("]}", f);
+  }
+  std::fputs("\n]}\n", f);
+  return std::fclose(f) == 0;
+}
+}  // namespace kgen::sim

@@ -1,0 +1,21 @@
+// The trace of one launch, kept after its cores finish, and its JSON form.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "sim/core.h"
+
+namespace kgen::sim {
+struct CoreTrace {
+  int32_t block;
+  const char* core_type;
+  std::vector<TraceRec> recs;
+};
+struct LaunchTrace {
+  std::string kernel, soc;
+  uint32_t block_dim = 0;
+  std::vector<CoreTrace> cores;
+};
+bool write_trace_json(const std::string& path, const LaunchTrace& t);
+const LaunchTrace& last_launch_trace();
+}  // namespace kgen::sim
