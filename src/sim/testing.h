@@ -1,0 +1,33 @@
+// Test support: run AscendC API calls on one emulated core without a launch, and capture emulator errors.
+#pragma once
+#include <memory>
+#include <string>
+
+#include "sim/core.h"
+#include "sim/launch.h"
+
+namespace kgen::sim {
+// While alive, API calls run on a fresh core of the given SoC (block 0 of 1). Errors throw SimError.
+class TestCore {
+ public:
+  explicit TestCore(const char* soc = "Ascend910B2") : core_(make_core(*find_soc(soc), 0, 1)) {
+    set_cur(core_.get());
+    set_throw_on_error(true);
+  }
+  ~TestCore() { set_cur(nullptr); }
+  Core& core() { return *core_; }
+
+ private:
+  std::unique_ptr<Core> core_;
+};
+
+// The error line a call raises, or "" if it succeeds.
+template <class F> std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const SimError& e) {
+    return e.line;
+  }
+  return "";
+}
+}  // namespace kgen::sim
