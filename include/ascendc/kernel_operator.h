@@ -20,3 +20,4 @@
 #include "kgen/vec_gather.h"
 #include "kgen/adv_math.h"
 #include "kgen/adv_norm.h"
+#include "kgen/debug.h"

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <source_location>
+#include "kgen/macros.h"
 #include "kgen/enums.h"
 #include "kgen/types.h"
 
