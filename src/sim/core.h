@@ -31,20 +31,17 @@ inline void join(VClock& a, const VClock& b) {
   for (int i = 0; i < kPipeCount; ++i) a[i] = a[i] > b[i] ? a[i] : b[i];
 }
 
-// Last writer and last readers of one 32-byte block of on-chip memory, in pipe clocks.
-struct BlockShadow {
-  uint32_t w_clock = 0;
-  uint8_t w_pipe = kS;
-  uint32_t r_clock[kPipeCount] = {};
-  uint32_t w_line = 0;
-  const char* w_api = nullptr;
-};
-
+// An on-chip memory of a core, with its shadow state. The race shadow keeps, per 32-byte block, the last
+// writer (pipe, clock, API, line) and each pipe's last read clock, as separate arrays so checks vectorise.
 struct Pool {
   uint32_t size = 0;
   std::unique_ptr<uint8_t[]> data;
   std::unique_ptr<uint8_t[]> init;          // 1 where something wrote the byte
-  std::unique_ptr<BlockShadow[]> shadow;    // one per 32 bytes
+  std::unique_ptr<uint32_t[]> w_clock;      // per block: clock of the last write (0: never written)
+  std::unique_ptr<uint8_t[]> w_pipe;
+  std::unique_ptr<uint32_t[]> w_line;
+  std::unique_ptr<const char*[]> w_api;
+  std::unique_ptr<uint32_t[]> r_clock[kPipeCount];
   void allocate(uint32_t bytes);
 };
 

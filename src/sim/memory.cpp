@@ -21,34 +21,51 @@ std::string sync_hint(Pipe from, Pipe to) {
          "> (or PipeBarrier<PIPE_ALL>) between them";
 }
 
+void report_write_race(Core& c, Mem m, uint32_t b, bool write, Pipe p, const char* api, const Loc& loc) {
+  Pool& pool = c.pools[static_cast<int>(m)];
+  Pipe w = static_cast<Pipe>(pool.w_pipe[b]);
+  fail("race", api, loc,
+       std::string("pipe ") + pipe_name(p) + (write ? " writes " : " reads ") + range_str(m, b * 32ull, 32) +
+           ", which pipe " + pipe_name(w) + " wrote (" + (pool.w_api[b] ? pool.w_api[b] : "?") + " at line " +
+           std::to_string(pool.w_line[b]) + ") with no synchronisation between them; " + sync_hint(w, p));
+}
+
 void check_races(Core& c, Mem m, uint32_t addr, uint64_t bytes, bool write, Pipe p, const char* api, const Loc& loc) {
   Pool& pool = c.pools[static_cast<int>(m)];
   const VClock& know = c.vc[p];
-  uint32_t b0 = addr / 32, b1 = static_cast<uint32_t>((addr + bytes - 1) / 32);
-  for (uint32_t b = b0; b <= b1; ++b) {
-    BlockShadow& s = pool.shadow[b];
-    if (s.w_clock && s.w_pipe != p && know[s.w_pipe] < s.w_clock) {
-      Pipe w = static_cast<Pipe>(s.w_pipe);
+  uint32_t b0 = addr / 32, b1 = static_cast<uint32_t>((addr + bytes - 1) / 32) + 1;
+  // read-after-write / write-after-write: the last writer must be known to pipe p (always true for p itself)
+  const uint32_t* wc = pool.w_clock.get();
+  const uint8_t* wp = pool.w_pipe.get();
+  bool bad = false;
+  for (uint32_t b = b0; b < b1; ++b) bad |= wc[b] > know[wp[b]];
+  if (bad)
+    for (uint32_t b = b0; b < b1; ++b)
+      if (wc[b] > know[wp[b]]) report_write_race(c, m, b, write, p, api, loc);
+  if (!write) {
+    uint32_t* rc = pool.r_clock[p].get();
+    for (uint32_t b = b0; b < b1; ++b) rc[b] = c.clock[p];
+    return;
+  }
+  // write-after-read: every other pipe's reads of these blocks must be known to p
+  for (int q = 0; q < kPipeCount; ++q) {
+    if (q == p) continue;
+    const uint32_t* rc = pool.r_clock[q].get();
+    uint32_t most = 0;
+    for (uint32_t b = b0; b < b1; ++b) most = rc[b] > most ? rc[b] : most;
+    if (most > know[q])
       fail("race", api, loc,
-           std::string("pipe ") + pipe_name(p) + (write ? " writes " : " reads ") + range_str(m, b * 32ull, 32) +
-               ", which pipe " + pipe_name(w) + " wrote (" + (s.w_api ? s.w_api : "?") + " at line " +
-               std::to_string(s.w_line) + ") with no synchronisation between them; " + sync_hint(w, p));
-    }
-    if (write) {
-      for (int q = 0; q < kPipeCount; ++q) {
-        if (q != p && s.r_clock[q] > know[q])
-          fail("race", api, loc,
-               std::string("pipe ") + pipe_name(p) + " overwrites " + range_str(m, b * 32ull, 32) + " while pipe " +
-                   pipe_name(static_cast<Pipe>(q)) + " may still be reading it (no synchronisation since that read); " +
-                   sync_hint(static_cast<Pipe>(q), p));
-      }
-      s.w_clock = c.clock[p];
-      s.w_pipe = p;
-      s.w_line = loc.line();
-      s.w_api = api;
-    } else {
-      s.r_clock[p] = c.clock[p];
-    }
+           std::string("pipe ") + pipe_name(p) + " overwrites " + range_str(m, b0 * 32ull, (b1 - b0) * 32ull) +
+               " while pipe " + pipe_name(static_cast<Pipe>(q)) +
+               " may still be reading it (no synchronisation since that read); " + sync_hint(static_cast<Pipe>(q), p));
+  }
+  uint32_t now = c.clock[p];
+  uint32_t line = loc.line();
+  for (uint32_t b = b0; b < b1; ++b) {
+    pool.w_clock[b] = now;
+    pool.w_pipe[b] = p;
+    pool.w_line[b] = line;
+    pool.w_api[b] = api;
   }
 }
 }  // namespace
@@ -65,7 +82,12 @@ void Pool::allocate(uint32_t bytes) {
   data.reset(new uint8_t[bytes]);
   std::memset(data.get(), 0xff, bytes);   // poison: NaN for floats, -1 for integers
   init.reset(new uint8_t[bytes]());
-  shadow.reset(new BlockShadow[(bytes + 31) / 32]());
+  uint32_t blocks = (bytes + 31) / 32;
+  w_clock.reset(new uint32_t[blocks]());
+  w_pipe.reset(new uint8_t[blocks]());
+  w_line.reset(new uint32_t[blocks]());
+  w_api.reset(new const char*[blocks]());
+  for (auto& r : r_clock) r.reset(new uint32_t[blocks]());
 }
 
 uint8_t* mem_base(Mem m) {
