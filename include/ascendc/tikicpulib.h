@@ -5,16 +5,9 @@
 #include "kgen/macros.h"
 #include "kgen/enums.h"
 #include "kgen/runtime.h"
-
-#ifndef KGEN_SOC
-#define KGEN_SOC "Ascend910B2"
-#endif
+#include "kgen/launch.h"
 
 namespace kgen::rt {
-void launch(const char* kernel, uint32_t block_dim, const char* soc, void (*thunk)(void*), void* ctx, Loc loc);
-template <class F> void launch_fn(const char* kernel, uint32_t block_dim, F&& f, Loc loc) {
-  launch(kernel, block_dim, KGEN_SOC, [](void* p) { (*static_cast<std::remove_reference_t<F>*>(p))(); }, &f, loc);
-}
 void set_tiling_key(uint64_t key);
 void set_kernel_mode(AscendC::KernelMode mode);
 }  // namespace kgen::rt

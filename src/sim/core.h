@@ -55,6 +55,8 @@ struct Buffer {
   bool has_token = false;            // FreeTensor's flag that the next AllocTensor waits on
   VClock token{};
   uint32_t alloc_line = 0;
+  const char* enque_file = nullptr;  // where it was last EnQue'd (for the end-of-kernel queue check)
+  uint32_t enque_line = 0;
 };
 
 struct Queue {
@@ -110,7 +112,8 @@ struct Core {
   // happens-before: clock[p] counts p's instructions; vc[q][p] is how much of p's history q has waited for
   uint32_t clock[kPipeCount] = {};
   VClock vc[kPipeCount] = {};
-  VClock scalar_waited{};           // what the scalar unit blocked on: every later-issued instruction is after it
+  VClock scalar_waited{};
+  bool auto_sync_scalar = true;     // KGEN_AUTO_SYNC=0: kernels built with --cce-auto-sync=off           // what the scalar unit blocked on: every later-issued instruction is after it
   Flag flags[64][8];
   // vector mask registers
   bool mask_counter = false;

@@ -75,8 +75,9 @@ void data_copy(AscendC::TPosition dpos, const LocalRef* dl, void* dg, AscendC::T
   uint8_t* sbase = sl ? resolve(*sl, api, loc) : nullptr;
   uint8_t* dbase = dl ? resolve(*dl, api, loc) : nullptr;
   (void)sbase; (void)dbase;
-  if (sg) gm_check_range(sg, sstep * (q.blockCount - 1) + len, false, api, loc);
-  if (dg) gm_check_range(dg, dstep * (q.blockCount - 1) + len, true, api, loc);
+  // The GM side is checked even when its address is null (an unset GlobalTensor): that is the error.
+  if (!sl) gm_check_range(sg, sstep * (q.blockCount - 1) + len, false, api, loc);
+  if (!dl) gm_check_range(dg, dstep * (q.blockCount - 1) + len, true, api, loc);
   issue(pipe);
   for (uint32_t i = 0; i < q.blockCount; ++i) {
     const uint8_t* s = sl ? touch(*sl, i * sstep, len, false, pipe, api, loc) : static_cast<const uint8_t*>(sg) + i * sstep;
@@ -110,7 +111,7 @@ void data_copy_pad(const LocalRef* dl, void* dg, const LocalRef* sl, const void*
   if (p.blockLen % es != 0)
     fail("align", api, loc, "blockLen " + std::to_string(p.blockLen) + " bytes is not a whole number of " + dtype_name(dt) + " elements");
   uint64_t len = p.blockLen;
-  if (dl && sg) {   // GM -> UB, MTE2
+  if (dl && !sl) {   // GM -> UB, MTE2 (a null GM address fails the bounds check)
     if (!is_vec_pos(dl->pos)) fail("param", api, loc, std::string("DataCopyPad GM->") + position_name(dl->pos) + " is not a path; use VECIN/VECOUT");
     resolve(*dl, api, loc);
     uint64_t lbytes = static_cast<uint64_t>(left) * es, rbytes = static_cast<uint64_t>(right) * es;
@@ -123,15 +124,15 @@ void data_copy_pad(const LocalRef* dl, void* dg, const LocalRef* sl, const void*
       uint8_t* d = touch(*dl, i * ustep, row, true, kMTE2, api, loc);
       const uint8_t* s = static_cast<const uint8_t*>(sg) + i * gstep;
       std::memcpy(d + lbytes, s, len);
-      // Left/right pads and the dummy bytes up to 32: pad value if isPad, first element when there is no
-      // padding at all, otherwise garbage (the poison pattern).
+      // Left/right pads and the dummy bytes up to 32: the row's first element when there is no padding at
+      // all (whatever isPad says, DataCopyPad doc), else the pad value if isPad, else garbage (the poison).
       uint8_t* tail = d + lbytes + len;
       uint64_t tail_bytes = row - lbytes - len;
-      if (pad) {
+      if (left == 0 && right == 0) {
+        for (uint64_t o = 0; o + es <= tail_bytes; o += es) std::memcpy(tail + o, s, es);
+      } else if (pad) {
         for (uint64_t o = 0; o < lbytes; o += es) std::memcpy(d + o, &pad_value.bits, es);
         for (uint64_t o = 0; o + es <= tail_bytes; o += es) std::memcpy(tail + o, &pad_value.bits, es);
-      } else if (left == 0 && right == 0) {
-        for (uint64_t o = 0; o + es <= tail_bytes; o += es) std::memcpy(tail + o, s, es);
       } else {
         std::memset(d, 0xff, lbytes);
         std::memset(tail, 0xff, tail_bytes);
@@ -142,7 +143,7 @@ void data_copy_pad(const LocalRef* dl, void* dg, const LocalRef* sl, const void*
     r.gm = reinterpret_cast<uintptr_t>(sg);
     return;
   }
-  if (sl && dg) {   // UB -> GM, MTE3
+  if (sl && !dl) {   // UB -> GM, MTE3
     if (!is_vec_pos(sl->pos)) fail("param", api, loc, std::string("DataCopyPad ") + position_name(sl->pos) + "->GM is not a path");
     resolve(*sl, api, loc);
     uint64_t row = (len + 31) / 32 * 32;

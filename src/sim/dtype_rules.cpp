@@ -30,7 +30,7 @@ constexpr Rule kRules[] = {
     {"Reciprocal", kHalfFloat, kHalfFloat}, {"Sqrt", kHalfFloat, kHalfFloat}, {"Rsqrt", kHalfFloat, kHalfFloat},
     {"Relu", kHalfFloat | bit(D::I32), kHalfFloat | bit(D::I32)},
     {"Adds", kArith, kArith}, {"Muls", kArith, kArith}, {"Maxs", kArith, kArith}, {"Mins", kArith, kArith},
-    {"LeakyRelu", kHalfFloat, kHalfFloat}, {"ShiftLeft", kShift, kShift}, {"ShiftRight", kShift, kShift},
+    {"LeakyRelu", kHalfFloat, kHalfFloat}, {"ShiftLeft", kShift, 0}, {"ShiftRight", kShift, 0},   // not on 310P (product table)
     {"Axpy", kHalfFloat, kHalfFloat}, {"Duplicate", kDup, kDup & ~bit(D::BF16)},
     {"Compare", kHalfFloat | bit(D::I32), kHalfFloat}, {"CompareScalar", kHalfFloat | bit(D::I32), kHalfFloat},
     {"Select", kHalfFloat, kHalfFloat},
@@ -38,7 +38,7 @@ constexpr Rule kRules[] = {
     {"WholeReduceSum", kHalfFloat, kHalfFloat}, {"WholeReduceMax", kHalfFloat, kHalfFloat},
     {"WholeReduceMin", kHalfFloat, kHalfFloat}, {"BlockReduceSum", kHalfFloat, kHalfFloat},
     {"BlockReduceMax", kHalfFloat, kHalfFloat}, {"BlockReduceMin", kHalfFloat, kHalfFloat},
-    {"PairReduceSum", kHalfFloat, kHalfFloat},
+    {"PairReduceSum", kHalfFloat, kHalfFloat}, {"RepeatReduceSum", kHalfFloat, kHalfFloat},
     {"Brcb", k16and32, k16and32 & ~bit(D::BF16)}, {"Gather", k16and32, k16and32 & ~bit(D::BF16)},
     {"GatherMask", k16and32, k16and32 & ~bit(D::BF16)},
     {"CreateVecIndex", bit(D::I16) | bit(D::F16) | bit(D::I32) | bit(D::F32), bit(D::I16) | bit(D::F16) | bit(D::I32) | bit(D::F32)},
@@ -48,6 +48,7 @@ constexpr Rule kRules[] = {
 };
 
 std::string list(uint32_t mask) {
+  if (mask == 0) return "none: the API does not exist on this SoC";
   std::string s;
   for (int d = 0; d < static_cast<int>(D::Unknown); ++d)
     if (mask & (1u << d)) s += (s.empty() ? "" : ", ") + std::string(dtype_name(static_cast<D>(d)));

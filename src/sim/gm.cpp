@@ -44,6 +44,19 @@ void gm_check_range(const void* addr, uint64_t bytes, bool write, const char* ap
   if (!gm_find(addr, base, size)) {
     if (addr == nullptr)
       fail("gm-out-of-bounds", api, loc, std::string(write ? "writes" : "reads") + " through a null GM address (SetGlobalBuffer was not called, or the argument is null)");
+    // Just past the end of a buffer (within one buffer length): most likely an offset or tail error.
+    auto& m = blocks();
+    auto it = m.upper_bound(a);
+    if (it != m.begin()) {
+      --it;
+      uint64_t past = a - (it->first + it->second.size);
+      if (past < it->second.size || past < 4096)
+        fail("gm-out-of-bounds", api, loc,
+             std::string(write ? "writes " : "reads ") + fmt_bytes(bytes) + " starting " + std::to_string(past) +
+                 " bytes past the end of a " + std::to_string(it->second.size) +
+                 "-byte GM buffer (byte offset " + std::to_string(a - it->first) +
+                 " of it); check the block offset and tail length");
+    }
     fail("gm-out-of-bounds", api, loc,
          std::string(write ? "writes " : "reads ") + fmt_bytes(bytes) + " at " + where(addr) +
              ", which is not inside any GM buffer (allocate GM with GmAlloc; check the offset arithmetic)");

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <exception>
 #include <memory>
@@ -29,6 +30,7 @@ struct Fiber {
   std::unique_ptr<Core> core;
   enum St { Ready, Blocked, Done } st = Ready;
   uint32_t sync_line = 0;
+  const char* sync_file = nullptr;
 };
 
 struct Launch {
@@ -65,14 +67,23 @@ void* take_stack() {
   return s;
 }
 
+// An error line in the format of fail(), for errors found by the launcher rather than inside an API call.
+std::string diag_line(const char* category, const char* file, uint32_t line, int32_t block, const char* api,
+                      const std::string& msg) {
+  const char* slash = file ? std::strrchr(file, '/') : nullptr;
+  return std::string("error[") + category + "] " + (slash ? slash + 1 : file ? file : "kernel") + ":" +
+         std::to_string(line) + " block " + std::to_string(block) + " " + api + ": " + msg;
+}
+
 // Protocol errors visible only when a core finishes.
 void end_of_core_checks(Core& c) {
   for (const Queue& q : c.queues) {
     if (!q.fifo.empty()) {
       const Buffer& b = c.bufs[q.fifo.front()];
-      fail("queue", "EnQue", std::source_location::current(),
-           "kernel ended with a tensor (allocated at line " + std::to_string(b.alloc_line) +
-               ") still in a queue: every EnQue needs a DeQue, or its flag stays set into the next kernel");
+      throw SimError{diag_line("queue", b.enque_file, b.enque_line, c.block, "EnQue",
+                               "kernel ended with a tensor (allocated at line " + std::to_string(b.alloc_line) +
+                                   ") still in a queue: every EnQue needs a DeQue, or its flag stays set into the "
+                                   "next kernel")};
     }
   }
 }
@@ -132,6 +143,8 @@ std::unique_ptr<Core> make_core(const Soc& soc, int32_t block, int32_t block_num
   c->soc = &soc;
   c->block = block;
   c->block_num = block_num;
+  const char* auto_sync = std::getenv("KGEN_AUTO_SYNC");
+  c->auto_sync_scalar = !(auto_sync && std::string(auto_sync) == "0");
   return c;
 }
 
@@ -158,9 +171,10 @@ void run_launch(const char* kernel, uint32_t block_dim, const Soc& soc, void (*t
     if (!pick) {
       if (!L.active.empty()) {
         Fiber& w = *L.active.front();
-        L.error = "error[deadlock] block " + std::to_string(w.core->block) + " SyncAll at line " +
-                  std::to_string(w.sync_line) + ": " + std::to_string(L.arrived) + " of " +
-                  std::to_string(block_dim) + " cores reached SyncAll and the others finished without it; every core must call SyncAll the same number of times";
+        L.error = diag_line("deadlock", w.sync_file, w.sync_line, w.core->block, "SyncAll",
+                            std::to_string(L.arrived) + " of " + std::to_string(block_dim) +
+                                " cores reached SyncAll and the others finished without it; every core must call "
+                                "SyncAll the same number of times");
       }
       break;
     }
@@ -209,6 +223,7 @@ void sync_all_cores(const Loc& loc) {
   }
   me.st = Fiber::Blocked;
   me.sync_line = loc.line();
+  me.sync_file = loc.file_name();
   swapcontext(&me.ctx, &L->sched);
   // resumed: every core has arrived
 }

@@ -188,7 +188,13 @@ uint8_t* local_scalar(const LocalRef& t, uint64_t index, uint32_t elem, bool wri
   if (t.pos != TPosition::VECIN && t.pos != TPosition::VECOUT && t.pos != TPosition::VECCALC)
     fail("param", api, loc, std::string("GetValue/SetValue work on VECIN, VECCALC and VECOUT only, not ") + position_name(t.pos));
   issue(kS);
+  Core& c = cur();
+  // With the compiler's automatic synchronisation (on by default in op and kernel-launch projects, guide
+  // "Scalar 读写数据"), scalar UB accesses wait for the other pipes and later instructions wait for them.
+  if (c.auto_sync_scalar)
+    for (int q = 0; q < kPipeCount; ++q) join(c.vc[kS], c.vc[q]);
   uint8_t* p = touch(t, index * elem, elem, write, kS, api, loc);
+  if (c.auto_sync_scalar) join(c.scalar_waited, c.vc[kS]);
   trace_instr(kS, api, DType::Unknown, 1, elem, 1, loc);
   return p;
 }

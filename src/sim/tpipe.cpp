@@ -132,6 +132,10 @@ void* current_pipe_object() {
 void pipe_destroy(int32_t id) {
   Core* c = cur_or_null();
   if (!c || !c->pipe || c->pipe->id != id) return;
+  // A kernel's TPipe dies before the kernel returns: keep queues that still hold tensors so that the
+  // launcher's end-of-kernel check can report them (tests on a TestCore simply drop them).
+  for (const Queue& q : c->queues)
+    if (!q.fifo.empty()) { c->pipe.reset(); return; }
   release_all(*c);
   c->pipe.reset();
 }
@@ -205,6 +209,8 @@ bool queue_enque(int32_t handle, const LocalRef& t, Loc loc) {
   q.fifo.push_back(t.buf);
   q.fifo_tokens.push_back(flag_token(q.prod));
   b.state = Buffer::Queued;
+  b.enque_file = loc.file_name();
+  b.enque_line = loc.line();
   trace_sync(TraceRec::EnQue, q.prod, q.cons, handle, t.buf, loc);
   (void)c;
   return true;

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "kernel_operator.h"
+#include "tikicpulib.h"
 #include "sim/testing.h"
 
 TEST(Smoke, AddCountForm) {
@@ -23,7 +24,11 @@ TEST(Smoke, RaceWithoutSync) {
   AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
   pipe.InitBuffer(buf, 64 * sizeof(float));
   auto a = buf.Get<float>();
-  for (int i = 0; i < 64; ++i) a.SetValue(i, float(i));
+  uint8_t* gm = static_cast<uint8_t*>(AscendC::GmAlloc(256));
+  AscendC::GlobalTensor<float> g;
+  g.SetGlobalBuffer(reinterpret_cast<float*>(gm), 64);
+  AscendC::DataCopy(a, g, 64);
   std::string e = kgen::sim::error_of([&] { AscendC::Add(a, a, a, 64); });
+  AscendC::GmFree(gm);
   EXPECT_NE(e.find("error[race]"), std::string::npos) << e;
 }

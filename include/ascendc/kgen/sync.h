@@ -1,6 +1,6 @@
 // Pipe synchronisation (flags, barriers), cross-core SyncAll and GM atomics.
 #pragma once
-#include "kgen/runtime.h"
+#include "kgen/tensor.h"
 
 namespace AscendC {
 template <HardEvent event> void SetFlag(int32_t eventID, kgen::rt::Loc loc = kgen::rt::Loc::current()) {
@@ -17,4 +17,17 @@ template <typename T> void SetAtomicAdd(kgen::rt::Loc loc = kgen::rt::Loc::curre
 template <typename T> void SetAtomicMax(kgen::rt::Loc loc = kgen::rt::Loc::current()) { kgen::rt::set_atomic(kgen::dtype_of<T>(), 2, loc); }
 template <typename T> void SetAtomicMin(kgen::rt::Loc loc = kgen::rt::Loc::current()) { kgen::rt::set_atomic(kgen::dtype_of<T>(), 3, loc); }
 inline void SetAtomicNone(kgen::rt::Loc loc = kgen::rt::Loc::current()) { kgen::rt::set_atomic(kgen::DType::Unknown, 0, loc); }
+// The scalar unit's data cache: the emulator writes GM through, so these only check the tensor (see docs).
+template <typename T, CacheLine entireType, DcciDst dcciDst>
+void DataCacheCleanAndInvalid(const GlobalTensor<T>& dstTensor, kgen::rt::Loc loc = kgen::rt::Loc::current()) {
+  kgen::rt::gm_check(dstTensor.GetPhyAddr(), 1, false, "DataCacheCleanAndInvalid", loc);
+}
+template <typename T, CacheLine entireType, DcciDst dcciDst>
+void DataCacheCleanAndInvalid(const LocalTensor<T>& dstTensor, kgen::rt::Loc loc = kgen::rt::Loc::current()) {
+  kgen::rt::local_check_view(kgen::TensorAccess::ref(dstTensor), "DataCacheCleanAndInvalid", loc);
+}
+template <typename T, CacheLine entireType>
+void DataCacheCleanAndInvalid(const GlobalTensor<T>& dstTensor, kgen::rt::Loc loc = kgen::rt::Loc::current()) {
+  kgen::rt::gm_check(dstTensor.GetPhyAddr(), 1, false, "DataCacheCleanAndInvalid", loc);
+}
 }  // namespace AscendC

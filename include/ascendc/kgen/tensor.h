@@ -21,6 +21,7 @@ template <class T> struct LocOperand {
   LocOperand(const AscendC::LocalTensor<T>& t, rt::Loc l = rt::Loc::current()) : r(TensorAccess::ref(t)), loc(l) {}
 };
 template <class T> struct VecExpr { rt::VOp op; rt::LocalRef a, b; rt::Loc loc; };
+template <class T> struct CmpExpr;   // `a < b` etc., defined in kgen/vec_compare.h
 }  // namespace kgen
 
 namespace AscendC {
@@ -64,6 +65,10 @@ template <typename T> class LocalTensor {
   }
   void SetBufferLen(uint32_t dataLen) { ref_.len = dataLen; }
 
+  template <class S> LocalTensor& operator=(const kgen::CmpExpr<S>& e) {   // dst = src0 < src1 (Compare)
+    cmp_assign(kgen::dtype_of<T>(), ref_, e);
+    return *this;
+  }
   LocalTensor& operator=(const kgen::VecExpr<T>& e) {
     kgen::rt::vec_binary(e.op, kgen::dtype_of<T>(), ref_, e.a, e.b, GetSize(), e.loc);
     return *this;

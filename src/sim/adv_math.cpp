@@ -1,0 +1,85 @@
+// High-level math APIs: Sigmoid, Tanh, Gelu, Erf, Sin, Cos. Each is one V-pipe trace record under its own name
+// (not the basic instructions CANN expands it to). Results are computed in float and rounded once to T.
+#include <cmath>
+#include <string>
+
+#include "kgen/adv_math.h"
+#include "sim/adv_common.h"
+
+namespace kgen::sim {
+namespace {
+using rt::AdvMath;
+const char* math_name(AdvMath op) {
+  static const char* n[] = {"Sigmoid", "Tanh", "Gelu", "Erf", "Sin", "Cos"};
+  return n[static_cast<int>(op)];
+}
+// Minimum temporary bytes, as CANN's GetXxxMaxMinTmpSize reports (isReuseSource = false).
+uint32_t min_tmp(AdvMath op, uint32_t es) {
+  bool h = es == 2;
+  switch (op) {
+    case AdvMath::Sigmoid: return 256;
+    case AdvMath::Tanh: return h ? 4 * 256 : 256;
+    case AdvMath::Gelu: return 3 * 256;
+    case AdvMath::Erf: return h ? 8 * 256 : 3 * 256;
+    case AdvMath::Sin:
+    case AdvMath::Cos: return h ? 8 * 256 : 3 * 256;
+  }
+  return 0;
+}
+float math_value(AdvMath op, float x) {
+  switch (op) {
+    case AdvMath::Sigmoid: return 1.0f / (1.0f + std::exp(-x));
+    case AdvMath::Tanh: return std::tanh(x);
+    case AdvMath::Gelu: {
+      const float k = 0.7978845608028654f;   // sqrt(2/pi)
+      return 0.5f * x * (1.0f + std::tanh(k * (x + 0.044715f * x * x * x)));
+    }
+    case AdvMath::Erf: return std::erf(x);
+    case AdvMath::Sin: return std::sin(x);
+    case AdvMath::Cos: return std::cos(x);
+  }
+  return 0;
+}
+}  // namespace
+}  // namespace kgen::sim
+
+namespace kgen::rt {
+using namespace kgen::sim;
+
+void adv_math(AdvMath op, DType dt, const LocalRef& dst, const LocalRef& src, const LocalRef* tmp, uint32_t count,
+              bool all, bool reuse_source, Loc loc) {
+  const char* api = math_name(op);
+  require_dtype(api, dt, loc);
+  uint8_t* bd = vec_operand(dst, api, loc);
+  uint8_t* bs = vec_operand(src, api, loc);
+  if (tmp) vec_operand(*tmp, api, loc);
+  uint32_t es = dtype_size(dt);
+  uint64_t n = all ? src.len / es : count;
+  if ((op == AdvMath::Sin || op == AdvMath::Cos) && reuse_source && es == 2)
+    fail("param", api, loc, "isReuseSource is not supported for half");
+  uint64_t bytes = n * es;
+  if (op != AdvMath::Gelu) adv_no_overlap(dst, bytes, "dstTensor", src, bytes, "srcTensor", api, loc);
+  uint32_t need = min_tmp(op, es);
+  if (tmp) {
+    adv_no_overlap(*tmp, tmp->len, "sharedTmpBuffer", src, bytes, "srcTensor", api, loc);
+    adv_no_overlap(*tmp, tmp->len, "sharedTmpBuffer", dst, bytes, "dstTensor", api, loc);
+  }
+  adv_tmp(tmp, need, api, loc, std::string(api) + (es == 2 ? " on half" : " on float"));
+  issue(kV);
+  touch(src, 0, bytes, false, kV, api, loc);
+  if (tmp) touch(*tmp, 0, need, true, kV, api, loc);
+  uint8_t* out = touch(dst, 0, bytes, true, kV, api, loc);
+  const uint8_t* in = bs + src.addr;
+  (void)bd;
+  for (uint64_t i = 0; i < n; ++i) {
+    float x = es == 2 ? static_cast<float>(load<half>(in + i * 2)) : load<float>(in + i * 4);
+    if ((op == AdvMath::Sin || op == AdvMath::Cos) && !(std::fabs(x) <= 65504.0f))
+      fail("param", api, loc, "input element " + std::to_string(i) + " = " + std::to_string(x) +
+                                  " is outside [-65504, 65504], the documented input range of " + api);
+    float y = math_value(op, x);
+    if (es == 2) store<half>(out + i * 2, half(y));
+    else store<float>(out + i * 4, y);
+  }
+  trace_vec(api, dt, n, static_cast<uint32_t>((bytes + 255) / 256), &dst, &src, tmp, loc);
+}
+}  // namespace kgen::rt
