@@ -21,3 +21,6 @@
 #include "kgen/adv_math.h"
 #include "kgen/adv_norm.h"
 #include "kgen/debug.h"
+#include "kgen/adv_math2.h"
+#include "kgen/adv_norm2.h"
+#include "kgen/adv_reduce.h"

@@ -31,17 +31,23 @@ inline void join(VClock& a, const VClock& b) {
   for (int i = 0; i < kPipeCount; ++i) a[i] = a[i] > b[i] ? a[i] : b[i];
 }
 
-// An on-chip memory of a core, with its shadow state. The race shadow keeps, per 32-byte block, the last
-// writer (pipe, clock, API, line) and each pipe's last read clock, as separate arrays so checks vectorise.
+// A run of bytes of one on-chip memory with the same history: whether all of it was written, its last
+// writer (pipe, clock, API, line) and each pipe's last read clock. Accesses split and merge runs, so a
+// kernel that moves whole tiles keeps a handful of runs per memory and every check is O(runs touched).
+struct Seg {
+  uint32_t end;                  // exclusive; a run starts where the previous one ends
+  uint8_t init;                  // 1 when every byte of the run was written
+  uint8_t w_pipe;
+  uint32_t w_clock;              // 0: never written
+  uint32_t w_line;
+  const char* w_api;
+  uint32_t r_clock[kPipeCount];
+};
+
 struct Pool {
   uint32_t size = 0;
   std::unique_ptr<uint8_t[]> data;
-  std::unique_ptr<uint8_t[]> init;          // 1 where something wrote the byte
-  std::unique_ptr<uint32_t[]> w_clock;      // per block: clock of the last write (0: never written)
-  std::unique_ptr<uint8_t[]> w_pipe;
-  std::unique_ptr<uint32_t[]> w_line;
-  std::unique_ptr<const char*[]> w_api;
-  std::unique_ptr<uint32_t[]> r_clock[kPipeCount];
+  std::vector<Seg> segs;         // ordered runs covering [0, size)
   void allocate(uint32_t bytes);
 };
 

@@ -45,6 +45,18 @@ constexpr Rule kRules[] = {
     {"Sigmoid", kHalfFloat, kHalfFloat}, {"Tanh", kHalfFloat, kHalfFloat}, {"Gelu", kHalfFloat, kHalfFloat},
     {"SoftMax", kHalfFloat, kHalfFloat}, {"LayerNorm", kHalfFloat, kHalfFloat}, {"Erf", kHalfFloat, kHalfFloat},
     {"Sin", kHalfFloat, kHalfFloat}, {"Cos", kHalfFloat, kHalfFloat},
+    // high-level APIs of adv_math2 / adv_norm2 / adv_reduce (the pattern reduces and Exp<T, taylorExpandLevel> are
+    // named apart from the basic APIs of the same name, and do not exist on 310P)
+    {"Log", kHalfFloat, kHalfFloat}, {"Log2", kHalfFloat, kHalfFloat}, {"Log10", kHalfFloat, kHalfFloat},
+    {"Power", kHalfFloat | bit(D::I32), kHalfFloat | bit(D::I32)}, {"Silu", kHalfFloat, kHalfFloat},
+    {"Swish", kHalfFloat, kHalfFloat}, {"Exp<taylorExpandLevel>", kHalfFloat, 0}, {"Floor", kHalfFloat, kHalfFloat},
+    {"Ceil", kHalfFloat, kHalfFloat}, {"Round", kHalfFloat, kHalfFloat}, {"Trunc", kHalfFloat, kHalfFloat},
+    {"Sign", kHalfFloat, kHalfFloat}, {"ClampMax", kHalfFloat, kHalfFloat}, {"ClampMin", kHalfFloat, kHalfFloat},
+    {"Fmod", kHalfFloat, kHalfFloat}, {"CumSum", kHalfFloat, kHalfFloat}, {"RmsNorm", kHalfFloat, kHalfFloat},
+    {"LogSoftMax", kHalfFloat, kHalfFloat},
+    {"ReduceSum<pattern>", bit(D::F32), 0}, {"ReduceMean<pattern>", bit(D::F32), 0},
+    {"ReduceMax<pattern>", kHalfFloat, 0}, {"ReduceMin<pattern>", kHalfFloat, 0}, {"ReduceProd<pattern>", bit(D::F32), 0},
+    {"ReduceAny<pattern>", bit(D::F32) | bit(D::U8), 0}, {"ReduceAll<pattern>", bit(D::F32) | bit(D::U8), 0},
 };
 
 std::string list(uint32_t mask) {

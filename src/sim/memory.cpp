@@ -1,4 +1,5 @@
 // On-chip memories of a core and the per-access checks: live buffer, alignment, bounds, initialisation, races.
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -21,52 +22,88 @@ std::string sync_hint(Pipe from, Pipe to) {
          "> (or PipeBarrier<PIPE_ALL>) between them";
 }
 
-void report_write_race(Core& c, Mem m, uint32_t b, bool write, Pipe p, const char* api, const Loc& loc) {
-  Pool& pool = c.pools[static_cast<int>(m)];
-  Pipe w = static_cast<Pipe>(pool.w_pipe[b]);
-  fail("race", api, loc,
-       std::string("pipe ") + pipe_name(p) + (write ? " writes " : " reads ") + range_str(m, b * 32ull, 32) +
-           ", which pipe " + pipe_name(w) + " wrote (" + (pool.w_api[b] ? pool.w_api[b] : "?") + " at line " +
-           std::to_string(pool.w_line[b]) + ") with no synchronisation between them; " + sync_hint(w, p));
+// Index of the run that starts at byte `at`, splitting the run containing it if needed.
+size_t boundary(Pool& pool, uint32_t at) {
+  if (at >= pool.size) return pool.segs.size();
+  auto it = std::upper_bound(pool.segs.begin(), pool.segs.end(), at, [](uint32_t a, const Seg& s) { return a < s.end; });
+  size_t i = static_cast<size_t>(it - pool.segs.begin());
+  uint32_t start = i ? pool.segs[i - 1].end : 0;
+  if (start == at) return i;
+  Seg head = pool.segs[i];
+  head.end = at;
+  pool.segs.insert(pool.segs.begin() + static_cast<long>(i), head);
+  return i + 1;
 }
 
-void check_races(Core& c, Mem m, uint32_t addr, uint64_t bytes, bool write, Pipe p, const char* api, const Loc& loc) {
+bool same_history(const Seg& a, const Seg& b) {
+  if (a.init != b.init || a.w_pipe != b.w_pipe || a.w_clock != b.w_clock || a.w_line != b.w_line || a.w_api != b.w_api)
+    return false;
+  for (int q = 0; q < kPipeCount; ++q)
+    if (a.r_clock[q] != b.r_clock[q]) return false;
+  return true;
+}
+
+// Merges run i with its neighbours when their histories are equal (e.g. the blocks of one strided DataCopy).
+void coalesce(Pool& pool, size_t i) {
+  if (i + 1 < pool.segs.size() && same_history(pool.segs[i], pool.segs[i + 1])) {
+    pool.segs[i].end = pool.segs[i + 1].end;
+    pool.segs.erase(pool.segs.begin() + static_cast<long>(i) + 1);
+  }
+  if (i > 0 && same_history(pool.segs[i - 1], pool.segs[i])) {
+    pool.segs[i - 1].end = pool.segs[i].end;
+    pool.segs.erase(pool.segs.begin() + static_cast<long>(i));
+  }
+}
+
+void check_and_record(Core& c, Mem m, uint32_t addr, uint64_t bytes, bool write, Pipe p, const char* api, const Loc& loc) {
   Pool& pool = c.pools[static_cast<int>(m)];
+  size_t hi = boundary(pool, static_cast<uint32_t>(addr + bytes));
+  size_t before = pool.segs.size();
+  size_t lo = boundary(pool, addr);
+  if (pool.segs.size() > before) ++hi;
   const VClock& know = c.vc[p];
-  uint32_t b0 = addr / 32, b1 = static_cast<uint32_t>((addr + bytes - 1) / 32) + 1;
-  // read-after-write / write-after-write: the last writer must be known to pipe p (always true for p itself)
-  const uint32_t* wc = pool.w_clock.get();
-  const uint8_t* wp = pool.w_pipe.get();
-  bool bad = false;
-  for (uint32_t b = b0; b < b1; ++b) bad |= wc[b] > know[wp[b]];
-  if (bad)
-    for (uint32_t b = b0; b < b1; ++b)
-      if (wc[b] > know[wp[b]]) report_write_race(c, m, b, write, p, api, loc);
+  for (size_t i = lo; i < hi; ++i) {
+    const Seg& s = pool.segs[i];
+    uint32_t start = i ? pool.segs[i - 1].end : 0;
+    if (!write && !s.init)
+      fail("uninit-read", api, loc,
+           std::string("reads ") + range_str(m, addr, bytes) + " but " + range_str(m, start, s.end - start) +
+               " was never written (UB starts with garbage); copy data in, Duplicate a value, or shrink the count");
+    // read-after-write / write-after-write: the last writer must be known to pipe p (always true for p itself)
+    if (s.w_clock > know[s.w_pipe]) {
+      Pipe w = static_cast<Pipe>(s.w_pipe);
+      fail("race", api, loc,
+           std::string("pipe ") + pipe_name(p) + (write ? " writes " : " reads ") + range_str(m, start, s.end - start) +
+               ", which pipe " + pipe_name(w) + " wrote (" + (s.w_api ? s.w_api : "?") + " at line " +
+               std::to_string(s.w_line) + ") with no synchronisation between them; " + sync_hint(w, p));
+    }
+    // write-after-read: every other pipe's reads must be known to p
+    if (write)
+      for (int q = 0; q < kPipeCount; ++q)
+        if (q != p && s.r_clock[q] > know[q])
+          fail("race", api, loc,
+               std::string("pipe ") + pipe_name(p) + " overwrites " + range_str(m, start, s.end - start) +
+                   " while pipe " + pipe_name(static_cast<Pipe>(q)) +
+                   " may still be reading it (no synchronisation since that read); " + sync_hint(static_cast<Pipe>(q), p));
+  }
   if (!write) {
-    uint32_t* rc = pool.r_clock[p].get();
-    for (uint32_t b = b0; b < b1; ++b) rc[b] = c.clock[p];
+    for (size_t i = lo; i < hi; ++i) pool.segs[i].r_clock[p] = c.clock[p];
+    if (hi - lo == 1) coalesce(pool, lo);
     return;
   }
-  // write-after-read: every other pipe's reads of these blocks must be known to p
-  for (int q = 0; q < kPipeCount; ++q) {
-    if (q == p) continue;
-    const uint32_t* rc = pool.r_clock[q].get();
-    uint32_t most = 0;
-    for (uint32_t b = b0; b < b1; ++b) most = rc[b] > most ? rc[b] : most;
-    if (most > know[q])
-      fail("race", api, loc,
-           std::string("pipe ") + pipe_name(p) + " overwrites " + range_str(m, b0 * 32ull, (b1 - b0) * 32ull) +
-               " while pipe " + pipe_name(static_cast<Pipe>(q)) +
-               " may still be reading it (no synchronisation since that read); " + sync_hint(static_cast<Pipe>(q), p));
-  }
-  uint32_t now = c.clock[p];
-  uint32_t line = loc.line();
-  for (uint32_t b = b0; b < b1; ++b) {
-    pool.w_clock[b] = now;
-    pool.w_pipe[b] = p;
-    pool.w_line[b] = line;
-    pool.w_api[b] = api;
-  }
+  // A write gives the whole range one history; reads keep their latest clock (conservative and sound).
+  Seg w = pool.segs[lo];
+  for (size_t i = lo + 1; i < hi; ++i)
+    for (int q = 0; q < kPipeCount; ++q) w.r_clock[q] = std::max(w.r_clock[q], pool.segs[i].r_clock[q]);
+  w.end = pool.segs[hi - 1].end;
+  w.init = 1;
+  w.w_pipe = p;
+  w.w_clock = c.clock[p];
+  w.w_line = loc.line();
+  w.w_api = api;
+  pool.segs[lo] = w;
+  pool.segs.erase(pool.segs.begin() + static_cast<long>(lo) + 1, pool.segs.begin() + static_cast<long>(hi));
+  coalesce(pool, lo);
 }
 }  // namespace
 
@@ -81,13 +118,7 @@ void Pool::allocate(uint32_t bytes) {
   size = bytes;
   data.reset(new uint8_t[bytes]);
   std::memset(data.get(), 0xff, bytes);   // poison: NaN for floats, -1 for integers
-  init.reset(new uint8_t[bytes]());
-  uint32_t blocks = (bytes + 31) / 32;
-  w_clock.reset(new uint32_t[blocks]());
-  w_pipe.reset(new uint8_t[blocks]());
-  w_line.reset(new uint32_t[blocks]());
-  w_api.reset(new const char*[blocks]());
-  for (auto& r : r_clock) r.reset(new uint32_t[blocks]());
+  segs.assign(1, Seg{bytes, 0, kS, 0, 0, nullptr, {}});
 }
 
 uint8_t* mem_base(Mem m) {
@@ -166,17 +197,7 @@ void touch_abs(Mem m, uint32_t addr, uint64_t bytes, bool write, Pipe p, const c
     fail("ub-overflow", api, loc,
          std::string(write ? "writes " : "reads ") + range_str(m, addr, bytes) + " beyond the " +
              fmt_bytes(pool.size) + " of " + mem_name(m) + " on " + c.soc->name);
-  if (!write) {
-    const void* hole = std::memchr(pool.init.get() + addr, 0, bytes);
-    if (hole) {
-      uint64_t at = static_cast<const uint8_t*>(hole) - pool.init.get();
-      fail("uninit-read", api, loc,
-           std::string("reads ") + range_str(m, addr, bytes) + " but byte " + std::to_string(at) +
-               " was never written (UB starts with garbage); copy data in, Duplicate a value, or shrink the count");
-    }
-  }
-  check_races(c, m, addr, bytes, write, p, api, loc);
-  if (write) std::memset(pool.init.get() + addr, 1, bytes);
+  check_and_record(c, m, addr, bytes, write, p, api, loc);
 }
 }  // namespace kgen::sim
 
