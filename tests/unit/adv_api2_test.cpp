@@ -301,7 +301,8 @@ TEST(AdvApi2, CumSumBothAxes) {
           if (r == O - 1) EXPECT_EQ(get(row, k), get(dst2, r * I + k));   // last row of the first-axis result
         }
       }
-      std::string e = error_of([&] { CumSum<T>(dst, row, src, ub.at<uint8_t>(8192, need_last - 32), {O, I}); });
+      auto small = ub.at<uint8_t>(8192, need_last - 32);
+      std::string e = error_of([&] { CumSum<T>(dst, row, src, small, {O, I}); });
       EXPECT_TRUE(has(e, "error[param]") && has(e, std::to_string(need_last).c_str())) << e;
       e = error_of([&] { CumSum<T, kLastNoRow>(dst, row, src, tmp, {O, 3}); });   // unaligned inner
       EXPECT_TRUE(has(e, "error[align]")) << e;
