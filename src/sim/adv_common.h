@@ -1,6 +1,7 @@
 // Shared checks of the high-level (adv) APIs: temporary-buffer size, free UB for framework-allocated
 // temporaries, and operand overlap.
 #pragma once
+#include <algorithm>
 #include <string>
 
 #include "sim/elementwise.h"
@@ -36,5 +37,42 @@ inline void adv_tmp(const rt::LocalRef* tmp, uint64_t need, const char* api, con
                                       "-byte temporary buffer from free UB, but the TPipe's buffers leave only " +
                                       std::to_string(cap > used ? cap - used : 0) + " of " + std::to_string(cap) +
                                       " bytes; shrink the InitBuffer sizes or pass a sharedTmpBuffer");
+}
+
+// Rows of a SoftMax-family call: the shape from SoftMaxShapeInfo, else from the tiling (srcM/srcK, with the
+// config's or the tiling's original sizes), checked; and CANN's minimum temporary bytes: (32/red_size + srcK + 64)
+// floats per row, times splitM rows when the tiling was made for this srcK.
+struct SoftmaxRows {
+  uint32_t M, K, oriM, oriK;
+  uint64_t row_tmp, tmp_need;
+};
+inline SoftmaxRows softmax_rows(uint32_t shape_m, uint32_t shape_k, uint32_t shape_ori_m, uint32_t shape_ori_k,
+                                uint32_t tiling_m, uint32_t tiling_k, uint32_t tiling_split_m, uint32_t ori_m,
+                                uint32_t ori_k, DType dt, DType red_dt, const char* tiling_name,
+                                const char* tiling_func, const char* api, const Loc& loc) {
+  SoftmaxRows r{shape_m, shape_k, shape_ori_m, shape_ori_k, 0, 0};
+  if (r.M == 0 || r.K == 0) {   // no SoftMaxShapeInfo: the shape comes from the tiling
+    r.M = tiling_m;
+    r.K = tiling_k;
+    r.oriM = ori_m ? ori_m : r.M;
+    r.oriK = ori_k ? ori_k : r.K;
+  }
+  if (r.M == 0 || r.K == 0)
+    fail("param", api, loc, std::string("no shape: SoftMaxShapeInfo is empty and ") + tiling_name + " has srcM = " +
+                                std::to_string(tiling_m) + ", srcK = " + std::to_string(tiling_k) + "; fill the tiling on the host (" +
+                                tiling_func + ") or pass SoftMaxShapeInfo{srcM, srcK, oriSrcM, oriSrcK}");
+  if (r.oriM == 0) r.oriM = r.M;
+  if (r.oriK == 0) r.oriK = r.K;
+  uint32_t es = dtype_size(dt);
+  if ((static_cast<uint64_t>(r.K) * es) % 32 != 0)
+    fail("align", api, loc, "srcK = " + std::to_string(r.K) + " elements is " + std::to_string(r.K * es) +
+                                " bytes; the last axis must be padded to a multiple of 32 bytes (oriSrcK keeps the real length)");
+  if (r.oriK > r.K || r.oriM > r.M)
+    fail("param", api, loc, "oriSrcM/oriSrcK (" + std::to_string(r.oriM) + ", " + std::to_string(r.oriK) +
+                                ") exceed srcM/srcK (" + std::to_string(r.M) + ", " + std::to_string(r.K) + ")");
+  r.row_tmp = (static_cast<uint64_t>(32 / dtype_size(red_dt)) + r.K + 64) * 4;
+  r.tmp_need = r.row_tmp;
+  if (tiling_k == r.K && tiling_split_m > 1) r.tmp_need = r.row_tmp * std::min(tiling_split_m, r.M);
+  return r;
 }
 }  // namespace kgen::sim

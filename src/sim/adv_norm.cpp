@@ -33,32 +33,12 @@ void softmax(DType dt, DType red_dt, const LocalRef& dst, const LocalRef* sum, c
   uint8_t* bmax = max ? vec_operand(*max, api, loc) : nullptr;
   if (tmp) vec_operand(*tmp, api, loc);
   if (nz) fail("param", api, loc, "isDataFormatNZ = true (NZ layout) is not emulated by kgen; use the ND layout");
-  uint32_t M = shape.srcM, K = shape.srcK, oriM = shape.oriSrcM, oriK = shape.oriSrcK;
-  if (M == 0 || K == 0) {   // no SoftMaxShapeInfo: the shape comes from the tiling
-    M = tiling.srcM;
-    K = tiling.srcK;
-    oriM = cfg_m ? cfg_m : M;
-    oriK = cfg_k ? cfg_k : K;
-  }
-  if (M == 0 || K == 0)
-    fail("param", api, loc, "no shape: SoftMaxShapeInfo is empty and SoftMaxTiling has srcM = " +
-                                std::to_string(tiling.srcM) + ", srcK = " + std::to_string(tiling.srcK) +
-                                "; fill the tiling on the host (SoftMaxTilingFunc) or pass SoftMaxShapeInfo{srcM, srcK, oriSrcM, oriSrcK}");
-  if (oriM == 0) oriM = M;
-  if (oriK == 0) oriK = K;
+  SoftmaxRows rows = softmax_rows(shape.srcM, shape.srcK, shape.oriSrcM, shape.oriSrcK, tiling.srcM, tiling.srcK,
+                                  tiling.splitM, cfg_m, cfg_k, dt, red_dt, "SoftMaxTiling", "SoftMaxTilingFunc", api, loc);
+  uint32_t M = rows.M, K = rows.K, oriK = rows.oriK;
   uint32_t es = dtype_size(dt), rs = dtype_size(red_dt);
-  if ((static_cast<uint64_t>(K) * es) % 32 != 0)
-    fail("align", api, loc, "srcK = " + std::to_string(K) + " elements is " + std::to_string(K * es) +
-                                " bytes; the last axis must be padded to a multiple of 32 bytes (oriSrcK keeps the real length)");
-  if (oriK > K || oriM > M)
-    fail("param", api, loc, "oriSrcM/oriSrcK (" + std::to_string(oriM) + ", " + std::to_string(oriK) +
-                                ") exceed srcM/srcK (" + std::to_string(M) + ", " + std::to_string(K) + ")");
   uint32_t er = 32 / rs;   // elements of one 32-byte row of sum/max
-  // Temporary space: CANN's GetSoftMaxMinTmpSize is (32/sizeof(sum type) + srcK + 64) floats; a tiling made for
-  // this srcK processes splitM rows per pass and needs splitM times that.
-  uint64_t row_tmp = (static_cast<uint64_t>(er) + K + 64) * 4;
-  uint64_t need = row_tmp;
-  if (tiling.srcK == K && tiling.splitM > 1) need = row_tmp * std::min(tiling.splitM, M);
+  uint64_t row_tmp = rows.row_tmp, need = rows.tmp_need;
   uint64_t bytes = static_cast<uint64_t>(M) * K * es;
   uint64_t red_bytes = static_cast<uint64_t>(M) * 32;
   if (tmp) {
