@@ -9,7 +9,8 @@
 
 namespace kgen::sim {
 namespace {
-struct GmBlock { uint64_t size; bool owned; };
+struct GmBlock { uint64_t size; uint32_t id; };
+uint32_t g_next_id = 0;
 std::map<uintptr_t, GmBlock>& blocks() {
   static std::map<uintptr_t, GmBlock> m;
   return m;
@@ -22,7 +23,18 @@ std::string where(const void* addr) {
 }
 }  // namespace
 
-void gm_register(void* ptr, uint64_t size) { blocks()[reinterpret_cast<uintptr_t>(ptr)] = {size, false}; }
+void gm_register(void* ptr, uint64_t size) { blocks()[reinterpret_cast<uintptr_t>(ptr)] = {size, g_next_id++}; }
+
+bool gm_locate(uint64_t addr, uint32_t& id, uint64_t& offset) {
+  auto& m = blocks();
+  auto it = m.upper_bound(static_cast<uintptr_t>(addr));
+  if (it == m.begin()) return false;
+  --it;
+  if (addr >= it->first + it->second.size + (it->second.size == 0)) return false;
+  id = it->second.id;
+  offset = addr - it->first;
+  return true;
+}
 void gm_unregister(void* ptr) { blocks().erase(reinterpret_cast<uintptr_t>(ptr)); }
 
 bool gm_find(const void* addr, uintptr_t& base, uint64_t& size) {

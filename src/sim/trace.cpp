@@ -4,6 +4,7 @@
 #include <string>
 
 #include "sim/core.h"
+#include "sim/gm.h"
 #include "sim/trace_io.h"
 
 namespace kgen::sim {
@@ -82,7 +83,10 @@ bool write_trace_json(const std::string& path, const LaunchTrace& t) {
         put_addr(f, "dst", r.dst);
         put_addr(f, "src0", r.src0);
         put_addr(f, "src1", r.src1);
-        if (r.gm) std::fprintf(f, ",\"gm\":%llu", static_cast<unsigned long long>(r.gm));
+        uint32_t buf;
+        uint64_t off;
+        if (r.gm && gm_locate(r.gm, buf, off))   // GM as (allocation, offset): deterministic, and offset % 512 is the alignment
+          std::fprintf(f, ",\"gm_buf\":%u,\"gm_off\":%llu", buf, static_cast<unsigned long long>(off));
       } else if (r.kind == TraceRec::SetFlag || r.kind == TraceRec::WaitFlag) {
         std::fprintf(f, ",\"src\":\"%s\",\"dst\":\"%s\",\"event\":\"%s\",\"id\":%d", pipe_name(static_cast<Pipe>(r.pipe)),
                      pipe_name(static_cast<Pipe>(r.pipe2)), event_name(static_cast<AscendC::HardEvent>(r.event)), r.id);
