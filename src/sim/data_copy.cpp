@@ -5,6 +5,7 @@
 
 #include "sim/core.h"
 #include "sim/elementwise.h"
+#include "sim/gm_races.h"
 
 namespace kgen::sim {
 namespace {
@@ -81,6 +82,8 @@ void data_copy(AscendC::TPosition dpos, const LocalRef* dl, void* dg, AscendC::T
   issue(pipe);
   for (uint32_t i = 0; i < q.blockCount; ++i) {
     const uint8_t* s = sl ? touch(*sl, i * sstep, len, false, pipe, api, loc) : static_cast<const uint8_t*>(sg) + i * sstep;
+    if (!sl) gm_access(s, len, false, pipe, api, loc);
+    if (!dl) gm_access(static_cast<uint8_t*>(dg) + i * dstep, len, true, pipe, api, loc);
     if (dl) {
       uint8_t* d = touch(*dl, i * dstep, len, true, pipe, api, loc);
       std::memmove(d, s, len);
@@ -123,6 +126,7 @@ void data_copy_pad(const LocalRef* dl, void* dg, const LocalRef* sl, const void*
     for (uint32_t i = 0; i < p.blockCount; ++i) {
       uint8_t* d = touch(*dl, i * ustep, row, true, kMTE2, api, loc);
       const uint8_t* s = static_cast<const uint8_t*>(sg) + i * gstep;
+      gm_access(s, len, false, kMTE2, api, loc);
       std::memcpy(d + lbytes, s, len);
       // Left/right pads and the dummy bytes up to 32: the row's first element when there is no padding at
       // all (whatever isPad says, DataCopyPad doc), else the pad value if isPad, else garbage (the poison).
@@ -153,6 +157,7 @@ void data_copy_pad(const LocalRef* dl, void* dg, const LocalRef* sl, const void*
     issue(kMTE3);
     for (uint32_t i = 0; i < p.blockCount; ++i) {
       const uint8_t* s = touch(*sl, i * ustep, len, false, kMTE3, api, loc);
+      gm_access(static_cast<uint8_t*>(dg) + i * gstep, len, true, kMTE3, api, loc);
       gm_store(c, static_cast<uint8_t*>(dg) + i * gstep, s, len);
     }
     TraceRec& r = trace_instr(kMTE3, api, dt, len * p.blockCount / es, len * p.blockCount, p.blockCount, loc);

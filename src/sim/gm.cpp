@@ -6,6 +6,7 @@
 
 #include "sim/core.h"
 #include "sim/gm.h"
+#include "sim/gm_races.h"
 
 namespace kgen::sim {
 namespace {
@@ -92,6 +93,7 @@ uint8_t* gm_scalar(const void* addr, uint32_t elem, bool write, const char* api,
   using namespace kgen::sim;
   gm_check_range(addr, elem, write, api, loc);
   issue(kS);
+  gm_access(addr, elem, write, kS, api, loc);
   trace_instr(kS, write ? "GlobalTensor::SetValue" : "GlobalTensor::GetValue", DType::Unknown, 1, elem, 1, loc).gm =
       reinterpret_cast<uintptr_t>(addr);
   return static_cast<uint8_t*>(const_cast<void*>(addr));

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "sim/core.h"
+#include "sim/gm_races.h"
 #include "sim/launch.h"
 #include "sim/trace_io.h"
 
@@ -136,6 +137,7 @@ void retire(Launch& L, size_t i) {
 }  // namespace
 
 void set_throw_on_error(bool on) { g_throw = on; }
+uint32_t sync_epoch() { return g_launch ? g_launch->generation : 0; }
 const LaunchTrace& last_launch_trace() { return g_last; }
 
 std::unique_ptr<Core> make_core(const Soc& soc, int32_t block, int32_t block_num) {
@@ -159,6 +161,7 @@ void run_launch(const char* kernel, uint32_t block_dim, const Soc& soc, void (*t
   L.trace.soc = soc.name;
   L.trace.block_dim = block_dim;
   g_launch = &L;
+  gm_races_reset();
   uint32_t next_block = 0;
   while (L.error.empty()) {
     Fiber* pick = nullptr;

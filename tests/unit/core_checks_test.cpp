@@ -827,6 +827,42 @@ void kernel_sync_exchange(GM_ADDR buf, GM_ADDR out) {
   DataCopy(o[me * 8], y, 8);
 }
 
+// The same exchange with the SyncAll forgotten: a core reads its neighbour's block in the same phase as the
+// neighbour writes it.
+void kernel_exchange_without_sync(GM_ADDR buf, GM_ADDR out) {
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> tb;
+  pipe.InitBuffer(tb, 64);
+  auto x = tb.Get<float>(8), y = tb.GetWithOffset<float>(8, 32);
+  int64_t me = GetBlockIdx(), next = (me + 1) % GetBlockNum();
+  GlobalTensor<float> g, o;
+  g.SetGlobalBuffer(reinterpret_cast<float*>(buf), kSyncCores * 8);
+  o.SetGlobalBuffer(reinterpret_cast<float*>(out), kSyncCores * 8);
+  for (int i = 0; i < 8; ++i) x.SetValue(i, static_cast<float>(me * 100 + i));
+  PipeBarrier<PIPE_ALL>();
+  DataCopy(g[me * 8], x, 8);
+  DataCopy(y, g[next * 8], 8);
+  SetFlag<HardEvent::MTE2_MTE3>(0);
+  WaitFlag<HardEvent::MTE2_MTE3>(0);
+  DataCopy(o[me * 8], y, 8);
+}
+
+// Every core reads the whole input (a broadcast operand) and writes its own slice: no race.
+void kernel_shared_input(GM_ADDR in, GM_ADDR out) {
+  TPipe pipe;
+  TQueBind<TPosition::VECIN, TPosition::VECOUT, 1> q;   // GM -> UB -> GM: EnQue/DeQue order MTE2 before MTE3
+  pipe.InitBuffer(q, 1, 64 * sizeof(float));
+  GlobalTensor<float> gi, go;
+  gi.SetGlobalBuffer(reinterpret_cast<float*>(in), 64);
+  go.SetGlobalBuffer(reinterpret_cast<float*>(out) + GetBlockIdx() * 64, 64);
+  auto t = q.AllocTensor<float>();
+  DataCopy(t, gi, 64);
+  q.EnQue(t);
+  t = q.DeQue<float>();
+  DataCopy(go, t, 64);
+  q.FreeTensor(t);
+}
+
 int g_trace_add_line = 0;
 void kernel_traced(GM_ADDR x, GM_ADDR z) {
   TPipe pipe;
@@ -871,6 +907,22 @@ TEST(MultiCore, SyncAllOrdersWritesBeforeReads) {
   EXPECT_EQ(error_of([&] { ICPU_RUN_KF(kernel_sync_exchange, kSyncCores, (GM_ADDR)buf.p, (GM_ADDR)out.p); }), "");
   for (int me = 0; me < kSyncCores; ++me)
     for (int i = 0; i < 8; ++i) ASSERT_EQ(out[me * 8 + i], static_cast<float>(((me + 1) % kSyncCores) * 100 + i)) << me;
+}
+
+TEST(MultiCore, GmExchangeWithoutSyncAllIsARace) {
+  kgen::sim::set_throw_on_error(true);
+  Gm<float> buf(kSyncCores * 8), out(kSyncCores * 8);
+  std::string e = error_of([&] { ICPU_RUN_KF(kernel_exchange_without_sync, kSyncCores, (GM_ADDR)buf.p, (GM_ADDR)out.p); });
+  EXPECT_TRUE(IsError(e, "race", "DataCopy")) << e;
+  EXPECT_NE(e.find("no SyncAll between them"), std::string::npos) << e;
+}
+
+TEST(MultiCore, CoresSharingAnInputDoNotRace) {
+  kgen::sim::set_throw_on_error(true);
+  Gm<float> in(64), out(4 * 64);
+  for (int i = 0; i < 64; ++i) in[i] = static_cast<float>(i);
+  EXPECT_EQ(error_of([&] { ICPU_RUN_KF(kernel_shared_input, 4, (GM_ADDR)in.p, (GM_ADDR)out.p); }), "");
+  EXPECT_EQ(out[3 * 64 + 5], 5.0f);
 }
 
 TEST(MultiCore, TraceJsonHasInstructionsAndSyncRecords) {
