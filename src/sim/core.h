@@ -107,8 +107,11 @@ struct TPipeState {
   uint32_t events_alloc[64] = {};   // per HardEvent: bitmask of ids handed out by AllocEventID
 };
 
+enum class CoreKind : uint8_t { AIV, AIC };
+
 struct Core {
   const Soc* soc;
+  CoreKind kind = CoreKind::AIV;     // vector core (UB, V pipe) or cube core (L1/L0, M pipe)
   int32_t block = 0, block_num = 1, sub_block = 0, task_ratio = 1;
   Pool pools[kMemCount];
   std::vector<Buffer> bufs;

@@ -95,6 +95,8 @@ void fiber_main() {
   try {
     L.thunk(L.arg);
     end_of_core_checks(*f.core);
+  } catch (const CoreExit&) {
+    // the core finished early on purpose
   } catch (const SimError& e) {
     if (L.error.empty()) L.error = e.line;
   } catch (const std::exception& e) {
@@ -137,6 +139,7 @@ void retire(Launch& L, size_t i) {
 }  // namespace
 
 void set_throw_on_error(bool on) { g_throw = on; }
+void finish_core() { throw CoreExit{}; }
 uint32_t sync_epoch() { return g_launch ? g_launch->generation : 0; }
 const LaunchTrace& last_launch_trace() { return g_last; }
 
