@@ -10,7 +10,7 @@ void run_launch(const char* kernel, uint32_t block_dim, const Soc& soc, void (*t
 void sync_all_cores(const Loc& loc);
 std::unique_ptr<Core> make_core(const Soc& soc, int32_t block, int32_t block_num);
 // Ends the running core as if its kernel function returned (an AIC core of a MIX kernel that hands its
-// work to the Matmul service, for instance). Outside a launch it does nothing.
+// work to the Matmul service, for instance) by throwing CoreExit, which the launcher catches.
 [[noreturn]] void finish_core();
 struct CoreExit {};
 // Tests: make launch failures throw SimError instead of printing and exiting.
