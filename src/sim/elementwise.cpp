@@ -65,17 +65,31 @@ void touch_walk(const rt::LocalRef& t, const RepeatWalk& w, uint32_t blk_stride,
                 const char* api, const Loc& loc, uint32_t elem_override) {
   uint32_t elem = elem_override ? elem_override : w.elem;
   uint32_t per_block = 32 / elem;
+  // Touch exactly the enabled lanes (masked-off lanes are neither read nor written), as runs: lanes that
+  // follow each other in memory are merged, so a dense walk is one access.
+  uint64_t run_start = 0, run_end = 0;
+  bool open = false;
+  auto flush = [&] {
+    if (open) touch(t, run_start, run_end - run_start, write, kV, api, loc);
+    open = false;
+  };
   for (uint32_t r = 0; r < w.repeat; ++r) {
     Mask128 m = w.mask_for(r);
-    for (uint32_t j = 0; j < 8; ++j) {
-      int first = -1, last = -1;
-      for (uint32_t e = 0; e < per_block && e < w.per_block; ++e)
-        if (m.test(j * w.per_block + e)) { if (first < 0) first = static_cast<int>(e); last = static_cast<int>(e); }
-      if (first < 0) continue;
-      uint64_t off = walk_offset(r, j, static_cast<uint32_t>(first), blk_stride, rep_stride, elem);
-      touch(t, off, static_cast<uint64_t>(last - first + 1) * elem, write, kV, api, loc);
-    }
+    for (uint32_t j = 0; j < 8; ++j)
+      for (uint32_t e = 0; e < per_block && e < w.per_block; ++e) {
+        if (!m.test(j * w.per_block + e)) continue;
+        uint64_t off = walk_offset(r, j, e, blk_stride, rep_stride, elem);
+        if (open && off == run_end) {
+          run_end += elem;
+          continue;
+        }
+        flush();
+        run_start = off;
+        run_end = off + elem;
+        open = true;
+      }
   }
+  flush();
 }
 
 uint8_t* touch_count(const rt::LocalRef& t, uint64_t count, uint32_t elem, bool write, const char* api, const Loc& loc) {

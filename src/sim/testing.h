@@ -4,6 +4,7 @@
 #include <string>
 
 #include "sim/core.h"
+#include "sim/gm_races.h"
 #include "sim/launch.h"
 
 namespace kgen::sim {
@@ -13,6 +14,7 @@ class TestCore {
   explicit TestCore(const char* soc = "Ascend910B2") : core_(make_core(*find_soc(soc), 0, 1)) {
     set_cur(core_.get());
     set_throw_on_error(true);
+    gm_races_reset();   // GM history belongs to one run, like a launch's
   }
   ~TestCore() { set_cur(nullptr); }
   Core& core() { return *core_; }
