@@ -24,3 +24,4 @@
 #include "kgen/adv_math2.h"
 #include "kgen/adv_norm2.h"
 #include "kgen/adv_reduce.h"
+#include "kgen/cube.h"

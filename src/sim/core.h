@@ -83,7 +83,8 @@ struct Flag {
 
 // One trace record: a pipe instruction or a synchronisation edge.
 struct TraceRec {
-  enum Kind : uint8_t { Instr, SetFlag, WaitFlag, Barrier, EnQue, DeQue, AllocTensor, FreeTensor, SyncAll } kind;
+  enum Kind : uint8_t { Instr, SetFlag, WaitFlag, Barrier, EnQue, DeQue, AllocTensor, FreeTensor, SyncAll,
+                        CrossSet, CrossWait } kind;   // Cross*: CrossCoreSetFlag/WaitFlag (event: mode, id: flag)
   uint8_t pipe;         // issuing pipe (for flags: source pipe)
   uint8_t pipe2;        // flags: destination pipe
   uint8_t dtype;
@@ -97,6 +98,7 @@ struct TraceRec {
   int32_t id;           // flags: event id; queues: buffer
   uint32_t dst, src0, src1;   // on-chip byte addresses (0xffffffff: none)
   uint64_t gm;          // GM address touched, if any
+  uint32_t cube_m, cube_n, cube_k;   // cube instructions (pipes M, MTE1, FIX): matrix shape; 0 otherwise
 };
 
 struct TPipeState {

@@ -5,7 +5,9 @@
 
 #include "sim/core.h"
 #include "sim/elementwise.h"
+#include "sim/core_kind.h"
 #include "sim/gm_races.h"
+#include "kgen/cube.h"
 
 namespace kgen::sim {
 namespace {
@@ -56,19 +58,28 @@ void data_copy(AscendC::TPosition dpos, const LocalRef* dl, void* dg, AscendC::T
   uint64_t total = len * q.blockCount;
 
   Pipe pipe;
+  bool coupled = c.soc->arch == 2002;   // 310P: one AI Core holds UB and L1; 910B splits them over AIV and AIC
   if (sl == nullptr && dl != nullptr) {                       // GM -> local
-    if (!is_vec_pos(dpos) && mem_of(dpos, *c.soc) != Mem::L1)
-      fail("param", api, loc, std::string("GM cannot be copied to ") + position_name(dpos) + " with DataCopy");
+    if (is_vec_pos(dpos)) require_core_kind(CoreKind::AIV, api, loc);
+    else if (mem_of(dpos, *c.soc) == Mem::L1) require_core_kind(CoreKind::AIC, api, loc);
+    else fail("param", api, loc, std::string("GM cannot be copied to ") + position_name(dpos) + " with DataCopy");
     pipe = kMTE2;
   } else if (sl != nullptr && dl == nullptr) {                // local -> GM
     if (!is_vec_pos(spos))
       fail("param", api, loc, std::string("DataCopy from ") + position_name(spos) + " to GM is not a path on " + c.soc->name);
+    require_core_kind(CoreKind::AIV, api, loc);
     pipe = kMTE3;
   } else if (sl && dl) {                                      // local -> local
+    if (dpos == TPosition::C2 && mem_of(spos, *c.soc) == Mem::L1) {   // L1 -> bias table
+      cube_copy_to_bias(*dl, dt, *sl, dt, p, loc);
+      return;
+    }
     if (is_vec_pos(spos) && is_vec_pos(dpos)) pipe = kV;
-    else if (is_vec_pos(spos) && mem_of(dpos, *c.soc) == Mem::L1) pipe = kMTE3;
-    else if (mem_of(spos, *c.soc) == Mem::L1 && is_vec_pos(dpos)) pipe = kMTE2;
-    else fail("param", api, loc, std::string("DataCopy from ") + position_name(spos) + " to " + position_name(dpos) + " is not a path");
+    else if (coupled && is_vec_pos(spos) && mem_of(dpos, *c.soc) == Mem::L1) pipe = kMTE3;
+    else if (coupled && mem_of(spos, *c.soc) == Mem::L1 && is_vec_pos(dpos)) pipe = kMTE2;
+    else fail("param", api, loc, std::string("DataCopy from ") + position_name(spos) + " to " + position_name(dpos) +
+                                     " is not a path on " + c.soc->name + (coupled ? "" : " (UB and L1 are on different cores: go through GM)"));
+    if (pipe == kV) require_core_kind(CoreKind::AIV, api, loc);
   } else {
     fail("param", api, loc, "DataCopy needs a local tensor on at least one side");
   }
@@ -102,6 +113,7 @@ void data_copy_pad(const LocalRef* dl, void* dg, const LocalRef* sl, const void*
                    bool ext, Loc loc) {
   Core& c = cur();
   const char* api = "DataCopyPad";
+  require_core_kind(CoreKind::AIV, api, loc);
   if (!c.soc->has_data_copy_pad)
     fail("param", api, loc, std::string("DataCopyPad does not exist on ") + c.soc->name + "; use DataCopy with 32-byte multiples");
   uint32_t es = dtype_size(dt);

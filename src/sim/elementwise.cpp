@@ -1,9 +1,12 @@
 #include "sim/elementwise.h"
 
+#include "sim/core_kind.h"
+
 #include <algorithm>
 
 namespace kgen::sim {
 uint8_t* vec_operand(const rt::LocalRef& t, const char* api, const Loc& loc) {
+  require_core_kind(CoreKind::AIV, api, loc);
   uint8_t* base = resolve(t, api, loc, 32);
   if (t.pos != TPosition::VECIN && t.pos != TPosition::VECOUT && t.pos != TPosition::VECCALC)
     fail("param", api, loc, std::string("vector operands must be in VECIN, VECCALC or VECOUT, not ") + position_name(t.pos));

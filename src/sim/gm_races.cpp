@@ -1,38 +1,72 @@
 // GM access history of the running launch, as spans of bytes with equal history: the last writer (core, pipe,
-// clock, SyncAll phase, atomic or not) and the reader cores of the current phase. Cores run one after another
-// on the CPU, so an order between cores exists only through SyncAll: two cores touching the same bytes in one
-// phase, one of them writing, get a result that depends on timing on the chip.
+// clock, atomic or not) and the reader cores. Cores run one after another on the CPU, so an order between cores
+// exists only through synchronisation: SyncAll, or CrossCoreSetFlag -> CrossCoreWaitFlag. Each core keeps a
+// sparse vector clock of what it knows of the other cores (HbClock); two cores touching the same bytes, one of
+// them writing, race unless the later one knows the earlier access.
 #include "sim/gm_races.h"
 
+#include <algorithm>
 #include <map>
 #include <string>
+#include <unordered_map>
 
 #include "sim/gm.h"
+#include "sim/launch.h"
 
 namespace kgen::sim {
 namespace {
-constexpr int32_t kNone = -1, kMany = -2;
+constexpr int32_t kNone = -1;
+constexpr int kMaxReaders = 4;   // readers tracked one by one; beyond that "many", ordered only by a full SyncAll
+
+struct Reader {
+  int32_t core;
+  uint8_t pipe;
+  uint32_t clock;
+  bool operator==(const Reader& o) const { return core == o.core && pipe == o.pipe && clock == o.clock; }
+};
 
 struct Span {
   uint64_t end;
-  int32_t w_core = kNone;
+  int32_t w_core = kNone;    // core id (core_gid)
   uint8_t w_pipe = kS;
   bool w_atomic = false;
-  uint32_t w_clock = 0;      // 0: ordered with every pipe (scalar writes under automatic sync)
-  uint32_t w_epoch = 0;
+  uint32_t w_clock = 0;      // 0: ordered with every pipe of its core (scalar writes under automatic sync)
+  uint32_t w_xclock = 0;     // the writer pipe's clock, for other cores
   uint32_t w_line = 0;
   const char* w_api = nullptr;
-  int32_t r_core = kNone;    // reader core of phase r_epoch, or kMany
-  uint32_t r_epoch = 0;
+  uint8_t n_readers = 0;
+  bool many = false;         // more readers than tracked, in full-SyncAll phase r_gen
+  uint32_t r_gen = 0;        // full-SyncAll phase of the readers
+  Reader readers[kMaxReaders] = {};
   bool same_history(const Span& o) const {
-    return w_core == o.w_core && w_pipe == o.w_pipe && w_atomic == o.w_atomic && w_clock == o.w_clock &&
-           w_epoch == o.w_epoch && w_line == o.w_line && w_api == o.w_api && r_core == o.r_core && r_epoch == o.r_epoch;
+    if (!(w_core == o.w_core && w_pipe == o.w_pipe && w_atomic == o.w_atomic && w_clock == o.w_clock &&
+          w_xclock == o.w_xclock && w_line == o.w_line && w_api == o.w_api && n_readers == o.n_readers &&
+          many == o.many && r_gen == o.r_gen))
+      return false;
+    for (int i = 0; i < n_readers; ++i)
+      if (!(readers[i] == o.readers[i])) return false;
+    return true;
   }
 };
 
 std::map<uint64_t, Span>& spans() {   // start -> span; untouched GM has no span
   static std::map<uint64_t, Span> m;
   return m;
+}
+
+std::unordered_map<int32_t, HbClock>& knowledge() {   // core id -> what it knows of other cores
+  static std::unordered_map<int32_t, HbClock> k;
+  return k;
+}
+
+// Whether core `me` knows that pipe `pipe` of core `other` reached `clock`.
+bool knows(int32_t me, int32_t other, uint8_t pipe, uint32_t clock) {
+  auto& k = knowledge();
+  auto it = k.find(me);
+  if (it == k.end()) return false;
+  const HbClock& h = it->second;
+  auto e = std::lower_bound(h.begin(), h.end(), other, [](const std::pair<int32_t, VClock>& a, int32_t b) { return a.first < b; });
+  return e != h.end() && e->first == other && e->second[pipe] >= clock;
 }
 
 // Makes `at` a span boundary if a span covers it.
@@ -55,20 +89,62 @@ std::string where(uint64_t a, uint64_t b) {
 
 const char* kCrossCoreHint =
     "; on the chip the cores run at the same time, so the result depends on timing: give each core a disjoint "
-    "range (mind the tail core and 32-byte rounding), separate the phases with SyncAll, or use SetAtomicAdd";
+    "range (mind the tail core and 32-byte rounding), separate the phases with SyncAll, order the two cores with "
+    "CrossCoreSetFlag (on the pipe that wrote) and CrossCoreWaitFlag, or use SetAtomicAdd";
 }  // namespace
 
-void gm_races_reset() { spans().clear(); }
+int32_t core_gid(const Core& c) { return c.block * 3 + (c.kind == CoreKind::AIC ? 0 : 1 + c.sub_block); }
+
+void hb_join(HbClock& into, const HbClock& from) {
+  HbClock out;
+  out.reserve(into.size() + from.size());
+  size_t i = 0, j = 0;
+  while (i < into.size() || j < from.size()) {
+    if (j == from.size() || (i < into.size() && into[i].first < from[j].first)) {
+      out.push_back(into[i++]);
+    } else if (i == into.size() || from[j].first < into[i].first) {
+      out.push_back(from[j++]);
+    } else {
+      VClock v = into[i].second;
+      join(v, from[j].second);
+      out.emplace_back(into[i].first, v);
+      ++i, ++j;
+    }
+  }
+  into.swap(out);
+}
+
+HbClock hb_release(const Core& c, const VClock& own) {
+  int32_t me = core_gid(c);
+  auto& k = knowledge();
+  auto it = k.find(me);
+  HbClock t = it == k.end() ? HbClock{} : it->second;
+  hb_join(t, HbClock{{me, own}});
+  return t;
+}
+
+void hb_acquire(int32_t gid, const HbClock& t) { hb_join(knowledge()[gid], t); }
+
+static bool g_written = false;
+
+void gm_races_reset() {
+  spans().clear();
+  knowledge().clear();
+  g_written = false;
+}
+
+bool gm_written() { return g_written; }
 
 void gm_access(const void* addr, uint64_t bytes, bool write, Pipe p, const char* api, const Loc& loc) {
   if (bytes == 0) return;
   Core& c = cur();
   auto& m = spans();
   uint64_t a = reinterpret_cast<uintptr_t>(addr), b = a + bytes;
-  uint32_t epoch = sync_epoch();
-  int32_t me = c.block;
   bool atomic = write && c.atomic_op != 0;
+  if (write) g_written = true;
   bool scalar_synced = p == kS && c.auto_sync_scalar;
+  uint32_t gen = sync_epoch();
+  int32_t me = core_gid(c);
   split(m, a);
   split(m, b);
   // Check every span inside [a, b); gaps have no history.
@@ -76,16 +152,24 @@ void gm_access(const void* addr, uint64_t bytes, bool write, Pipe p, const char*
     const Span& s = it->second;
     uint64_t sa = it->first, sb = s.end;
     bool written = s.w_core != kNone;
-    if (written && s.w_core != me && s.w_epoch == epoch && !(atomic && s.w_atomic))
+    if (written && s.w_core != me && !(atomic && s.w_atomic) && !knows(me, s.w_core, s.w_pipe, s.w_xclock))
       fail("race", api, loc,
-           std::string("block ") + std::to_string(me) + (write ? " writes " : " reads ") + where(sa, sb) + ", which block " +
-               std::to_string(s.w_core) + " wrote (" + (s.w_api ? s.w_api : "?") + " at line " + std::to_string(s.w_line) +
+           core_label(me) + (write ? " writes " : " reads ") + where(sa, sb) + ", which " + core_label(s.w_core) +
+               " wrote (" + (s.w_api ? s.w_api : "?") + " at line " + std::to_string(s.w_line) +
                ") with no SyncAll between them" + kCrossCoreHint);
-    if (write && s.r_epoch == epoch && s.r_core != kNone && s.r_core != me)
-      fail("race", api, loc,
-           std::string("block ") + std::to_string(me) + " writes " + where(sa, sb) + ", which " +
-               (s.r_core == kMany ? std::string("other blocks") : "block " + std::to_string(s.r_core)) +
-               " read with no SyncAll between them" + kCrossCoreHint);
+    if (write) {
+      for (int i = 0; i < s.n_readers; ++i) {
+        const Reader& r = s.readers[i];
+        if (r.core != me && !knows(me, r.core, r.pipe, r.clock))
+          fail("race", api, loc,
+               core_label(me) + " writes " + where(sa, sb) + ", which " + core_label(r.core) +
+                   " read with no SyncAll between them" + kCrossCoreHint);
+      }
+      if (s.many && s.r_gen == gen)
+        fail("race", api, loc,
+             core_label(me) + " writes " + where(sa, sb) + ", which other cores read with no SyncAll between them" +
+                 kCrossCoreHint);
+    }
     if (written && s.w_core == me && s.w_pipe != p && s.w_clock > c.vc[p][s.w_pipe] && !scalar_synced) {
       Pipe w = static_cast<Pipe>(s.w_pipe);
       fail("race", api, loc,
@@ -111,15 +195,32 @@ void gm_access(const void* addr, uint64_t bytes, bool write, Pipe p, const char*
       s.w_pipe = p;
       s.w_atomic = atomic;
       s.w_clock = scalar_synced ? 0 : c.clock[p];
-      s.w_epoch = epoch;
+      s.w_xclock = c.clock[p];
       s.w_line = loc.line();
       s.w_api = api;
-      s.r_core = kNone;
-    } else if (s.r_epoch != epoch || s.r_core == kNone) {
-      s.r_core = me;
-      s.r_epoch = epoch;
-    } else if (s.r_core != me) {
-      s.r_core = kMany;
+      s.n_readers = 0;
+      s.many = false;
+      s.r_gen = gen;
+    } else {
+      if (s.r_gen != gen) {   // a SyncAll of every core ordered the earlier readers before everyone
+        s.n_readers = 0;
+        s.many = false;
+        s.r_gen = gen;
+      }
+      if (s.many) continue;
+      bool found = false;
+      for (int i = 0; i < s.n_readers; ++i)
+        if (s.readers[i].core == me && s.readers[i].pipe == p) {
+          s.readers[i].clock = c.clock[p];
+          found = true;
+        }
+      if (found) continue;
+      if (s.n_readers < kMaxReaders) {
+        s.readers[s.n_readers++] = Reader{me, static_cast<uint8_t>(p), c.clock[p]};
+      } else {
+        s.many = true;
+        s.n_readers = 0;
+      }
     }
   }
   // Coalesce spans of equal history around [a, b) so tiles and scalar loops stay a few spans.

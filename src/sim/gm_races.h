@@ -2,6 +2,8 @@
 // and inside a core between pipes (an MTE3 write read back by MTE2 without a flag).
 #pragma once
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 #include "sim/core.h"
 
@@ -10,6 +12,20 @@ namespace kgen::sim {
 void gm_access(const void* addr, uint64_t bytes, bool write, Pipe p, const char* api, const Loc& loc);
 // Forgets all GM history (a new launch starts).
 void gm_races_reset();
-// The SyncAll phase the running launch is in (0 before the first SyncAll, or outside a launch).
+// Whether any core wrote GM since the last reset (a launch can restart in another kernel type only before).
+bool gm_written();
+// The number of SyncAlls of the running launch that every core took part in (0 outside a launch).
 uint32_t sync_epoch();
+
+// Cross-core happens-before (SyncAll, CrossCoreSetFlag/WaitFlag). A core is named by its id in the launch,
+// core_gid(). What a core knows of other cores is a sparse vector clock: for each core it synchronised with,
+// the pipe clocks of that core that are ordered before it. A GM access of core A is ordered after core B's
+// earlier access (B's pipe p at clock t) when A knows B's p clock >= t.
+using HbClock = std::vector<std::pair<int32_t, VClock>>;   // sorted by core id
+int32_t core_gid(const Core& c);                           // block*3 + (0 AIC, 1 + sub-block for an AIV)
+void hb_join(HbClock& into, const HbClock& from);
+// What core c publishes when it releases: its knowledge of others plus `own` (its own pipe clocks that are done).
+HbClock hb_release(const Core& c, const VClock& own);
+// Core gid now knows everything in t.
+void hb_acquire(int32_t gid, const HbClock& t);
 }  // namespace kgen::sim

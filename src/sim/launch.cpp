@@ -1,5 +1,6 @@
-// ICPU_RUN_KF: runs blockDim logical cores as coroutines on one thread, in block order, switching only at
-// SyncAll. Deterministic; cores that meet at SyncAll are all resident at once, as on the chip.
+// ICPU_RUN_KF: runs blockDim blocks as coroutine cores on one thread, in block order, switching only when a
+// core blocks (SyncAll, CrossCoreWaitFlag). A block is one AIV, one AIC, or a MIX group (1 AIC + 1 or 2 AIVs)
+// by kernel type. Deterministic; cores that meet at a barrier are all resident at once, as on the chip.
 #include <sys/mman.h>
 #include <ucontext.h>
 
@@ -9,6 +10,7 @@
 #include <cstring>
 #include <ctime>
 #include <exception>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -25,14 +27,32 @@ namespace {
 constexpr size_t kStackBytes = 16u << 20;   // reserved, not committed: only touched pages cost memory
 constexpr size_t kGuard = 64u << 10;
 
+enum class Wait : uint8_t { None, SyncAll, Flag };
+
 struct Fiber {
   ucontext_t ctx;
   void* stack = nullptr;
   std::unique_ptr<Core> core;
+  int32_t gid = 0;
+  bool started = false;
   enum St { Ready, Blocked, Done } st = Ready;
+  Wait wait = Wait::None;
+  int bar = 0;              // the SyncAll barrier it waits in
   uint32_t sync_line = 0;
   const char* sync_file = nullptr;
+  const char* wait_api = nullptr;
+  std::string wait_what;
 };
+
+// What kind of cores a launch runs and why.
+struct Config {
+  Layout layout = Layout::AIV;
+  int type = -1;          // KernelMetaType, -1: not declared by anyone
+  bool declared = false;  // by the kernel (KERNEL_TASK_TYPE_DEFAULT / KERNEL_TASK_TYPE), not the host
+  bool keyed = false;     // by KERNEL_TASK_TYPE for the launch's tiling key (wins over the default)
+};
+
+struct RestartLaunch {};
 
 struct Launch {
   const char* kernel;
@@ -40,11 +60,21 @@ struct Launch {
   const Soc* soc;
   void (*thunk)(void*);
   void* arg;
+  const char* host_file = nullptr;
+  uint32_t host_line = 0;
+  Config cfg;
   ucontext_t sched;
   std::vector<std::unique_ptr<Fiber>> active;
   Fiber* running = nullptr;
-  uint32_t arrived = 0;
-  uint32_t generation = 0;
+  // the SyncAll barriers in progress: [0] every core, [1] the AIVs of a MIX kernel (SyncAll<true>)
+  struct Barrier {
+    uint32_t arrived = 0;
+    HbClock token;
+  } bar[2];
+  uint32_t generation = 0;   // SyncAlls that every core of the launch took part in
+  uint32_t barriers = 0;     // all SyncAlls
+  bool restart = false;
+  Config restart_cfg;
   std::string error;
   LaunchTrace trace;
 };
@@ -56,9 +86,74 @@ namespace {
 std::vector<void*> g_stacks;
 LaunchTrace g_last;
 uint64_t g_tiling_key = 0;
-int g_kernel_type = -1;
 bool g_throw = false;
 int g_launch_count = 0;
+bool g_host_mode_set = false;
+AscendC::KernelMode g_host_mode = AscendC::KernelMode::MIX_MODE;
+// What each kernel declared in earlier launches (per tiling key), so that later launches start in that type.
+std::map<std::pair<std::string, uint64_t>, Config> g_type_cache;
+
+uint32_t aic_per_block(Layout l) { return l == Layout::AIV ? 0 : 1; }
+uint32_t aiv_per_block(Layout l) { return l == Layout::MIX_1_2 ? 2 : l == Layout::AIC ? 0 : 1; }
+uint32_t cores_per_block(Layout l) { return aic_per_block(l) + aiv_per_block(l); }
+bool is_mix(Layout l) { return l == Layout::MIX_1_1 || l == Layout::MIX_1_2; }
+// Groups that can be resident at once: SyncAll and cross-core flags of mode 0 need every block resident.
+uint32_t physical_blocks(Layout l, const Soc& soc) { return l == Layout::AIV ? soc.aiv_cores : soc.aic_cores; }
+
+const char* type_name(int t) {
+  static const char* n[] = {"KERNEL_TYPE_AIV_ONLY", "KERNEL_TYPE_AIC_ONLY", "KERNEL_TYPE_MIX_AIV_1_0",
+                            "KERNEL_TYPE_MIX_AIC_1_0", "KERNEL_TYPE_MIX_AIC_1_1", "KERNEL_TYPE_MIX_AIC_1_2",
+                            "KERNEL_TYPE_AICORE", "KERNEL_TYPE_VECTORCORE", "KERNEL_TYPE_MIX_AICORE",
+                            "KERNEL_TYPE_MIX_VECTOR_CORE"};
+  return t >= 0 && t < 10 ? n[t] : "an unknown kernel type";
+}
+
+// The cores per block a kernel type runs on `soc`; fails (param) for types the SoC does not have.
+Layout layout_for(int type, const Soc& soc, const char* api, const Loc& loc) {
+  bool coupled = soc.arch == 2002;
+  switch (type) {
+    case KERNEL_TYPE_AIV_ONLY:
+    case KERNEL_TYPE_MIX_AIV_1_0:
+    case KERNEL_TYPE_AIC_ONLY:
+    case KERNEL_TYPE_MIX_AIC_1_0:
+    case KERNEL_TYPE_MIX_AIC_1_1:
+    case KERNEL_TYPE_MIX_AIC_1_2:
+      if (coupled)
+        fail("param", api, loc,
+             std::string(type_name(type)) + " is for the split architecture (Atlas A2/A3, 910B); " + soc.name +
+                 " has coupled AI Cores: use KERNEL_TYPE_AICORE (or leave the type unset)");
+      if (type == KERNEL_TYPE_AIV_ONLY || type == KERNEL_TYPE_MIX_AIV_1_0) return Layout::AIV;
+      if (type == KERNEL_TYPE_AIC_ONLY || type == KERNEL_TYPE_MIX_AIC_1_0) return Layout::AIC;
+      return type == KERNEL_TYPE_MIX_AIC_1_1 ? Layout::MIX_1_1 : Layout::MIX_1_2;
+    case KERNEL_TYPE_AICORE:
+    case KERNEL_TYPE_MIX_VECTOR_CORE:
+      if (!coupled)
+        fail("param", api, loc,
+             std::string(type_name(type)) + " is for the Atlas inference series (310P, coupled AI Cores); on " +
+                 soc.name + " use KERNEL_TYPE_AIV_ONLY, KERNEL_TYPE_AIC_ONLY or a KERNEL_TYPE_MIX_* type");
+      return Layout::AIV;
+    case KERNEL_TYPE_VECTORCORE:
+    case KERNEL_TYPE_MIX_AICORE:
+      fail("param", api, loc, std::string(type_name(type)) + " is reserved and not supported by CANN");
+    default:
+      fail("param", api, loc,
+           "kernel type " + std::to_string(type) + " is not a KernelMetaType value (KERNEL_TYPE_AIV_ONLY .. "
+           "KERNEL_TYPE_MIX_VECTOR_CORE)");
+  }
+}
+
+Config initial_config(const char* kernel, const Soc& soc) {
+  auto it = g_type_cache.find({kernel, g_tiling_key});
+  if (it != g_type_cache.end()) return it->second;
+  Config c;
+  if (soc.arch == 2002 || !g_host_mode_set) return c;   // default: vector cores only (CANN's default is MIX_MODE)
+  switch (g_host_mode) {
+    case AscendC::KernelMode::AIV_MODE: c.layout = Layout::AIV; break;
+    case AscendC::KernelMode::AIC_MODE: c.layout = Layout::AIC; break;
+    default: c.layout = Layout::MIX_1_2; break;
+  }
+  return c;
+}
 
 void* take_stack() {
   if (!g_stacks.empty()) { void* s = g_stacks.back(); g_stacks.pop_back(); return s; }
@@ -73,7 +168,8 @@ std::string diag_line(const char* category, const char* file, uint32_t line, int
                       const std::string& msg) {
   const char* slash = file ? std::strrchr(file, '/') : nullptr;
   return std::string("error[") + category + "] " + (slash ? slash + 1 : file ? file : "kernel") + ":" +
-         std::to_string(line) + " block " + std::to_string(block) + " " + api + ": " + msg;
+         std::to_string(line) + (block >= 0 ? " block " + std::to_string(block) : std::string(" host")) + " " + api +
+         ": " + msg;
 }
 
 // Protocol errors visible only when a core finishes.
@@ -97,6 +193,8 @@ void fiber_main() {
     end_of_core_checks(*f.core);
   } catch (const CoreExit&) {
     // the core finished early on purpose
+  } catch (const RestartLaunch&) {
+    // request_kernel_type set L.restart: the launch starts again in another kernel type
   } catch (const SimError& e) {
     if (L.error.empty()) L.error = e.line;
   } catch (const std::exception& e) {
@@ -105,9 +203,14 @@ void fiber_main() {
   f.st = Fiber::Done;
 }
 
-std::unique_ptr<Fiber> new_fiber(Launch& L, int32_t block) {
+std::unique_ptr<Fiber> new_fiber(Launch& L, int32_t block, CoreKind kind, int32_t sub) {
   auto f = std::make_unique<Fiber>();
   f->core = make_core(*L.soc, block, static_cast<int32_t>(L.block_dim));
+  f->core->kind = kind;
+  f->core->sub_block = sub;
+  f->core->task_ratio = kind == CoreKind::AIC ? 1 : static_cast<int32_t>(aiv_per_block(L.cfg.layout));
+  f->gid = core_gid(*f->core);
+  cross_core_forget(f->gid);
   f->stack = take_stack();
   getcontext(&f->ctx);
   f->ctx.uc_stack.ss_sp = static_cast<char*>(f->stack) + kGuard;
@@ -117,12 +220,29 @@ std::unique_ptr<Fiber> new_fiber(Launch& L, int32_t block) {
   return f;
 }
 
+// Starts the cores of one block: its AIC (if any) first, then its AIVs by sub-block.
+void start_block(Launch& L, int32_t block) {
+  Layout l = L.cfg.layout;
+  if (is_mix(l) && static_cast<uint32_t>(block) >= L.soc->aic_cores) {
+    L.error = diag_line("param", L.host_file, L.host_line, -1, "launch",
+                        "blockDim " + std::to_string(L.block_dim) + " of a MIX kernel (" + layout_name(l) +
+                            ") exceeds the " + std::to_string(L.soc->aic_cores) + " AI Cores (AIC) of " + L.soc->name +
+                            ": a MIX block is one AIC with its AIVs, so launch at most " +
+                            std::to_string(L.soc->aic_cores) + " blocks and loop over the work inside the kernel");
+    return;
+  }
+  if (aic_per_block(l)) L.active.push_back(new_fiber(L, block, CoreKind::AIC, 0));
+  for (uint32_t s = 0; s < aiv_per_block(l); ++s) L.active.push_back(new_fiber(L, block, CoreKind::AIV, static_cast<int32_t>(s)));
+}
+
 void run_fiber(Launch& L, Fiber& f) {
   L.running = &f;
+  f.started = true;
   set_cur(f.core.get());
-  g_coreType = AscendC::AIV;
+  g_coreType = f.core->kind == CoreKind::AIC ? AscendC::AIC : AscendC::AIV;
   swapcontext(&L.sched, &f.ctx);
   set_cur(nullptr);
+  g_coreType = AscendC::AIV;
   L.running = nullptr;
 }
 
@@ -130,58 +250,45 @@ void retire(Launch& L, size_t i) {
   Fiber& f = *L.active[i];
   CoreTrace ct;
   ct.block = f.core->block;
-  ct.core_type = "AIV";
+  ct.core_type = f.core->kind == CoreKind::AIC ? "AIC" : "AIV";
+  ct.sub_block = f.core->kind == CoreKind::AIC ? 0 : f.core->sub_block;
   ct.recs = std::move(f.core->trace);
   L.trace.cores.push_back(std::move(ct));
   g_stacks.push_back(f.stack);
   L.active.erase(L.active.begin() + static_cast<long>(i));
 }
-}  // namespace
 
-void set_throw_on_error(bool on) { g_throw = on; }
-void finish_core() { throw CoreExit{}; }
-uint32_t sync_epoch() { return g_launch ? g_launch->generation : 0; }
-const LaunchTrace& last_launch_trace() { return g_last; }
-
-std::unique_ptr<Core> make_core(const Soc& soc, int32_t block, int32_t block_num) {
-  auto c = std::make_unique<Core>();
-  c->soc = &soc;
-  c->block = block;
-  c->block_num = block_num;
-  const char* auto_sync = std::getenv("KGEN_AUTO_SYNC");
-  c->auto_sync_scalar = !(auto_sync && std::string(auto_sync) == "0");
-  return c;
+std::string deadlock_report(Launch& L) {
+  for (auto& f : L.active)
+    if (f->st == Fiber::Blocked && f->wait == Wait::Flag)
+      return diag_line("deadlock", f->sync_file, f->sync_line, f->core->block, f->wait_api,
+                       core_label(f->gid) + " waits for " + f->wait_what +
+                           ", but every other core has finished or waits too: add the matching CrossCoreSetFlag "
+                           "(mode 2: the AIC and the AIVs of one block signal each other; mode 1: both AIVs of the "
+                           "block must set; mode 0: every core of the same kind must set) before the wait can pass");
+  Fiber& w = *L.active.front();
+  uint32_t members = w.bar == 1 ? aiv_per_block(L.cfg.layout) : cores_per_block(L.cfg.layout);
+  return diag_line("deadlock", w.sync_file, w.sync_line, w.core->block, "SyncAll",
+                   std::to_string(L.bar[w.bar].arrived) + " of " + std::to_string(L.block_dim * members) +
+                       " cores reached SyncAll and the others finished without it; every core must call "
+                       "SyncAll the same number of times");
 }
 
-void run_launch(const char* kernel, uint32_t block_dim, const Soc& soc, void (*thunk)(void*), void* arg) {
-  Launch L{};
-  L.kernel = kernel;
-  L.block_dim = block_dim;
-  L.soc = &soc;
-  L.thunk = thunk;
-  L.arg = arg;
-  L.trace.kernel = kernel;
-  L.trace.soc = soc.name;
-  L.trace.block_dim = block_dim;
-  g_launch = &L;
-  gm_races_reset();
+// Runs the launch's cores until all finish, one fails, or a kernel type declaration asks for a restart.
+void schedule(Launch& L) {
   uint32_t next_block = 0;
-  while (L.error.empty()) {
+  while (L.error.empty() && !L.restart) {
     Fiber* pick = nullptr;
     for (auto& f : L.active)
       if (f->st == Fiber::Ready) { pick = f.get(); break; }
-    if (!pick && next_block < block_dim) {
-      L.active.push_back(new_fiber(L, static_cast<int32_t>(next_block++)));
-      pick = L.active.back().get();
+    if (!pick && next_block < L.block_dim) {
+      size_t before = L.active.size();
+      start_block(L, static_cast<int32_t>(next_block++));
+      if (!L.error.empty()) break;
+      pick = L.active[before].get();
     }
     if (!pick) {
-      if (!L.active.empty()) {
-        Fiber& w = *L.active.front();
-        L.error = diag_line("deadlock", w.sync_file, w.sync_line, w.core->block, "SyncAll",
-                            std::to_string(L.arrived) + " of " + std::to_string(block_dim) +
-                                " cores reached SyncAll and the others finished without it; every core must call "
-                                "SyncAll the same number of times");
-      }
+      if (!L.active.empty()) L.error = deadlock_report(L);
       break;
     }
     run_fiber(L, *pick);
@@ -190,8 +297,149 @@ void run_launch(const char* kernel, uint32_t block_dim, const Soc& soc, void (*t
   }
   for (auto& f : L.active) g_stacks.push_back(f->stack);
   L.active.clear();
+}
+}  // namespace
+
+void set_throw_on_error(bool on) { g_throw = on; }
+void reset_kernel_modes() {
+  g_host_mode_set = false;
+  g_type_cache.clear();
+}
+void finish_core() { throw CoreExit{}; }
+uint32_t sync_epoch() { return g_launch ? g_launch->generation : 0; }
+const LaunchTrace& last_launch_trace() { return g_last; }
+
+const char* layout_name(Layout l) {
+  switch (l) {
+    case Layout::AIV: return "AIV only";
+    case Layout::AIC: return "AIC only";
+    case Layout::MIX_1_1: return "MIX AIC:AIV 1:1";
+    default: return "MIX AIC:AIV 1:2";
+  }
+}
+
+LaunchInfo launch_info() {
+  LaunchInfo i;
+  if (!g_launch) return i;
+  i.active = true;
+  i.block_dim = g_launch->block_dim;
+  i.layout = g_launch->cfg.layout;
+  i.kernel_type = g_launch->cfg.type;
+  i.declared = g_launch->cfg.declared;
+  i.aic_per_block = aic_per_block(i.layout);
+  i.aiv_per_block = aiv_per_block(i.layout);
+  return i;
+}
+
+std::string core_label(int32_t gid) {
+  std::string s = "block " + std::to_string(gid / 3);
+  if (!g_launch || cores_per_block(g_launch->cfg.layout) == 1) return s;
+  return gid % 3 == 0 ? s + " AIC" : s + " AIV " + std::to_string(gid % 3 - 1);
+}
+
+void block_running_core(const char* api, const Loc& loc, const std::string& what) {
+  Launch* L = g_launch;
+  if (!L || !L->running)
+    fail("deadlock", api, loc, "waits for " + what + ", but no other core runs outside a launch to set it");
+  Fiber& me = *L->running;
+  me.st = Fiber::Blocked;
+  me.wait = Wait::Flag;
+  me.sync_line = loc.line();
+  me.sync_file = loc.file_name();
+  me.wait_api = api;
+  me.wait_what = what;
+  swapcontext(&me.ctx, &L->sched);
+}
+
+void wake_core(int32_t gid) {
+  if (!g_launch) return;
+  for (auto& f : g_launch->active)
+    if (f->gid == gid && f->st == Fiber::Blocked && f->wait == Wait::Flag) {
+      f->st = Fiber::Ready;
+      f->wait = Wait::None;
+    }
+}
+
+void request_kernel_type(int type, bool keyed, const char* api, const Loc& loc) {
+  Launch* L = g_launch;
+  if (!L) return;   // a single test core
+  Layout want = layout_for(type, *L->soc, api, loc);
+  if (!keyed && L->cfg.keyed) return;   // KERNEL_TASK_TYPE of this tiling key wins over KERNEL_TASK_TYPE_DEFAULT
+  Config want_cfg{want, type, true, keyed};
+  if (want == L->cfg.layout) {
+    L->cfg = want_cfg;
+    g_type_cache[{L->kernel, g_tiling_key}] = want_cfg;
+    return;
+  }
+  if (is_mix(want) && L->block_dim > L->soc->aic_cores)
+    fail("param", api, loc,
+         std::string(type_name(type)) + " runs one AIC with its AIVs per block, but blockDim " +
+             std::to_string(L->block_dim) + " exceeds the " + std::to_string(L->soc->aic_cores) +
+             " AI Cores (AIC) of " + L->soc->name + ": launch at most " + std::to_string(L->soc->aic_cores) +
+             " blocks and loop over the work inside the kernel");
+  int started = 0;
+  for (auto& f : L->active) started += f->started;
+  bool first_core = L->trace.cores.empty() && started == 1 && L->running && L->running->core->block == 0;
+  if (first_core && !gm_written()) {
+    L->restart = true;
+    L->restart_cfg = want_cfg;
+    g_type_cache[{L->kernel, g_tiling_key}] = want_cfg;
+    throw RestartLaunch{};
+  }
+  fail("param", api, loc,
+       std::string(type_name(type)) + " needs " + layout_name(want) + " cores per block, but this launch already runs " +
+           layout_name(L->cfg.layout) + (L->cfg.declared ? std::string(" (declared by the kernel as ") + type_name(L->cfg.type) + ")"
+                                                          : std::string(" (the host's SetKernelMode, or kgen's default AIV_MODE)")) +
+           " and other cores ran or GM was written: make KERNEL_TASK_TYPE_DEFAULT the kernel's first statement, declare "
+           "the same type on every core, or call AscendC::SetKernelMode(" +
+           (want == Layout::AIV ? "KernelMode::AIV_MODE" : want == Layout::AIC ? "KernelMode::AIC_MODE" : "KernelMode::MIX_MODE") +
+           ") on the host before the launch");
+}
+
+std::unique_ptr<Core> make_core(const Soc& soc, int32_t block, int32_t block_num) {
+  auto c = std::make_unique<Core>();
+  c->soc = &soc;
+  c->block = block;
+  c->block_num = block_num;
+  const char* auto_sync = std::getenv("KGEN_AUTO_SYNC");
+  c->auto_sync_scalar = !(auto_sync && std::string(auto_sync) == "0");
+  if (!g_launch) cross_core_forget(core_gid(*c));   // a test core starts with no flags pending
+  return c;
+}
+
+void run_launch(const char* kernel, uint32_t block_dim, const Soc& soc, void (*thunk)(void*), void* arg,
+                const char* host_file, uint32_t host_line) {
+  Launch L{};
+  L.kernel = kernel;
+  L.block_dim = block_dim;
+  L.soc = &soc;
+  L.thunk = thunk;
+  L.arg = arg;
+  L.host_file = host_file;
+  L.host_line = host_line;
+  L.cfg = initial_config(kernel, soc);
+  g_launch = &L;
+  for (;;) {
+    L.trace = LaunchTrace{};
+    L.trace.kernel = kernel;
+    L.trace.soc = soc.name;
+    L.trace.block_dim = block_dim;
+    L.bar[0] = L.bar[1] = Launch::Barrier{};
+    L.generation = L.barriers = 0;
+    gm_races_reset();
+    cross_core_reset();
+    schedule(L);
+    if (!L.restart || !L.error.empty()) break;
+    L.restart = false;
+    L.cfg = L.restart_cfg;
+  }
   g_launch = nullptr;
-  std::sort(L.trace.cores.begin(), L.trace.cores.end(), [](const CoreTrace& a, const CoreTrace& b) { return a.block < b.block; });
+  std::sort(L.trace.cores.begin(), L.trace.cores.end(), [](const CoreTrace& a, const CoreTrace& b) {
+    if (a.block != b.block) return a.block < b.block;
+    bool aic_a = std::strcmp(a.core_type, "AIC") == 0, aic_b = std::strcmp(b.core_type, "AIC") == 0;
+    if (aic_a != aic_b) return aic_a;
+    return a.sub_block < b.sub_block;
+  });
   g_last = std::move(L.trace);
   if (const char* path = std::getenv("KGEN_TRACE")) {
     std::string p = path;
@@ -207,27 +455,52 @@ void run_launch(const char* kernel, uint32_t block_dim, const Soc& soc, void (*t
   }
 }
 
-void sync_all_cores(const Loc& loc) {
+void run_launch(const char* kernel, uint32_t block_dim, const Soc& soc, void (*thunk)(void*), void* arg) {
+  run_launch(kernel, block_dim, soc, thunk, arg, nullptr, 0);
+}
+
+void sync_all_cores(const Loc& loc, bool aiv_only) {
   Launch* L = g_launch;
   Core& c = cur();
   if (!L) return;   // a single test core: nothing to meet
-  if (L->block_dim > c.soc->aiv_cores)
+  Layout lay = L->cfg.layout;
+  bool mix = is_mix(lay);
+  // SyncAll<true> synchronises the vector cores only; on the cube core of a MIX kernel it does nothing.
+  if (mix && aiv_only && c.kind == CoreKind::AIC) return;
+  uint32_t phys = physical_blocks(lay, *c.soc);
+  if (L->block_dim > phys)
     fail("deadlock", "SyncAll", loc,
-         "blockDim " + std::to_string(L->block_dim) + " exceeds the " + std::to_string(c.soc->aiv_cores) +
-             " vector cores of " + c.soc->name +
+         "blockDim " + std::to_string(L->block_dim) + " exceeds the " + std::to_string(phys) + " " +
+             (lay == Layout::AIV ? "vector cores" : "AI Cores (AIC)") + " of " + c.soc->name +
              ": cores beyond them start only after others finish, so SyncAll never completes; launch at most " +
-             std::to_string(c.soc->aiv_cores) + " blocks");
+             std::to_string(phys) + " blocks");
+  int bi = mix && aiv_only ? 1 : 0;   // SyncAll<true> of a MIX kernel is a barrier of the AIVs alone
+  Launch::Barrier& bar = L->bar[bi];
+  uint32_t expected = L->block_dim * (bi ? aiv_per_block(lay) : cores_per_block(lay));
   rt::pipe_barrier(PIPE_ALL, loc);
-  trace_sync(TraceRec::SyncAll, kS, kS, 0, static_cast<int32_t>(L->generation), loc);
+  trace_sync(TraceRec::SyncAll, kS, kS, 0, static_cast<int32_t>(L->barriers), loc);
+  VClock own{};
+  for (int p = 0; p < kPipeCount; ++p) own[p] = c.clock[p];
+  hb_join(bar.token, hb_release(c, own));
   Fiber& me = *L->running;
-  if (++L->arrived == L->block_dim) {
-    L->arrived = 0;
-    ++L->generation;
+  if (++bar.arrived == expected) {
+    HbClock all;
+    all.swap(bar.token);
+    bar.arrived = 0;
+    ++L->barriers;
+    if (!bi) ++L->generation;
     for (auto& f : L->active)
-      if (f->st == Fiber::Blocked) f->st = Fiber::Ready;
+      if (f->st == Fiber::Blocked && f->wait == Wait::SyncAll && f->bar == bi) {
+        f->st = Fiber::Ready;
+        f->wait = Wait::None;
+        hb_acquire(f->gid, all);
+      }
+    hb_acquire(me.gid, all);
     return;
   }
   me.st = Fiber::Blocked;
+  me.wait = Wait::SyncAll;
+  me.bar = bi;
   me.sync_line = loc.line();
   me.sync_file = loc.file_name();
   swapcontext(&me.ctx, &L->sched);
@@ -248,16 +521,29 @@ void launch(const char* kernel, uint32_t block_dim, const char* soc_name, void (
                  loc.line(), block_dim);
     std::exit(sim::kSimErrorExit);
   }
-  sim::run_launch(kernel, block_dim, *soc, thunk, ctx);
+  sim::run_launch(kernel, block_dim, *soc, thunk, ctx, loc.file_name(), loc.line());
 }
-void sync_all(Loc loc) { sim::sync_all_cores(loc); }
+void sync_all(Loc loc, bool aiv_only) { sim::sync_all_cores(loc, aiv_only); }
 void set_tiling_key(uint64_t key) { sim::g_tiling_key = key; }
 uint64_t tiling_key() { return sim::g_tiling_key; }
-void set_kernel_mode(AscendC::KernelMode) {}
-void set_kernel_type(int type) { sim::g_kernel_type = type; }
-int64_t block_idx() { return sim::cur().block; }
+void set_kernel_mode(AscendC::KernelMode mode) {
+  sim::g_host_mode = mode;
+  sim::g_host_mode_set = true;
+}
+void set_kernel_type(int type) { sim::request_kernel_type(type, false, "KERNEL_TASK_TYPE_DEFAULT", Loc::current()); }
+void kernel_task_type(int type, Loc loc) { sim::request_kernel_type(type, false, "KERNEL_TASK_TYPE_DEFAULT", loc); }
+void kernel_task_type_key(uint64_t key, int type, Loc loc) {
+  if (key == sim::g_tiling_key) sim::request_kernel_type(type, true, "KERNEL_TASK_TYPE", loc);
+}
+int64_t block_idx() {
+  const sim::Core& c = sim::cur();
+  return c.kind == sim::CoreKind::AIV ? static_cast<int64_t>(c.block) * c.task_ratio + c.sub_block : c.block;
+}
 int64_t block_num() { return sim::cur().block_num; }
-int64_t sub_block_idx() { return sim::cur().sub_block; }
+int64_t sub_block_idx() {
+  const sim::Core& c = sim::cur();
+  return c.kind == sim::CoreKind::AIV ? c.sub_block : 0;
+}
 int64_t task_ratio() { return sim::cur().task_ratio; }
 int64_t system_cycle() {
   timespec ts;

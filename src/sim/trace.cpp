@@ -56,7 +56,8 @@ void trace_sync(TraceRec::Kind k, Pipe a, Pipe b, int32_t event, int32_t id, con
 
 namespace {
 const char* kind_name(TraceRec::Kind k) {
-  static const char* n[] = {"instr", "set_flag", "wait_flag", "barrier", "enque", "deque", "alloc", "free", "sync_all"};
+  static const char* n[] = {"instr", "set_flag", "wait_flag", "barrier", "enque", "deque", "alloc", "free", "sync_all",
+                           "cross_set", "cross_wait"};
   return n[k];
 }
 void put_addr(std::FILE* f, const char* key, uint32_t a) {
@@ -71,7 +72,8 @@ bool write_trace_json(const std::string& path, const LaunchTrace& t) {
                t.soc.c_str(), t.block_dim);
   for (size_t ci = 0; ci < t.cores.size(); ++ci) {
     const CoreTrace& ct = t.cores[ci];
-    std::fprintf(f, "%s\n{\"block\":%d,\"core_type\":\"%s\",\"records\":[", ci ? "," : "", ct.block, ct.core_type);
+    std::fprintf(f, "%s\n{\"block\":%d,\"core_type\":\"%s\",\"sub_block\":%d,\"records\":[", ci ? "," : "", ct.block,
+                 ct.core_type, ct.sub_block);
     for (size_t i = 0; i < ct.recs.size(); ++i) {
       const TraceRec& r = ct.recs[i];
       std::fprintf(f, "%s\n{\"k\":\"%s\",\"line\":%u", i ? "," : "", kind_name(r.kind), r.line);
@@ -80,6 +82,8 @@ bool write_trace_json(const std::string& path, const LaunchTrace& t) {
                      pipe_name(static_cast<Pipe>(r.pipe)), r.api, dtype_name(static_cast<DType>(r.dtype)),
                      static_cast<unsigned long long>(r.elems), static_cast<unsigned long long>(r.bytes), r.repeats,
                      r.count);
+        if (r.pipe == kM || r.pipe == kMTE1 || r.pipe == kFIX || r.cube_m || r.cube_n || r.cube_k)   // cube: shape, fractals
+          std::fprintf(f, ",\"cube_m\":%u,\"cube_n\":%u,\"cube_k\":%u,\"fractals\":%u", r.cube_m, r.cube_n, r.cube_k, r.repeats);
         put_addr(f, "dst", r.dst);
         put_addr(f, "src0", r.src0);
         put_addr(f, "src1", r.src1);
@@ -94,6 +98,8 @@ bool write_trace_json(const std::string& path, const LaunchTrace& t) {
         std::fprintf(f, ",\"pipe\":\"%s\"", r.event == PIPE_ALL ? "ALL" : pipe_name(static_cast<Pipe>(r.pipe)));
       } else if (r.kind == TraceRec::SyncAll) {
         std::fprintf(f, ",\"generation\":%d", r.id);
+      } else if (r.kind == TraceRec::CrossSet || r.kind == TraceRec::CrossWait) {
+        std::fprintf(f, ",\"pipe\":\"%s\",\"mode\":%d,\"flag\":%d", pipe_name(static_cast<Pipe>(r.pipe)), r.event, r.id);
       } else {
         std::fprintf(f, ",\"src\":\"%s\",\"dst\":\"%s\",\"queue\":%d,\"buffer\":%d", pipe_name(static_cast<Pipe>(r.pipe)),
                      pipe_name(static_cast<Pipe>(r.pipe2)), r.event, r.id);

@@ -8,7 +8,8 @@
 namespace kgen::sim {
 struct CoreTrace {
   int32_t block;
-  const char* core_type;
+  const char* core_type;   // "AIV" or "AIC"
+  int32_t sub_block = 0;   // GetSubBlockIdx() of an AIV (0 or 1 in a MIX 1:2 kernel)
   std::vector<TraceRec> recs;
 };
 struct LaunchTrace {

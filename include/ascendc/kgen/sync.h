@@ -11,7 +11,7 @@ template <HardEvent event> void WaitFlag(int32_t eventID, kgen::rt::Loc loc = kg
 }
 template <pipe_t pipe> void PipeBarrier(kgen::rt::Loc loc = kgen::rt::Loc::current()) { kgen::rt::pipe_barrier(pipe, loc); }
 template <MemDsbT arg0> void DataSyncBarrier(kgen::rt::Loc loc = kgen::rt::Loc::current()) { kgen::rt::data_sync_barrier(loc); }
-template <bool isAIVOnly = true> void SyncAll(kgen::rt::Loc loc = kgen::rt::Loc::current()) { kgen::rt::sync_all(loc); }
+template <bool isAIVOnly = true> void SyncAll(kgen::rt::Loc loc = kgen::rt::Loc::current()) { kgen::rt::sync_all(loc, isAIVOnly); }
 
 template <typename T> void SetAtomicAdd(kgen::rt::Loc loc = kgen::rt::Loc::current()) { kgen::rt::set_atomic(kgen::dtype_of<T>(), 1, loc); }
 template <typename T> void SetAtomicMax(kgen::rt::Loc loc = kgen::rt::Loc::current()) { kgen::rt::set_atomic(kgen::dtype_of<T>(), 2, loc); }

@@ -1,14 +1,37 @@
-// Core identity, kernel type and the system clock.
+// Core identity, kernel type, workspace and the system clock.
 #pragma once
 #include "kgen/runtime.h"
+#include "kgen/cross_core.h"
+
+namespace kgen::rt {
+void kernel_task_type(int type, Loc loc);                  // KERNEL_TASK_TYPE_DEFAULT
+void kernel_task_type_key(uint64_t key, int type, Loc loc);  // KERNEL_TASK_TYPE
+uint8_t* sys_workspace();
+void set_sys_workspace(const uint8_t* workspace, const char* api, Loc loc);
+uint8_t* user_workspace(uint8_t* workspace, Loc loc);
+}  // namespace kgen::rt
 
 namespace AscendC {
+// On an AIV of a MIX kernel GetBlockIdx() = block * GetTaskRatio() + GetSubBlockIdx(); GetBlockNum() is blockDim.
 inline int64_t GetBlockIdx() { return kgen::rt::block_idx(); }
 inline int64_t GetBlockNum() { return kgen::rt::block_num(); }
 inline int64_t GetSubBlockIdx() { return kgen::rt::sub_block_idx(); }
 inline int64_t GetSubBlockNum() { return kgen::rt::task_ratio(); }
 inline int64_t GetTaskRatio() { return kgen::rt::task_ratio(); }
 inline int64_t GetSystemCycle() { return kgen::rt::system_cycle(); }
+
+// Workspace (CANN CPU-debug semantics): the system workspace is the emulator's own GM buffer (16 MB, what
+// GetLibApiWorkSpaceSize reserves); the kernel's workspace argument is the user workspace.
+inline uint8_t* GetSysWorkSpacePtr() { return kgen::rt::sys_workspace(); }
+inline void SetSysWorkspace(GM_ADDR workspace, kgen::rt::Loc loc = kgen::rt::Loc::current()) {
+  kgen::rt::set_sys_workspace(workspace, "SetSysWorkspace", loc);
+}
+inline void SetSysWorkspaceForce(GM_ADDR workspace, kgen::rt::Loc loc = kgen::rt::Loc::current()) {
+  kgen::rt::set_sys_workspace(workspace, "SetSysWorkspaceForce", loc);
+}
+inline GM_ADDR GetUserWorkspace(GM_ADDR workspace, kgen::rt::Loc loc = kgen::rt::Loc::current()) {
+  return kgen::rt::user_workspace(workspace, loc);
+}
 }  // namespace AscendC
 
 extern int8_t g_coreType;   // AscendC::AIV or AscendC::AIC for the running core
@@ -16,8 +39,10 @@ extern int8_t g_coreType;   // AscendC::AIV or AscendC::AIC for the running core
 #define ASCEND_IS_AIC (g_coreType == AscendC::AIC)
 #define ASCEND_IS_NOT_AIV (g_coreType != AscendC::AIV)
 #define ASCEND_IS_NOT_AIC (g_coreType != AscendC::AIC)
-#define KERNEL_TASK_TYPE_DEFAULT(value) ::kgen::rt::set_kernel_type(value)
-#define KERNEL_TASK_TYPE(key, value) ((void)(key), ::kgen::rt::set_kernel_type(value))
+// Executed where the kernel states it: as its first statement the launch (re)starts with the cores the type
+// needs; later, after GM was written, a type that needs other cores is an error[param].
+#define KERNEL_TASK_TYPE_DEFAULT(value) ::kgen::rt::kernel_task_type((value), ::kgen::rt::Loc::current())
+#define KERNEL_TASK_TYPE(key, value) ::kgen::rt::kernel_task_type_key((key), (value), ::kgen::rt::Loc::current())
 
 // GET_TILING_DATA copies the tiling blob into a struct of the registered type (REGISTER_TILING_DEFAULT).
 #define REGISTER_TILING_DEFAULT(tilingStruct) using KgenDefaultTilingType = tilingStruct

@@ -1,0 +1,3 @@
+// CANN's alternative path of lib/matmul_intf.h.
+#pragma once
+#include "lib/matmul_intf.h"

@@ -1,0 +1,135 @@
+// Host-side Matmul tiling (CANN tiling/tiling_api.h, lib/matmul/matmul_tiling.h, lib/matmul/bmm_tiling.h; guide
+// 0681-0718): matmul_tiling::MatmulApiTiling (one core) and MultiCoreMatmulTiling fill a TCubeTiling that the
+// kernel-side Matmul accepts. Implemented in libkgen_sim (src/sim/matmul_tiling.cpp); the tiling is checked with
+// the same rules the kernel side applies at REGIST_MATMUL_OBJ / Init.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include "tiling/platform/platform_ascendc.h"
+#include "kernel_tiling/kernel_tiling.h"
+
+namespace optiling {
+// The host's Matmul TilingData (CANN: BEGIN_TILING_DATA_DEF(TCubeTiling)): set_/get_ accessors per field.
+class TCubeTiling {
+ public:
+#define KGEN_TCUBE_ACCESS(name) \
+  void set_##name(int32_t v) { data_.name = v; } \
+  int32_t get_##name() const { return data_.name; }
+  KGEN_TCUBE_TILING_FIELDS(KGEN_TCUBE_ACCESS)
+#undef KGEN_TCUBE_ACCESS
+  void SaveToBuffer(void* pData, size_t capacity) const {
+    if (capacity >= sizeof(data_)) __builtin_memcpy(pData, &data_, sizeof(data_));
+  }
+  size_t GetDataSize() const { return sizeof(data_); }
+
+ private:
+  ::AscendC::tiling::TCubeTiling data_;
+};
+}  // namespace optiling
+
+namespace matmul_tiling {
+enum class TPosition { GM, A1, A2, B1, B2, C1, C2, CO1, CO2, VECIN, VECOUT, VECCALC, LCM = VECCALC, SPM, SHM = SPM, TSCM,
+                       MAX };
+enum class CubeFormat { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
+enum class DataType { DT_FLOAT = 0, DT_FLOAT16 = 1, DT_INT8 = 2, DT_INT32 = 3, DT_UINT8 = 4, DT_INT16 = 6,
+                      DT_UINT16 = 7, DT_UINT32 = 8, DT_INT64 = 9, DT_UINT64 = 10, DT_DOUBLE = 11, DT_BOOL = 12,
+                      DT_BF16 = 27, DT_INT4 = 29, DT_MAX };
+enum class MatrixTraverse { NOSET = 0, FIRSTM = 1, FIRSTN = 2 };
+enum class MatrixMadType { NORMAL = 0, HF32 = 1 };
+
+struct PlatformInfo {
+  platform_ascendc::SocVersion socVersion;
+  uint64_t l1Size = 0;
+  uint64_t l0CSize = 0;
+  uint64_t ubSize = 0;
+  uint64_t l0ASize = 0;
+  uint64_t l0BSize = 0;
+};
+}  // namespace matmul_tiling
+
+namespace kgen {
+// What a Matmul tiling object was told (kgen-internal state of matmul_tiling::MatmulApiTilingBase).
+struct MmTilingParams {
+  uint64_t l1 = 0, l0a = 0, l0b = 0, l0c = 0, ub = 0, bt = 0;   // the platform's sizes
+  int32_t aicCores = 0, aivCores = 0;
+  matmul_tiling::TPosition pos[4] = {};
+  matmul_tiling::CubeFormat fmt[4] = {};
+  matmul_tiling::DataType dt[4] = {matmul_tiling::DataType::DT_FLOAT16, matmul_tiling::DataType::DT_FLOAT16,
+                                   matmul_tiling::DataType::DT_FLOAT, matmul_tiling::DataType::DT_FLOAT};
+  bool typeSet[4] = {};
+  bool transA = false, transB = false, bias = false;
+  int32_t m = -1, n = -1, k = -1;                 // SetShape
+  int32_t orgM = -1, orgN = -1, orgKa = -1, orgKb = -1;
+  int32_t singleM = -1, singleN = -1, singleK = -1;
+  int32_t baseM = -1, baseN = -1, baseK = -1;     // SetFixSplit
+  int32_t maxBase[3] = {-1, -1, -1}, minBase[3] = {-1, -1, -1};
+  int32_t maxSingle[3] = {-1, -1, -1}, minSingle[3] = {-1, -1, -1};
+  int32_t alignSingle[3] = {0, 0, 0};
+  int32_t l1Limit = -1, l0cLimit = -1, ubLimit = -1, btLimit = -1;
+  int32_t traverse = 0;
+  int32_t dim = 1;
+  bool multi = false;
+  bool splitK = false;
+  // results
+  int32_t outBase[3] = {0, 0, 0}, outSingle[3] = {0, 0, 0}, outDim[3] = {0, 0, 0};
+};
+}  // namespace kgen
+
+namespace matmul_tiling {
+class MatmulApiTilingBase {
+ public:
+  MatmulApiTilingBase() : MatmulApiTilingBase(*platform_ascendc::PlatformAscendCManager::GetInstance()) {}
+  explicit MatmulApiTilingBase(const platform_ascendc::PlatformAscendC& ascendcPlatform);
+  explicit MatmulApiTilingBase(const PlatformInfo& platform);
+  virtual ~MatmulApiTilingBase() = default;
+  int32_t SetAType(TPosition pos, CubeFormat type, DataType dataType, bool isTrans = false);
+  int32_t SetBType(TPosition pos, CubeFormat type, DataType dataType, bool isTrans = false);
+  int32_t SetCType(TPosition pos, CubeFormat type, DataType dataType);
+  int32_t SetBiasType(TPosition pos, CubeFormat type, DataType dataType);
+  int32_t SetShape(int32_t m, int32_t n, int32_t k);
+  int32_t SetOrgShape(int32_t orgMIn, int32_t orgNIn, int32_t orgKIn);
+  int32_t SetOrgShape(int32_t orgMIn, int32_t orgNIn, int32_t orgKaIn, int32_t orgKbIn);
+  int32_t EnableBias(bool isBiasIn = false);
+  int32_t SetBias(bool isBiasIn = false);
+  int32_t SetFixSplit(int32_t baseMIn = -1, int32_t baseNIn = -1, int32_t baseKIn = -1);
+  int32_t SetBufferSpace(int32_t l1Size = -1, int32_t l0CSize = -1, int32_t ubSize = -1, int32_t btSize = -1);
+  int32_t SetTraverse(MatrixTraverse traverse);
+  int32_t SetMadType(MatrixMadType madType);
+  int32_t SetSplitRange(int32_t maxBaseM = -1, int32_t maxBaseN = -1, int32_t maxBaseK = -1, int32_t minBaseM = -1,
+                        int32_t minBaseN = -1, int32_t minBaseK = -1);
+  int32_t SetDoubleBuffer(bool a, bool b, bool c, bool bias, bool transND2NZ = true, bool transNZ2ND = true);
+  int32_t GetBaseM() const { return p_.outBase[0]; }
+  int32_t GetBaseN() const { return p_.outBase[1]; }
+  int32_t GetBaseK() const { return p_.outBase[2]; }
+  int64_t GetTiling(optiling::TCubeTiling& tiling);
+  int64_t GetTiling(::AscendC::tiling::TCubeTiling& tiling);
+
+ protected:
+  kgen::MmTilingParams p_;
+};
+
+class MatmulApiTiling : public MatmulApiTilingBase {
+ public:
+  MatmulApiTiling() = default;
+  explicit MatmulApiTiling(const platform_ascendc::PlatformAscendC& ascendcPlatform)
+      : MatmulApiTilingBase(ascendcPlatform) {}
+  explicit MatmulApiTiling(const PlatformInfo& platform) : MatmulApiTilingBase(platform) {}
+};
+
+class MultiCoreMatmulTiling : public MatmulApiTilingBase {
+ public:
+  MultiCoreMatmulTiling() { p_.multi = true; }
+  explicit MultiCoreMatmulTiling(const platform_ascendc::PlatformAscendC& ascendcPlatform)
+      : MatmulApiTilingBase(ascendcPlatform) { p_.multi = true; }
+  explicit MultiCoreMatmulTiling(const PlatformInfo& platform) : MatmulApiTilingBase(platform) { p_.multi = true; }
+  int32_t SetDim(int32_t dim);
+  int32_t SetSingleShape(int32_t singleMIn = -1, int32_t singleNIn = -1, int32_t singleKIn = -1);
+  int32_t SetSingleRange(int32_t maxM = -1, int32_t maxN = -1, int32_t maxK = -1, int32_t minM = -1,
+                         int32_t minN = -1, int32_t minK = -1);
+  int32_t SetAlignSplit(int32_t alignM, int32_t alignN, int32_t alignK);
+  int32_t GetSingleShape(int32_t& shapeM, int32_t& shapeN, int32_t& shapeK);
+  int32_t GetCoreNum(int32_t& dim, int32_t& mDim, int32_t& nDim);
+  void EnableMultiCoreSplitK(bool flag);
+  void SetSplitK(bool flag);
+};
+}  // namespace matmul_tiling
