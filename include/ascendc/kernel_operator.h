@@ -25,3 +25,4 @@
 #include "kgen/adv_norm2.h"
 #include "kgen/adv_reduce.h"
 #include "kgen/cube.h"
+#include "kgen/cube_co2.h"

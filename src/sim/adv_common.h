@@ -39,6 +39,23 @@ inline void adv_tmp(const rt::LocalRef* tmp, uint64_t need, const char* api, con
                                       " bytes; shrink the InitBuffer sizes or pass a sharedTmpBuffer");
 }
 
+// The [B, S, H] shape of a LayerNorm-family tiling, checked: nonzero, originalHLength <= hLength, and H padded
+// to 32 bytes. Returns oriH (hLength when originalHLength is 0).
+inline uint64_t norm_bsh(uint64_t B, uint64_t S, uint64_t H, uint64_t ori_h, DType dt, const char* tiling_name,
+                         const char* tiling_func, const char* api, const Loc& loc) {
+  uint64_t oriH = ori_h ? ori_h : H;
+  if (B == 0 || S == 0 || H == 0)
+    fail("param", api, loc, std::string(tiling_name) + " has bLength = " + std::to_string(B) + ", sLength = " +
+                                std::to_string(S) + ", hLength = " + std::to_string(H) + "; fill it on the host with " +
+                                tiling_func + " (or set the shape fields)");
+  if (oriH > H) fail("param", api, loc, "originalHLength " + std::to_string(oriH) + " exceeds hLength " + std::to_string(H));
+  uint64_t es = dtype_size(dt);
+  if ((H * es) % 32 != 0)
+    fail("align", api, loc, "hLength = " + std::to_string(H) + " elements is " + std::to_string(H * es) +
+                                " bytes; the H axis must be padded (with zeros) to a multiple of 32 bytes");
+  return oriH;
+}
+
 // Rows of a SoftMax-family call: the shape from SoftMaxShapeInfo, else from the tiling (srcM/srcK, with the
 // config's or the tiling's original sizes), checked; and CANN's minimum temporary bytes: (32/red_size + srcK + 64)
 // floats per row, times splitM rows when the tiling was made for this srcK.

@@ -86,16 +86,8 @@ void layer_norm(DType dt, const LocalRef& out, const LocalRef& mean, const Local
   uint8_t* bb = vec_operand(beta, api, loc);
   if (tmp) vec_operand(*tmp, api, loc);
   uint32_t es = dtype_size(dt);
-  uint64_t B = t.bLength, S = t.sLength, H = t.hLength, oriH = t.originalHLength ? t.originalHLength : t.hLength;
-  if (B == 0 || S == 0 || H == 0)
-    fail("param", api, loc, "LayerNormTiling has bLength = " + std::to_string(B) + ", sLength = " + std::to_string(S) +
-                                ", hLength = " + std::to_string(H) +
-                                "; fill it on the host with GetLayerNormNDTilingInfo (or set the shape fields)");
-  if (oriH > H)
-    fail("param", api, loc, "originalHLength " + std::to_string(oriH) + " exceeds hLength " + std::to_string(H));
-  if ((H * es) % 32 != 0)
-    fail("align", api, loc, "hLength = " + std::to_string(H) + " elements is " + std::to_string(H * es) +
-                                " bytes; the H axis must be padded (with zeros) to a multiple of 32 bytes");
+  uint64_t B = t.bLength, S = t.sLength, H = t.hLength;
+  uint64_t oriH = norm_bsh(B, S, H, t.originalHLength, dt, "LayerNormTiling", "GetLayerNormNDTilingInfo", api, loc);
   if (reuse_source && dt == DType::F16) fail("param", api, loc, "isReuseSource = true is not supported for half input");
   float inv = 1.0f / static_cast<float>(oriH);
   if (t.lastDimValueBack != 0.0f && std::fabs(t.lastDimValueBack - inv) > 1e-6f * inv)

@@ -34,16 +34,8 @@ void rms_norm(DType dt, const LocalRef& dst, const LocalRef& src, const LocalRef
   uint8_t* bg = vec_operand(gamma, api, loc);
   if (tmp) vec_operand(*tmp, api, loc);
   uint32_t es = dtype_size(dt);
-  uint64_t B = t.bLength, S = t.sLength, H = t.hLength, oriH = t.originalHLength ? t.originalHLength : t.hLength;
-  if (B == 0 || S == 0 || H == 0)
-    fail("param", api, loc, "RmsNormTiling has bLength = " + std::to_string(B) + ", sLength = " + std::to_string(S) +
-                                ", hLength = " + std::to_string(H) +
-                                "; fill it on the host with GetRmsNormTilingInfo (or set the shape fields)");
-  if (oriH > H)
-    fail("param", api, loc, "originalHLength " + std::to_string(oriH) + " exceeds hLength " + std::to_string(H));
-  if ((H * es) % 32 != 0)
-    fail("align", api, loc, "hLength = " + std::to_string(H) + " elements is " + std::to_string(H * es) +
-                                " bytes; the H axis must be padded (with zeros) to a multiple of 32 bytes");
+  uint64_t B = t.bLength, S = t.sLength, H = t.hLength;
+  uint64_t oriH = norm_bsh(B, S, H, t.originalHLength, dt, "RmsNormTiling", "GetRmsNormTilingInfo", api, loc);
   if (basic_block && (H % 64 != 0 || H >= 2048 || (B * S) % 8 != 0))
     fail("param", api, loc, "isBasicBlock = true needs hLength a multiple of 64 below 2048 and B*S a multiple of 8; got "
                                 "hLength = " + std::to_string(H) + ", B*S = " + std::to_string(B * S));

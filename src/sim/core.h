@@ -143,6 +143,9 @@ extern bool g_trace_on;
 
 // ---- diagnostics ----
 [[noreturn]] void fail(const char* category, const char* api, const Loc& loc, const std::string& msg);
+// The one-line form of every emulator error: `error[CATEGORY] FILE:LINE block B API: message` (block < 0: host).
+std::string error_line(const char* category, const char* file, uint32_t line, int32_t block, const char* api,
+                       const std::string& msg);
 std::string fmt_bytes(uint64_t b);
 
 // ---- issuing and memory checks (memory.cpp) ----

@@ -65,7 +65,7 @@ void data_copy(AscendC::TPosition dpos, const LocalRef* dl, void* dg, AscendC::T
     else fail("param", api, loc, std::string("GM cannot be copied to ") + position_name(dpos) + " with DataCopy");
     pipe = kMTE2;
   } else if (sl != nullptr && dl == nullptr) {                // local -> GM
-    if (!is_vec_pos(spos))
+    if (!is_vec_pos(spos) && !(c.soc->arch == 2002 && spos == TPosition::CO2))   // CO2 is UB on 310P
       fail("param", api, loc, std::string("DataCopy from ") + position_name(spos) + " to GM is not a path on " + c.soc->name);
     require_core_kind(CoreKind::AIV, api, loc);
     pipe = kMTE3;

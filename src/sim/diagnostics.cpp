@@ -15,19 +15,15 @@ const char* base_name(const char* path) {
 
 std::string fmt_bytes(uint64_t b) { return std::to_string(b) + " bytes"; }
 
+std::string error_line(const char* category, const char* file, uint32_t line, int32_t block, const char* api,
+                       const std::string& msg) {
+  return std::string("error[") + category + "] " + (file ? base_name(file) : "kernel") + ":" + std::to_string(line) +
+         (block >= 0 ? " block " + std::to_string(block) : std::string(" host")) + " " + api + ": " + msg;
+}
+
 void fail(const char* category, const char* api, const Loc& loc, const std::string& msg) {
-  std::string line = "error[";
-  line += category;
-  line += "] ";
-  line += base_name(loc.file_name());
-  line += ":" + std::to_string(loc.line());
   Core* c = cur_or_null();
-  line += c ? " block " + std::to_string(c->block) : std::string(" host");
-  line += " ";
-  line += api;
-  line += ": ";
-  line += msg;
-  throw SimError{line};
+  throw SimError{error_line(category, loc.file_name(), loc.line(), c ? c->block : -1, api, msg)};
 }
 }  // namespace kgen::sim
 

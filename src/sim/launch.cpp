@@ -164,20 +164,13 @@ void* take_stack() {
 }
 
 // An error line in the format of fail(), for errors found by the launcher rather than inside an API call.
-std::string diag_line(const char* category, const char* file, uint32_t line, int32_t block, const char* api,
-                      const std::string& msg) {
-  const char* slash = file ? std::strrchr(file, '/') : nullptr;
-  return std::string("error[") + category + "] " + (slash ? slash + 1 : file ? file : "kernel") + ":" +
-         std::to_string(line) + (block >= 0 ? " block " + std::to_string(block) : std::string(" host")) + " " + api +
-         ": " + msg;
-}
 
 // Protocol errors visible only when a core finishes.
 void end_of_core_checks(Core& c) {
   for (const Queue& q : c.queues) {
     if (!q.fifo.empty()) {
       const Buffer& b = c.bufs[q.fifo.front()];
-      throw SimError{diag_line("queue", b.enque_file, b.enque_line, c.block, "EnQue",
+      throw SimError{error_line("queue", b.enque_file, b.enque_line, c.block, "EnQue",
                                "kernel ended with a tensor (allocated at line " + std::to_string(b.alloc_line) +
                                    ") still in a queue: every EnQue needs a DeQue, or its flag stays set into the "
                                    "next kernel")};
@@ -224,7 +217,7 @@ std::unique_ptr<Fiber> new_fiber(Launch& L, int32_t block, CoreKind kind, int32_
 void start_block(Launch& L, int32_t block) {
   Layout l = L.cfg.layout;
   if (is_mix(l) && static_cast<uint32_t>(block) >= L.soc->aic_cores) {
-    L.error = diag_line("param", L.host_file, L.host_line, -1, "launch",
+    L.error = error_line("param", L.host_file, L.host_line, -1, "launch",
                         "blockDim " + std::to_string(L.block_dim) + " of a MIX kernel (" + layout_name(l) +
                             ") exceeds the " + std::to_string(L.soc->aic_cores) + " AI Cores (AIC) of " + L.soc->name +
                             ": a MIX block is one AIC with its AIVs, so launch at most " +
@@ -261,14 +254,14 @@ void retire(Launch& L, size_t i) {
 std::string deadlock_report(Launch& L) {
   for (auto& f : L.active)
     if (f->st == Fiber::Blocked && f->wait == Wait::Flag)
-      return diag_line("deadlock", f->sync_file, f->sync_line, f->core->block, f->wait_api,
+      return error_line("deadlock", f->sync_file, f->sync_line, f->core->block, f->wait_api,
                        core_label(f->gid) + " waits for " + f->wait_what +
                            ", but every other core has finished or waits too: add the matching CrossCoreSetFlag "
                            "(mode 2: the AIC and the AIVs of one block signal each other; mode 1: both AIVs of the "
                            "block must set; mode 0: every core of the same kind must set) before the wait can pass");
   Fiber& w = *L.active.front();
   uint32_t members = w.bar == 1 ? aiv_per_block(L.cfg.layout) : cores_per_block(L.cfg.layout);
-  return diag_line("deadlock", w.sync_file, w.sync_line, w.core->block, "SyncAll",
+  return error_line("deadlock", w.sync_file, w.sync_line, w.core->block, "SyncAll",
                    std::to_string(L.bar[w.bar].arrived) + " of " + std::to_string(L.block_dim * members) +
                        " cores reached SyncAll and the others finished without it; every core must call "
                        "SyncAll the same number of times");
