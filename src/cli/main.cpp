@@ -8,6 +8,8 @@
 #include "cli/cc.h"
 #include "cli/examples.h"
 #include "cli/paths.h"
+#include "cli/perf_cmd.h"
+#include "cli/perf_eager_cmd.h"
 
 namespace {
 const char* kCcHelp =
@@ -20,7 +22,8 @@ const char* kCcHelp =
     "  --soc SOC   Ascend910B2 (default), Ascend910B1, Ascend910B3, Ascend910B4, Ascend310P3\n"
     "  -v          print the g++ command\n\n"
     "Example:\n  kgen cc main.cpp add_custom.cpp -o add && ./add\n"
-    "Run-time environment: KGEN_TRACE=FILE writes the per-core pipe trace as JSON.\n";
+    "Run-time environment: KGEN_TRACE=FILE writes the per-core pipe trace as JSON; KGEN_PROFILE=DIR writes the\n"
+    "modeled performance report and timeline of each launch into DIR (KGEN_PROFILE_SOC picks the profile).\n";
 
 int cc_main(int argc, char** argv) {
   kgen::cli::CcOptions o;
@@ -78,6 +81,10 @@ int main(int argc, char** argv) {
     fmt::print("\n{} passed, {} failed (SoC {})\n", pass, results.size() - pass, eo.soc);
     exit_code = pass == results.size() ? 0 : 1;
   });
+
+  CLI::App* perf = kgen::cli::add_perf_command(app, exit_code);
+  kgen::cli::add_perf_eager_cmd(perf, exit_code);
+  kgen::cli::add_perf_calibrate_cmd(perf, exit_code);
 
   CLI11_PARSE(app, argc, argv);
   return exit_code;

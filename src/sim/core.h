@@ -71,6 +71,7 @@ struct Queue {
   bool is_tbuf;
   Pipe prod, cons;                   // pipes the implied EnQue/DeQue flag connects
   std::vector<int16_t> bufs;
+  uint32_t cursor = 0;               // AllocTensor takes buffers round-robin from here, as CANN's queues do
   std::vector<int16_t> fifo;         // buffers in EnQue order
   std::vector<VClock> fifo_tokens;
 };

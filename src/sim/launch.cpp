@@ -19,6 +19,8 @@
 #include "sim/gm_races.h"
 #include "sim/launch.h"
 #include "sim/trace_io.h"
+#include "sim/gm.h"
+#include "perf/report.h"
 
 int8_t g_coreType = AscendC::AIV;
 
@@ -439,6 +441,8 @@ void run_launch(const char* kernel, uint32_t block_dim, const Soc& soc, void (*t
     if (g_launch_count > 0) p += "." + std::to_string(g_launch_count);
     if (!write_trace_json(p, g_last)) std::fprintf(stderr, "kgen: cannot write trace to %s\n", p.c_str());
   }
+  if (const char* dir = std::getenv("KGEN_PROFILE"); dir && *dir && L.error.empty())   // performance model report
+    kgen::perf::profile_launch_to_dir(g_last, dir, g_launch_count, &gm_locate);
   ++g_launch_count;
   if (!L.error.empty()) {
     if (g_throw) throw SimError{L.error};

@@ -166,9 +166,17 @@ LocalRef queue_alloc(int32_t handle, uint32_t elem, Loc loc) {
   Core& c = cur();
   Queue& q = queue_at(handle, "AllocTensor", loc);
   if (q.is_tbuf) fail("queue", "AllocTensor", loc, "AllocTensor on a TBuf; use Get<T>() for TBuf");
+  // Round-robin from the buffer after the last one handed out: with two buffers, the next tile's copy-in
+  // goes to the other buffer while the vector unit still reads this one (double buffering).
   int32_t chosen = -1;
-  for (int16_t b : q.bufs)
-    if (c.bufs[b].state == Buffer::Free) { chosen = b; break; }
+  for (size_t i = 0; i < q.bufs.size(); ++i) {
+    size_t k = (q.cursor + i) % q.bufs.size();
+    if (c.bufs[q.bufs[k]].state == Buffer::Free) {
+      chosen = q.bufs[k];
+      q.cursor = static_cast<uint32_t>((k + 1) % q.bufs.size());
+      break;
+    }
+  }
   if (chosen < 0) {
     std::string lines;
     for (int16_t b : q.bufs) lines += (lines.empty() ? "" : ", ") + std::to_string(c.bufs[b].alloc_line);

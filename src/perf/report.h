@@ -1,0 +1,15 @@
+// Output of one modeled launch: human table, JSON, Chrome-trace timeline (Perfetto). Every time is "modeled".
+#pragma once
+#include <string>
+
+#include "perf/model.h"
+
+namespace kgen::perf {
+std::string report_text(const Result& r, const Profile& p);
+std::string report_json(const Result& r, const Profile& p);     // one JSON object
+std::string chrome_trace(const Result& r, const Profile& p);    // needs Result::events (Options::keep_events)
+bool write_file(const std::string& path, const std::string& text);
+// KGEN_PROFILE=DIR: models the launch and writes DIR/<n>_<kernel>.report.txt/.report.json/.timeline.json.
+// Called by the emulator after each launch; `index` numbers the launches of the process.
+void profile_launch_to_dir(const sim::LaunchTrace& t, const std::string& dir, int index, GmLocate locate);
+}  // namespace kgen::perf

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# `kgen perf eager` on a tiny KernelBench-format task (2-layer MLP) and `kgen perf calibrate --json`.
+# Needs Debian's python3-torch for the eager part (scripts/setup.sh installs it); skips that part without it.
+set -euo pipefail
+KGEN=$1; ROOT=$2
+PY=/usr/bin/python3
+TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+"$KGEN" perf eager --help | grep -q -- '--soc' || fail "perf eager --help"
+"$KGEN" perf calibrate --help | grep -q -- '--json' || fail "perf calibrate --help"
+
+# ---- calibrate: every point has the fields; error_pct is computed from published and modeled ----
+"$KGEN" perf calibrate --json > "$TMP/cal.json" || fail "perf calibrate --json exit status"
+"$PY" - "$TMP/cal.json" <<'P' || fail "calibrate JSON"
+import json, sys
+pts = json.load(open(sys.argv[1]))
+assert isinstance(pts, list) and len(pts) >= 10, "expected a list of >= 10 points"
+names = set()
+for p in pts:
+    for k, t in (("name", str), ("published", (int, float)), ("modeled", (int, float)), ("unit", str),
+                 ("error_pct", (int, float)), ("source", str)):
+        assert k in p and isinstance(p[k], t), f"{p.get('name')}: field {k}"
+    assert p["published"] != 0 and p["modeled"] > 0, p["name"]
+    want = (p["modeled"] - p["published"]) / p["published"] * 100
+    assert abs(p["error_pct"] - want) < 1e-6 * max(1, abs(want)), f"{p['name']}: error_pct {p['error_pct']} vs {want}"
+    assert p["source"], p["name"]
+    assert p["name"] not in names, "duplicate " + p["name"]
+    names.add(p["name"])
+for need in ("matmul fp16 1024^3", "matmul fp16 2048^3", "matmul fp16 4096^3", "vector fp16 peak", "elementwise",
+             "empty", "DMA GM->UB 1 KB", "eager torch matmul", "eager torch add"):
+    assert any(need in n for n in names), "missing point " + need
+P
+"$KGEN" perf calibrate | grep -q 'median |error|' || fail "calibrate table summary"
+
+# ---- eager ----
+if ! "$PY" -c 'import torch' 2>/dev/null; then
+  echo "SKIP: kgen perf eager (no python3-torch: run scripts/setup.sh)"; exit 0
+fi
+TASK="$ROOT/tests/data/tasks/mlp2.py"
+"$KGEN" perf eager "$TASK" --json > "$TMP/eager.json" || fail "perf eager --json exit status"
+"$PY" - "$TMP/eager.json" <<'P' || fail "eager JSON"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["soc"] == "Ascend910B2" and r["label"] == "modeled, Ascend910B2", r.get("label")
+ops = r["ops"]
+names = [o["name"] for o in ops]
+# Linear -> addmm (with t views), relu, Linear -> addmm
+assert names.count("addmm") == 2 and "relu" in names, names
+mm = [o for o in ops if o["name"] == "addmm"]
+assert mm[0]["inputs"][1]["shape"] == [16, 64] and mm[0]["outputs"][0]["shape"] == [16, 128], mm[0]
+assert mm[0]["flops"] == 2 * 16 * 128 * 64 + 16 * 128, mm[0]["flops"]
+assert mm[1]["outputs"][0]["shape"] == [16, 32]
+for o in ops:
+    for k in ("host_us", "head_us", "exec_us", "device_us", "start_us", "end_us", "bytes", "flops", "bound", "cls"):
+        assert k in o, (o["name"], k)
+    assert abs(o["device_us"] - o["head_us"] - o["exec_us"]) < 1e-9
+    if o["cls"] == "view":
+        assert o["device_us"] == 0
+    else:
+        assert o["device_us"] > 0 and o["bytes"] > 0
+assert abs(r["device_us"] - sum(o["device_us"] for o in ops)) < 1e-6
+assert abs(r["host_us"] - sum(o["host_us"] for o in ops)) < 1e-6
+assert r["e2e_us"] >= max(r["device_us"], r["host_us"]) - 1e-9
+# five tiny ops: overhead-dominated, a few us each (published torch_npu small-op latencies 3-15 us)
+assert 3 * 3 <= r["e2e_us"] <= 3 * 15 + 5, r["e2e_us"]
+P
+"$KGEN" perf eager "$TASK" | grep -q 'modeled, Ascend910B2' || fail "eager table label"
+"$KGEN" perf eager "$TASK" --soc Ascend910B4 --json | grep -q '"soc": "Ascend910B4"' || fail "eager --soc"
+if "$KGEN" perf eager "$TMP/none.py" 2>"$TMP/err"; then fail "missing task accepted"; fi
+grep -q "no task file" "$TMP/err" || fail "missing task message"
+echo "perf cli: ok"
