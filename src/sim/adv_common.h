@@ -7,6 +7,13 @@
 #include "sim/elementwise.h"
 
 namespace kgen::sim {
+// One element of a half or float tensor, read or written as float (high-level APIs compute in float).
+inline float ldf(DType dt, const uint8_t* p) { return dt == DType::F16 ? static_cast<float>(load<half>(p)) : load<float>(p); }
+inline void stf(DType dt, uint8_t* p, float v) {
+  if (dt == DType::F16) store<half>(p, half(v));
+  else store<float>(p, v);
+}
+
 // Byte ranges [a.addr, a.addr+ab) and [b.addr, b.addr+bb) of the same memory intersect.
 inline bool adv_overlap(const rt::LocalRef& a, uint64_t ab, const rt::LocalRef& b, uint64_t bb) {
   const Soc& soc = *cur().soc;

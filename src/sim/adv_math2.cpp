@@ -59,11 +59,6 @@ bool alias_ok(AdvOp2 op) {
 }
 bool overlap_allowed(AdvOp2 op) { return op == AdvOp2::Trunc || op == AdvOp2::Round; }
 
-inline float ldf(DType dt, const uint8_t* p) { return dt == DType::F16 ? static_cast<float>(load<half>(p)) : load<float>(p); }
-inline void stf(DType dt, uint8_t* p, float v) {
-  if (dt == DType::F16) store<half>(p, half(v));
-  else store<float>(p, v);
-}
 float scalar_f(DType dt, rt::Scalar s) {
   if (dt == DType::F16) { half h; std::memcpy(&h, &s.bits, 2); return static_cast<float>(h); }
   float f; std::memcpy(&f, &s.bits, 4); return f;

@@ -9,11 +9,6 @@
 
 namespace kgen::sim {
 namespace {
-inline float ldf(DType dt, const uint8_t* p) { return dt == DType::F16 ? static_cast<float>(load<half>(p)) : load<float>(p); }
-inline void stf(DType dt, uint8_t* p, float v) {
-  if (dt == DType::F16) store<half>(p, half(v));
-  else store<float>(p, v);
-}
 uint64_t a32(uint64_t b) { return (b + 31) / 32 * 32; }
 }  // namespace
 }  // namespace kgen::sim

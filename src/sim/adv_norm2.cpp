@@ -10,11 +10,6 @@
 
 namespace kgen::sim {
 namespace {
-inline float ldf(DType dt, const uint8_t* p) { return dt == DType::F16 ? static_cast<float>(load<half>(p)) : load<float>(p); }
-inline void stf(DType dt, uint8_t* p, float v) {
-  if (dt == DType::F16) store<half>(p, half(v));
-  else store<float>(p, v);
-}
 bool same_start(const rt::LocalRef& a, const rt::LocalRef& b) {
   const Soc& soc = *cur().soc;
   return a.addr == b.addr && mem_of(a.pos, soc) == mem_of(b.pos, soc);
