@@ -2,6 +2,7 @@
 // temporaries, and operand overlap.
 #pragma once
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "sim/elementwise.h"
@@ -61,6 +62,14 @@ inline uint64_t norm_bsh(uint64_t B, uint64_t S, uint64_t H, uint64_t ori_h, DTy
     fail("align", api, loc, "hLength = " + std::to_string(H) + " elements is " + std::to_string(H * es) +
                                 " bytes; the H axis must be padded (with zeros) to a multiple of 32 bytes");
   return oriH;
+}
+
+// Max and sum of exp(x - max) over the first n values of a row: the two reductions of every softmax.
+inline void softmax_row_stats(const float* row, uint32_t n, float& mx, float& sum) {
+  mx = row[0];
+  for (uint32_t k = 1; k < n; ++k) mx = std::max(mx, row[k]);
+  sum = 0;
+  for (uint32_t k = 0; k < n; ++k) sum += std::exp(row[k] - mx);
 }
 
 // Rows of a SoftMax-family call: the shape from SoftMaxShapeInfo, else from the tiling (srcM/srcK, with the

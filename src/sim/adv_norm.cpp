@@ -55,10 +55,8 @@ void softmax(DType dt, DType red_dt, const LocalRef& dst, const LocalRef* sum, c
   if (max) touch(*max, 0, red_bytes, true, kV, api, loc);
   for (uint32_t m = 0; m < M; ++m) {
     const float* row = in.data() + static_cast<size_t>(m) * K;
-    float mx = row[0];
-    for (uint32_t k = 1; k < oriK; ++k) mx = std::max(mx, row[k]);
-    float s = 0;
-    for (uint32_t k = 0; k < oriK; ++k) s += std::exp(row[k] - mx);
+    float mx, s;
+    softmax_row_stats(row, oriK, mx, s);
     for (uint32_t k = 0; k < K; ++k) stf(dt, pd + (static_cast<uint64_t>(m) * K + k) * es, std::exp(row[k] - mx) / s);
     for (uint32_t e = 0; e < er; ++e) {
       if (sum) stf(red_dt, bsum + sum->addr + (static_cast<uint64_t>(m) * er + e) * rs, s);

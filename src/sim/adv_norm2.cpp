@@ -119,10 +119,8 @@ void log_softmax(DType dt, const LocalRef& dst, const LocalRef& sum, const Local
   touch(max, 0, red_bytes, true, kV, api, loc);
   for (uint32_t m = 0; m < M; ++m) {
     const float* row = in.data() + static_cast<size_t>(m) * K;
-    float mx = row[0];
-    for (uint32_t k = 1; k < oriK; ++k) mx = std::max(mx, row[k]);
-    float s = 0;
-    for (uint32_t k = 0; k < oriK; ++k) s += std::exp(row[k] - mx);
+    float mx, s;
+    softmax_row_stats(row, oriK, mx, s);
     // CANN computes log10 of the softmax (Ln then a multiply by log10(e)), as its documentation states.
     for (uint32_t k = 0; k < K; ++k)
       stf(dt, pd + (static_cast<uint64_t>(m) * K + k) * es, std::log10(std::exp(row[k] - mx) / s));
