@@ -7,6 +7,7 @@
 
 #include "cli/cc.h"
 #include "cli/examples.h"
+#include "cli/op_cmd.h"
 #include "cli/paths.h"
 #include "cli/perf_cmd.h"
 #include "cli/perf_eager_cmd.h"
@@ -85,6 +86,10 @@ int main(int argc, char** argv) {
   CLI::App* perf = kgen::cli::add_perf_command(app, exit_code);
   kgen::cli::add_perf_eager_cmd(perf, exit_code);
   kgen::cli::add_perf_calibrate_cmd(perf, exit_code);
+
+  CLI::App* op = kgen::cli::add_op_command(app, exit_code);
+  kgen::cli::add_op_mkb_cmd(op, exit_code);
+  kgen::cli::add_op_new_cmd(op, exit_code);
 
   CLI11_PARSE(app, argc, argv);
   return exit_code;

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -10,6 +11,10 @@
 
 namespace kgen::cli {
 ProcResult run_process(const std::vector<std::string>& argv, double timeout_s) {
+  return run_process(argv, timeout_s, ProcLimits{});
+}
+
+ProcResult run_process(const std::vector<std::string>& argv, double timeout_s, const ProcLimits& limits) {
   ProcResult r;
   int fds[2];
   if (pipe(fds) != 0) return r;
@@ -21,6 +26,14 @@ ProcResult run_process(const std::vector<std::string>& argv, double timeout_s) {
     dup2(fds[1], 2);
     close(fds[0]);
     close(fds[1]);
+    auto limit = [](int what, double v) {
+      if (v <= 0) return;
+      rlimit rl{static_cast<rlim_t>(v), static_cast<rlim_t>(v)};
+      setrlimit(what, &rl);
+    };
+    limit(RLIMIT_CPU, limits.cpu_s);
+    limit(RLIMIT_AS, static_cast<double>(limits.memory_bytes));
+    limit(RLIMIT_FSIZE, static_cast<double>(limits.file_bytes));
     std::vector<char*> a;
     for (auto& s : argv) a.push_back(const_cast<char*>(s.c_str()));
     a.push_back(nullptr);

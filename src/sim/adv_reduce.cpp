@@ -9,6 +9,7 @@
 
 #include "kgen/adv_reduce.h"
 #include "sim/adv_common.h"
+#include "sim/adv_tmp_sizes.h"
 
 namespace kgen::sim {
 namespace {
@@ -30,37 +31,6 @@ uint64_t split(uint64_t n, bool cond) {
   if (k == n && cond) k >>= 1;
   return k;
 }
-// Minimum temporary bytes, as CANN's GetReduceXxxMaxMinTmpSize reports them.
-uint64_t min_tmp(AdvRed op, DType dt, uint64_t first, uint64_t last, bool ra, bool reuse) {
-  uint64_t ts = dtype_size(dt);
-  auto common = [&]() -> uint64_t {   // ReduceMax/Min, and ReduceAny/All on float
-    if (reuse) return 0;
-    if (ra) return split(first, first > 1) * a32(last * ts);
-    uint64_t per_blk = 32 / ts, per_rep = 256 / ts;
-    if (last <= per_blk) return 0;
-    return first * (last < per_rep ? per_blk : per_rep) * ts;
-  };
-  switch (op) {
-    case AdvRed::Sum:
-    case AdvRed::Mean:
-      if (reuse) return 0;
-      if (ra) return split(first, first > 1) * ((last + 7) / 8 * 8) * 4;
-      return last <= 64 ? 0 : first * split(last, first > 1) * 4;
-    case AdvRed::Max:
-    case AdvRed::Min: return common();
-    case AdvRed::Prod:
-      if (reuse) return ra ? 0 : 256;
-      if (ra) return split(first, first > 1) * a32(last * 4);
-      return (std::max<uint64_t>(8, split(last, first > 1)) + first * 8) * 4 + 256;
-    case AdvRed::Any:
-    case AdvRed::All:
-      if (dt != DType::U8) return common();
-      if (!ra) return a32(last) * 2 + first * 32;
-      if (reuse) return 0;
-      return split(first, first > 1) * a32(last);
-  }
-  return 0;
-}
 inline float ldv(DType dt, const uint8_t* p) {
   switch (dt) {
     case DType::F16: return static_cast<float>(load<half>(p));
@@ -76,6 +46,41 @@ inline void stv(DType dt, uint8_t* p, float v) {
   }
 }
 }  // namespace
+
+static_assert(static_cast<int>(rt::AdvRed::Sum) == static_cast<int>(ReduceTmpOp::Sum) &&
+                  static_cast<int>(rt::AdvRed::Prod) == static_cast<int>(ReduceTmpOp::Prod) &&
+                  static_cast<int>(rt::AdvRed::All) == static_cast<int>(ReduceTmpOp::All),
+              "ReduceTmpOp follows the order of kgen::rt::AdvRed");
+uint64_t reduce_min_tmp_bytes(ReduceTmpOp op, uint32_t elem_size, uint64_t first, uint64_t last, bool ra, bool reuse) {
+  uint64_t ts = elem_size ? elem_size : 4;
+  auto common = [&]() -> uint64_t {   // ReduceMax/Min, and ReduceAny/All on float
+    if (reuse) return 0;
+    if (ra) return split(first, first > 1) * a32(last * ts);
+    uint64_t per_blk = 32 / ts, per_rep = 256 / ts;
+    if (last <= per_blk) return 0;
+    return first * (last < per_rep ? per_blk : per_rep) * ts;
+  };
+  switch (op) {
+    case ReduceTmpOp::Sum:
+    case ReduceTmpOp::Mean:
+      if (reuse) return 0;
+      if (ra) return split(first, first > 1) * ((last + 7) / 8 * 8) * 4;
+      return last <= 64 ? 0 : first * split(last, first > 1) * 4;
+    case ReduceTmpOp::Max:
+    case ReduceTmpOp::Min: return common();
+    case ReduceTmpOp::Prod:
+      if (reuse) return ra ? 0 : 256;
+      if (ra) return split(first, first > 1) * a32(last * 4);
+      return (std::max<uint64_t>(8, split(last, first > 1)) + first * 8) * 4 + 256;
+    case ReduceTmpOp::Any:
+    case ReduceTmpOp::All:
+      if (ts != 1) return common();   // float
+      if (!ra) return a32(last) * 2 + first * 32;
+      if (reuse) return 0;
+      return split(first, first > 1) * a32(last);
+  }
+  return 0;
+}
 }  // namespace kgen::sim
 
 namespace kgen::rt {
@@ -108,7 +113,7 @@ void adv_reduce(AdvRed op, DType dt, const LocalRef& dst, const LocalRef& src, c
                                 std::to_string(dst.len / es) + "; dstTensor must hold at least " +
                                 (ra ? "srcShape[1]" : "srcShape[0]") + " elements");
   adv_no_overlap(dst, dst_bytes, "dstTensor", src, src_bytes, "srcTensor", api, loc);
-  uint64_t need = min_tmp(op, dt, first, last, ra, reuse_source);
+  uint64_t need = reduce_min_tmp_bytes(static_cast<ReduceTmpOp>(op), static_cast<uint32_t>(es), first, last, ra, reuse_source);
   if (tmp) {
     adv_no_overlap(*tmp, tmp->len, "sharedTmpBuffer", src, src_bytes, "srcTensor", api, loc);
     adv_no_overlap(*tmp, tmp->len, "sharedTmpBuffer", dst, dst_bytes, "dstTensor", api, loc);

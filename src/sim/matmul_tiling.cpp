@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <mutex>
+#include <vector>
 #include <string>
 
 #include "sim/matmul_check.h"
@@ -104,6 +106,29 @@ std::string mm_check_tiling(const TCubeTiling& t, const MmCheckInfo& in) {
 }  // namespace kgen::sim
 
 // ---------------------------------------------------------------------------------------------------------------
+// fe::PlatFormInfos: what TilingContext::GetPlatformInfo() hands to PlatformAscendC, the SoC's name (one object per
+// name, never freed, so that the pointer stays valid for the whole process).
+namespace fe {
+class PlatFormInfos {
+ public:
+  std::string soc;
+};
+}  // namespace fe
+namespace kgen::rt {
+fe::PlatFormInfos* platform_infos(const char* soc) {
+  static std::mutex mu;
+  static std::vector<std::unique_ptr<fe::PlatFormInfos>> all;
+  std::lock_guard<std::mutex> lock(mu);
+  std::string name = soc ? soc : "";
+  for (auto& p : all)
+    if (p->soc == name) return p.get();
+  all.push_back(std::make_unique<fe::PlatFormInfos>());
+  all.back()->soc = name;
+  return all.back().get();
+}
+const char* platform_soc(const fe::PlatFormInfos* infos) { return infos ? infos->soc.c_str() : nullptr; }
+}  // namespace kgen::rt
+
 namespace platform_ascendc {
 namespace {
 const kgen::sim::Soc& soc_of(const char* name) {

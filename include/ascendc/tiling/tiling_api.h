@@ -2,11 +2,20 @@
 // 0681-0718): matmul_tiling::MatmulApiTiling (one core) and MultiCoreMatmulTiling fill a TCubeTiling that the
 // kernel-side Matmul accepts. Implemented in libkgen_sim (src/sim/matmul_tiling.cpp); the tiling is checked with
 // the same rules the kernel side applies at REGIST_MATMUL_OBJ / Init.
+//
+// Also the host tiling of the high-level vector APIs (guide: SoftMax/LogSoftMax/LayerNorm/RmsNorm "Tiling" and
+// GetReduceXxxMaxMinTmpSize): optiling::SoftMaxTiling, LogSoftMaxTiling, LayerNormTiling, RmsNormTiling (TilingData
+// classes with the layout of the kernel structs AscendC::tiling::*, usable in TILING_DATA_FIELD_DEF_STRUCT) and the
+// AscendC:: functions that size temporary buffers and fill them. Implemented in libkgen_host (src/host/tiling_api.cpp,
+// linked by every op_host library); the sizes are the ones the kernel-side implementations (src/sim/adv_*.cpp) check.
 #pragma once
 #include <cstddef>
 #include <cstdint>
 #include "tiling/platform/platform_ascendc.h"
 #include "kernel_tiling/kernel_tiling.h"
+#include "register/tilingdata_base.h"
+#include "graph/tensor.h"
+#include "graph/types.h"
 
 namespace optiling {
 // The host's Matmul TilingData (CANN: BEGIN_TILING_DATA_DEF(TCubeTiling)): set_/get_ accessors per field.
@@ -133,3 +142,125 @@ class MultiCoreMatmulTiling : public MatmulApiTilingBase {
   void SetSplitK(bool flag);
 };
 }  // namespace matmul_tiling
+
+namespace optiling {
+BEGIN_TILING_DATA_DEF(SoftMaxTiling)
+TILING_DATA_FIELD_DEF(uint32_t, srcM);
+TILING_DATA_FIELD_DEF(uint32_t, srcK);
+TILING_DATA_FIELD_DEF(uint32_t, srcSize);
+TILING_DATA_FIELD_DEF(uint32_t, outMaxM);
+TILING_DATA_FIELD_DEF(uint32_t, outMaxK);
+TILING_DATA_FIELD_DEF(uint32_t, outMaxSize);
+TILING_DATA_FIELD_DEF(uint32_t, splitM);
+TILING_DATA_FIELD_DEF(uint32_t, splitK);
+TILING_DATA_FIELD_DEF(uint32_t, splitSize);
+TILING_DATA_FIELD_DEF(uint32_t, reduceM);
+TILING_DATA_FIELD_DEF(uint32_t, reduceK);
+TILING_DATA_FIELD_DEF(uint32_t, reduceSize);
+TILING_DATA_FIELD_DEF(uint32_t, rangeM);
+TILING_DATA_FIELD_DEF(uint32_t, tailM);
+TILING_DATA_FIELD_DEF(uint32_t, tailSplitSize);
+TILING_DATA_FIELD_DEF(uint32_t, tailReduceSize);
+END_TILING_DATA_DEF;
+
+BEGIN_TILING_DATA_DEF(LogSoftMaxTiling)
+TILING_DATA_FIELD_DEF(uint32_t, srcM);
+TILING_DATA_FIELD_DEF(uint32_t, srcK);
+TILING_DATA_FIELD_DEF(uint32_t, srcSize);
+TILING_DATA_FIELD_DEF(uint32_t, outMaxM);
+TILING_DATA_FIELD_DEF(uint32_t, outMaxK);
+TILING_DATA_FIELD_DEF(uint32_t, outMaxSize);
+TILING_DATA_FIELD_DEF(uint32_t, splitM);
+TILING_DATA_FIELD_DEF(uint32_t, splitK);
+TILING_DATA_FIELD_DEF(uint32_t, splitSize);
+TILING_DATA_FIELD_DEF(uint32_t, reduceM);
+TILING_DATA_FIELD_DEF(uint32_t, reduceK);
+TILING_DATA_FIELD_DEF(uint32_t, reduceSize);
+TILING_DATA_FIELD_DEF(uint32_t, rangeM);
+TILING_DATA_FIELD_DEF(uint32_t, tailM);
+TILING_DATA_FIELD_DEF(uint32_t, tailSplitSize);
+TILING_DATA_FIELD_DEF(uint32_t, tailReduceSize);
+END_TILING_DATA_DEF;
+
+BEGIN_TILING_DATA_DEF(LayerNormTiling)
+TILING_DATA_FIELD_DEF(uint32_t, bLength);
+TILING_DATA_FIELD_DEF(uint32_t, sLength);
+TILING_DATA_FIELD_DEF(uint32_t, hLength);
+TILING_DATA_FIELD_DEF(uint32_t, originalHLength);
+TILING_DATA_FIELD_DEF(uint32_t, inputXSize);
+TILING_DATA_FIELD_DEF(uint32_t, meanVarSize);
+TILING_DATA_FIELD_DEF(uint32_t, numberOfTmpBuf);
+TILING_DATA_FIELD_DEF(uint32_t, meanTmpTensorPos);
+TILING_DATA_FIELD_DEF(uint32_t, meanTmpTensorSize);
+TILING_DATA_FIELD_DEF(uint32_t, varianceTmpTensorPos);
+TILING_DATA_FIELD_DEF(uint32_t, varianceTmpTensorSize);
+TILING_DATA_FIELD_DEF(uint32_t, tmpBufSize);
+TILING_DATA_FIELD_DEF(uint32_t, oneTmpSize);
+TILING_DATA_FIELD_DEF(uint32_t, firstTmpStartPos);
+TILING_DATA_FIELD_DEF(uint32_t, secondTmpStartPos);
+TILING_DATA_FIELD_DEF(uint32_t, thirdTmpStartPos);
+TILING_DATA_FIELD_DEF(uint32_t, loopRound);
+TILING_DATA_FIELD_DEF(uint32_t, inputRoundSize);
+TILING_DATA_FIELD_DEF(uint32_t, inputTailSize);
+TILING_DATA_FIELD_DEF(uint32_t, inputTailPos);
+TILING_DATA_FIELD_DEF(uint32_t, meanVarRoundSize);
+TILING_DATA_FIELD_DEF(uint32_t, meanVarTailSize);
+TILING_DATA_FIELD_DEF(uint32_t, meanVarTailPos);
+TILING_DATA_FIELD_DEF(uint32_t, bshCurLength);
+TILING_DATA_FIELD_DEF(uint32_t, bsCurLength);
+TILING_DATA_FIELD_DEF(float, lastDimValueBack);
+END_TILING_DATA_DEF;
+
+BEGIN_TILING_DATA_DEF(RmsNormTiling)
+TILING_DATA_FIELD_DEF(uint32_t, bLength);
+TILING_DATA_FIELD_DEF(uint32_t, sLength);
+TILING_DATA_FIELD_DEF(uint32_t, hLength);
+TILING_DATA_FIELD_DEF(uint32_t, originalHLength);
+TILING_DATA_FIELD_DEF(float, reciprocalOfHLength);
+TILING_DATA_FIELD_DEF(uint32_t, mainBshLength);
+TILING_DATA_FIELD_DEF(uint32_t, mainBsLength);
+TILING_DATA_FIELD_DEF(uint32_t, mainBsLengthAlign);
+TILING_DATA_FIELD_DEF(uint32_t, loopRound);
+TILING_DATA_FIELD_DEF(uint32_t, inputTailPos);
+TILING_DATA_FIELD_DEF(uint32_t, tailBshLength);
+TILING_DATA_FIELD_DEF(uint32_t, tailBsLength);
+END_TILING_DATA_DEF;
+}  // namespace optiling
+
+namespace AscendC {
+enum class ReducePattern : uint32_t {
+  AR = 0, RA = 1, R, ARA, ARAR, ARARA, ARARAR, ARARARA, ARARARAR, ARARARARA, RAR, RARA, RARAR, RARARA, RARARAR,
+  RARARARA,
+};
+// SoftMax / LogSoftMax over the last axis of srcShape (the other axes are rows).
+uint32_t GetSoftMaxMaxTmpSize(const ge::Shape& srcShape, const uint32_t dataTypeSize, const bool isReuseSource);
+uint32_t GetSoftMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t dataTypeSize, const bool isReuseSource);
+void SoftMaxTilingFunc(const ge::Shape& srcShape, const uint32_t dataTypeSize, const uint32_t localWorkSpaceSize,
+                       optiling::SoftMaxTiling& softmaxTiling);
+uint32_t GetLogSoftMaxMaxTmpSize(const ge::Shape srcShape, const uint32_t dataTypeSize, const bool isReuseSource);
+uint32_t GetLogSoftMaxMinTmpSize(const ge::Shape srcShape, const uint32_t dataTypeSize, const bool isReuseSource);
+void LogSoftMaxTilingFunc(const ge::Shape srcShape, const uint32_t dataTypeSize, const uint32_t localWorkSpaceSize,
+                          optiling::LogSoftMaxTiling& softmaxTiling);
+// LayerNorm / RmsNorm of srcShape [B, S, H].
+void GetLayerNormMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource,
+                               uint32_t& maxValue, uint32_t& minValue);
+void GetLayerNormNDTilingInfo(const ge::Shape& srcShape, const uint32_t stackBufferSize, const uint32_t typeSize,
+                              const bool isReuseSource, optiling::LayerNormTiling& tilling);
+bool GetRmsNormMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, uint32_t& maxValue,
+                             uint32_t& minValue, const bool isBasicBlock = false);
+bool GetRmsNormTilingInfo(const ge::Shape& srcShape, const ge::Shape& originSrcShape, const uint32_t stackBufferByteSize,
+                          const uint32_t typeSize, optiling::RmsNormTiling& tiling, const bool isBasicBlock = false);
+// Pattern reduces (AR / RA of srcShape {first, last}).
+#define KGEN_REDUCE_TMP_DECL(Name)                                                                          \
+  void GetReduce##Name##MaxMinTmpSize(const ge::Shape& srcShape, const ge::DataType dataType,              \
+                                      ReducePattern pattern, bool isSrcInnerPad, bool isReuseSource,       \
+                                      uint32_t& maxValue, uint32_t& minValue);
+KGEN_REDUCE_TMP_DECL(Sum)
+KGEN_REDUCE_TMP_DECL(Mean)
+KGEN_REDUCE_TMP_DECL(Max)
+KGEN_REDUCE_TMP_DECL(Min)
+KGEN_REDUCE_TMP_DECL(Prod)
+KGEN_REDUCE_TMP_DECL(Any)
+KGEN_REDUCE_TMP_DECL(All)
+#undef KGEN_REDUCE_TMP_DECL
+}  // namespace AscendC

@@ -1,5 +1,6 @@
 // Host-side platform queries (CANN tiling/platform/platform_ascendc.h; guide 1080-1094). kgen answers for the
-// SoC of the build (kgen cc --soc, macro KGEN_SOC); the values are those the emulator enforces.
+// SoC of the build (kgen cc --soc, macro KGEN_SOC) or, for PlatformAscendC(context->GetPlatformInfo()) in an op
+// project's TilingFunc, the SoC the op runner runs for (--soc); the values are those the emulator enforces.
 #pragma once
 #include <cstdint>
 
@@ -11,6 +12,12 @@ namespace fe {
 class PlatFormInfos;
 }  // namespace fe
 
+namespace kgen::rt {
+// The platform description of a SoC (interned: one object per name) and back; implemented in libkgen_sim.
+fe::PlatFormInfos* platform_infos(const char* soc);
+const char* platform_soc(const fe::PlatFormInfos* infos);
+}  // namespace kgen::rt
+
 namespace platform_ascendc {
 enum class CoreMemType { L0_A = 0, L0_B = 1, L0_C = 2, L1 = 3, L2 = 4, UB = 5, HBM = 6, FB = 7, BT = 8, RESERVED };
 enum class SocVersion { ASCEND910 = 0, ASCEND910B, ASCEND910_93, ASCEND310P, ASCEND310B, RESERVED_VERSION = 99999 };
@@ -20,7 +27,8 @@ class PlatformAscendC {
  public:
   PlatformAscendC() = delete;
   ~PlatformAscendC() = default;
-  explicit PlatformAscendC(fe::PlatFormInfos* platformInfo) : platformInfo_(platformInfo), soc_(KGEN_SOC) {}
+  explicit PlatformAscendC(fe::PlatFormInfos* platformInfo)
+      : platformInfo_(platformInfo), soc_(platformInfo ? ::kgen::rt::platform_soc(platformInfo) : KGEN_SOC) {}
   uint32_t GetCoreNum(void) const;
   SocVersion GetSocVersion(void) const;
   uint32_t GetCoreNumAic(void) const;

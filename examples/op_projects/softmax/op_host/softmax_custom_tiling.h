@@ -1,0 +1,18 @@
+// Tiling data of SoftmaxCustom: softmax over the last dim of x[M, N], rows split over the vector cores.
+#ifndef SOFTMAX_CUSTOM_TILING_H
+#define SOFTMAX_CUSTOM_TILING_H
+#include "register/tilingdata_base.h"
+
+namespace optiling {
+BEGIN_TILING_DATA_DEF(SoftmaxCustomTilingData)
+TILING_DATA_FIELD_DEF(uint32_t, rows);        // M: product of all dims but the last
+TILING_DATA_FIELD_DEF(uint32_t, cols);        // N: the softmax dim
+TILING_DATA_FIELD_DEF(uint32_t, formerNum);   // the first formerNum cores take formerRows rows, the others tailRows
+TILING_DATA_FIELD_DEF(uint32_t, formerRows);
+TILING_DATA_FIELD_DEF(uint32_t, tailRows);
+TILING_DATA_FIELD_DEF(uint32_t, tileRows);    // rows per UB tile (<= 255: one repeat per row)
+END_TILING_DATA_DEF;
+
+REGISTER_TILING_DATA_CLASS(SoftmaxCustom, SoftmaxCustomTilingData)
+}  // namespace optiling
+#endif

@@ -1,0 +1,119 @@
+// exec_aclnn: the aclnn two-phase call of a MultiKernelBench binding, run through the op runner (runner.h).
+#include <memory>
+
+#include "op/aclnn_call.h"
+#include "op/aclnn_session.h"
+#include "op/npy.h"
+#include "op/runner.h"
+
+namespace kgen::op {
+namespace {
+std::unique_ptr<OpRunner> g_runner;
+
+std::string kind_name(BindArg::Kind k) {
+  static const char* n[] = {"tensor", "None", "int", "float", "bool", "str", "int list", "float list", "bool list"};
+  return n[k];
+}
+}  // namespace
+
+std::string aclnn_open(const std::string& project_dir, const std::string& soc, int* exit_code) {
+  Project p;
+  if (std::string e = find_project(project_dir, p); !e.empty()) {
+    if (exit_code) *exit_code = 2;
+    return "error[submission] " + project_dir + ": " + e + "\n";
+  }
+  auto r = std::make_unique<OpRunner>();
+  if (auto f = r->open(p, soc)) {
+    if (exit_code) *exit_code = f->exit;
+    return f->text;
+  }
+  g_runner = std::move(r);
+  if (exit_code) *exit_code = 0;
+  return "";
+}
+
+std::string exec_aclnn(const std::string& api, std::vector<BindArg>& args) {
+  if (!g_runner) return "error[internal] exec_aclnn(" + api + ") called before the op project was opened (aclnn_open)\n";
+  const auto& info = g_runner->info();
+  const std::string& host = g_runner->project().host_cpp;
+  std::string op = api.rfind("aclnn", 0) == 0 ? api.substr(5) : api;
+  if (op != info.type)
+    return fail("op-def", host, 0,
+                "the binding calls " + api + " but the project's operator is " + info.type +
+                    " — EXEC_NPU_CMD(aclnn" + info.type + ", ...)")->text;
+  size_t ni = info.inputs.size(), na = info.attrs.size(), no = info.outputs.size();
+  if (args.size() != ni + na + no) {
+    std::string sig;
+    for (auto& p : info.inputs) sig += (sig.empty() ? "" : ", ") + p.name;
+    for (auto& a : info.attrs) sig += (sig.empty() ? "" : ", ") + a.name;
+    for (auto& p : info.outputs) sig += (sig.empty() ? "" : ", ") + p.name;
+    return fail("op-def", host, 0,
+                api + " got " + std::to_string(args.size()) + " arguments; the OpDef of " + info.type + " takes " +
+                    std::to_string(ni + na + no) + ": inputs, attrs, outputs in order (" + sig + ")")->text;
+  }
+  RunSpec spec;
+  for (size_t i = 0; i < ni; ++i) {
+    BindArg& a = args[i];
+    Tensor t;
+    if (a.kind == BindArg::None) {
+      t.present = false;
+    } else if (a.kind != BindArg::Tensor) {
+      return fail("op-def", host, g_runner->param_line("Input", info.inputs[i].name),
+                  api + " argument " + std::to_string(i + 1) + " (input '" + info.inputs[i].name + "') is a " +
+                      kind_name(a.kind) + ", not a tensor")->text;
+    } else {
+      t.shape = a.shape;
+      t.dtype = a.dtype;
+      t.data = a.data;
+      t.bytes = a.bytes;
+    }
+    t.origin = "argument " + std::to_string(i + 1);
+    spec.inputs.push_back(t);
+  }
+  for (size_t k = 0; k < na; ++k) {
+    BindArg& a = args[ni + k];
+    host::AttrValue v = info.attrs[k].value;
+    const std::string& t = v.type;
+    bool ok = true;
+    if (t == "int" && (a.kind == BindArg::Int || a.kind == BindArg::Bool)) v.i = a.kind == BindArg::Int ? a.i : a.b;
+    else if (t == "float" && (a.kind == BindArg::Float || a.kind == BindArg::Int)) v.f = a.kind == BindArg::Float ? a.f : static_cast<double>(a.i);
+    else if (t == "bool" && (a.kind == BindArg::Bool || a.kind == BindArg::Int)) v.b = a.kind == BindArg::Bool ? a.b : a.i != 0;
+    else if (t == "str" && a.kind == BindArg::Str) v.s = a.s;
+    else if (t == "list_int" && a.kind == BindArg::IntList) v.ints = a.ints;
+    else if (t == "list_float" && (a.kind == BindArg::FloatList || a.kind == BindArg::IntList)) {
+      v.floats = a.floats;
+      if (a.kind == BindArg::IntList) v.floats.assign(a.ints.begin(), a.ints.end());
+    } else if (t == "list_bool" && a.kind == BindArg::BoolList) v.bools = a.bools;
+    else if (a.kind == BindArg::None && !info.attrs[k].required) { /* default */ }
+    else ok = false;
+    if (!ok)
+      return fail("op-def", host, g_runner->param_line("Attr", info.attrs[k].name),
+                  api + " argument " + std::to_string(ni + k + 1) + " (attr '" + info.attrs[k].name + "') is a " +
+                      kind_name(a.kind) + " but the attr is " + t)->text;
+    spec.attrs.push_back(v);
+  }
+  for (size_t o = 0; o < no; ++o) {
+    BindArg& a = args[ni + na + o];
+    if (a.kind != BindArg::Tensor || !a.data)
+      return fail("op-def", host, g_runner->param_line("Output", info.outputs[o].name),
+                  api + " argument " + std::to_string(ni + na + o + 1) + " (output '" + info.outputs[o].name +
+                      "') must be an allocated tensor")->text;
+    spec.output_shapes.push_back(a.shape);
+    spec.output_shape_given.push_back(true);
+    spec.output_dest.push_back(a.data);
+    spec.output_dest_bytes.push_back(a.bytes);
+  }
+  RunResult res;
+  if (auto f = g_runner->run(spec, res)) return f->text;
+  for (size_t o = 0; o < no; ++o) {
+    int want = args[ni + na + o].dtype;
+    int got = res.outputs[o].dtype;
+    if (want != got && !(want == 7 && got == kDtBf16))
+      return fail("op-def", host, g_runner->param_line("Output", info.outputs[o].name),
+                  "output '" + info.outputs[o].name + "' is " + host::dtype_name(got) + " in the OpDef column used, but the "
+                  "tensor passed for it is " + host::dtype_name(want) + " — allocate it with the op's output dtype")->text;
+  }
+  for (auto& n : res.notes) std::fprintf(stderr, "%s\n", n.c_str());
+  return "";
+}
+}  // namespace kgen::op

@@ -1,0 +1,34 @@
+// The boundary between a MultiKernelBench python binding compiled against kgen's torch shim (include/torch_shim)
+// and the op runner: EXEC_NPU_CMD(aclnnXxx, args...) in the binding becomes exec_aclnn("aclnnXxx", args), which
+// runs operator Xxx of the loaded op project on the emulator exactly as the generated aclnn two-phase API would:
+// the arguments are the op's inputs in OpDef order, then its attrs in order, then its outputs.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kgen::op {
+struct BindArg {
+  enum Kind { Tensor, None, Int, Float, Bool, Str, IntList, FloatList, BoolList } kind = None;
+  // Tensor: contiguous host memory the caller owns, written in place for outputs.
+  std::vector<int64_t> shape;
+  int dtype = 0;                  // ge::DataType value
+  void* data = nullptr;
+  size_t bytes = 0;
+  int64_t i = 0;
+  double f = 0;
+  bool b = false;
+  std::string s;
+  std::vector<int64_t> ints;
+  std::vector<double> floats;
+  std::vector<bool> bools;
+};
+// Returns "" on success, or the error (already formatted as kgen's one-line diagnostics) otherwise. Emulator
+// checks in the kernel end the process with exit status 3 as for any kernel.
+std::string exec_aclnn(const std::string& api, std::vector<BindArg>& args);
+}  // namespace kgen::op
+
+// Exported by a binding library built with the torch shim: calls the function registered with m.def(name, ...)
+// in its PYBIND11_MODULE. Returns 0 and appends the returned tensors to *results, or returns nonzero with *error.
+extern "C" int kgen_bind_call(const char* name, const kgen::op::BindArg* args, size_t n,
+                              std::vector<kgen::op::BindArg>* results, std::string* error);

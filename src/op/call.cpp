@@ -1,0 +1,357 @@
+// `kgen-oprun call`: runs one function of a MultiKernelBench binding (python_bind_src) on the emulator.
+//
+//   kgen-oprun call --project P --bind BIND.cpp --fn NAME --args ARGS.json --out DIR [--soc S]
+//
+// The binding is compiled against kgen's torch shim (include/torch_shim) into bind.so, cached by content hash under
+// $KGEN_CACHE/op/bind-<hash>.so; the project's host library is opened (aclnn_open), bind.so is dlopen'ed (its
+// EXEC_NPU_CMD calls resolve kgen::op::exec_aclnn in this executable) and kgen_bind_call(NAME, args) runs. ARGS.json
+// is a list of {"kind": "tensor", "path": "x.npy", "dtype": "float32"|"bfloat16"|...} / {"kind": "int"|"float"|
+// "bool"|"str"|"int_list"|"float_list"|"bool_list", "value": ...} / {"kind": "none"}; the returned tensors are
+// written as DIR/result<i>.npy and listed in DIR/results.json the same way.
+// Exit status: 0, 3 (the submission or its op is wrong: diagnostics on stderr), 2 (usage), 1 (internal).
+#include "op/call.h"
+
+#include <dlfcn.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <random>
+#include <regex>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/paths.h"
+#include "op/aclnn_call.h"
+#include "op/aclnn_session.h"
+#include "op/build.h"
+#include "op/npy.h"
+
+namespace kgen::op {
+namespace {
+namespace fs = std::filesystem;
+
+std::string slurp(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+uint64_t fnv(const std::string& s, uint64_t h = 1469598103934665603ull) {
+  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+
+std::string shim_dir() { return kgen::cli::paths().source_dir + "/include/torch_shim"; }
+std::string src_dir() { return kgen::cli::paths().source_dir + "/src"; }
+
+// The submission and first line the binding maps to (its `#line N "SUB.py"` directive written by extract.py).
+struct Origin {
+  std::string file;
+  int line = 0;   // line of the bind file's second line (the directive's N)
+};
+Origin origin_of(const std::string& bind_text, const std::string& bind_path) {
+  Origin o{bind_path, 0};
+  std::smatch m;
+  static const std::regex re(R"re(^#line (\d+) "([^"]+)")re");
+  if (std::regex_search(bind_text, m, re) && m.position(0) == 0) {
+    o.line = std::stoi(m[1].str());
+    o.file = m[2].str();
+  }
+  return o;
+}
+// The submission line of the first match of `re` in the binding (0 when none).
+int bind_line(const std::string& text, const Origin& o, const std::regex& re) {
+  std::smatch m;
+  if (!std::regex_search(text, m, re)) return 0;
+  int nl = static_cast<int>(std::count(text.begin(), text.begin() + m.position(0), '\n'));
+  return o.line ? o.line + nl - 1 : nl + 1;
+}
+
+struct Proc {
+  int status = -1;
+  std::string out;
+};
+Proc run_cmd(const std::vector<std::string>& argv) {
+  Proc r;
+  std::string cmd;
+  for (auto& a : argv) {
+    cmd += "'";
+    for (char c : a) cmd += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    cmd += "' ";
+  }
+  cmd += "2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  char buf[4096];
+  size_t k;
+  while ((k = fread(buf, 1, sizeof buf, p)) > 0)
+    if (r.out.size() < (1u << 20)) r.out.append(buf, k);
+  int st = pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+  return r;
+}
+
+struct BindBuild {
+  bool ok = false;
+  std::string so, diag;
+  int exit = 3;
+};
+
+// The compiler's output for a binding that does not compile: a PyTorch fallback (an ATen compute call) is
+// error[submission] at the call's line; anything else error[compile] at the first error.
+std::string bind_diag(const std::string& out, const Origin& o, const std::string& bind_path) {
+  std::smatch m;
+  if (out.find("kgen-aten-fallback") != std::string::npos) {
+    static const std::regex fn(R"(python_bind_src calls (at::\w+))");
+    std::string name = std::regex_search(out, m, fn) ? m[1].str() : "an ATen function";
+    // The call site: the first "required from here" (or error) line in the submission itself.
+    std::string where = o.file;
+    std::regex site("(?:^|\\n)(" + std::regex_replace(o.file, std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)") +
+                    R"():(\d+):\d+:\s+required from here)");
+    if (std::regex_search(out, m, site)) where = m[1].str() + ":" + m[2].str();
+    return "error[submission] " + where + ": python_bind_src calls " + name +
+           ", a PyTorch computation on the host (a fallback, not a kernel) — compute in the AscendC kernel and call "
+           "it with EXEC_NPU_CMD; kgen's torch shim provides allocation (at::empty, empty_like, zeros...) and "
+           "layout (view, reshape, transpose, contiguous...) only\n";
+  }
+  static const std::regex re(R"((?:^|\n)([^\s:][^:\n]*):(\d+):(?:\d+:)? (?:fatal )?error: ([^\n]*))");
+  std::string head;
+  if (std::regex_search(out, m, re))
+    head = "error[compile] " + m[1].str() + ":" + m[2].str() + ": " + m[3].str() +
+           " — python_bind_src does not compile against kgen's torch shim (include/torch_shim: the part of ATen, "
+           "pybind11 and torch_npu a binding needs); the compiler's messages follow";
+  else
+    head = "error[compile] " + (o.file.empty() ? bind_path : o.file) +
+           ": python_bind_src does not build (the compiler output follows)";
+  return head + "\n" + out + (out.empty() || out.back() == '\n' ? "" : "\n");
+}
+
+BindBuild build_bind(const std::string& bind_path) {
+  BindBuild b;
+  std::string text = slurp(bind_path);
+  Origin o = origin_of(text, bind_path);
+  std::string entry = shim_dir() + "/kgen_bind_entry.cpp";
+  std::vector<std::string> cmd = {"g++", "-std=c++17", "-O1", "-fPIC", "-shared", "-w", "-I" + shim_dir(),
+                                  "-I" + src_dir(), "-DTORCH_EXTENSION_NAME=custom_ops_lib", bind_path, entry};
+  uint64_t h = fnv(text);
+  for (auto& a : cmd) h = fnv(a, h);
+  // The shim's own sources (all headers under include/torch_shim) and the boundary header.
+  std::error_code ec;
+  std::vector<fs::path> shim_files;
+  for (auto it = fs::recursive_directory_iterator(shim_dir(), ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec))
+    if (it->is_regular_file(ec)) shim_files.push_back(it->path());
+  std::sort(shim_files.begin(), shim_files.end());
+  for (auto& f : shim_files) h = fnv(f.string() + slurp(f.string()), h);
+  h = fnv(slurp(src_dir() + "/op/aclnn_call.h"), h);
+  char hex[20];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+  std::string final_path = cache_dir() + "/op/bind-" + hex + ".so";
+  if (fs::exists(final_path, ec)) {
+    b.ok = true;
+    b.so = final_path;
+    return b;
+  }
+  fs::create_directories(fs::path(final_path).parent_path(), ec);
+  std::random_device rd;
+  std::string tmp = final_path + ".tmp-" + std::to_string(getpid()) + "-" + std::to_string(rd());
+  cmd.push_back("-o");
+  cmd.push_back(tmp);
+  if (std::getenv("KGEN_OP_VERBOSE")) {
+    for (auto& a : cmd) std::fprintf(stderr, "%s ", a.c_str());
+    std::fprintf(stderr, "\n");
+  }
+  Proc r = run_cmd(cmd);
+  if (r.status != 0) {
+    fs::remove(tmp, ec);
+    b.diag = bind_diag(r.out, o, bind_path);
+    return b;
+  }
+  if (std::rename(tmp.c_str(), final_path.c_str()) != 0) {
+    fs::remove(tmp, ec);
+    b.diag = "error[internal] cannot move " + tmp + " to " + final_path + "\n";
+    b.exit = 1;
+    return b;
+  }
+  b.ok = true;
+  b.so = final_path;
+  return b;
+}
+
+int usage(const char* msg) {
+  std::fprintf(stderr,
+               "kgen-oprun call: %s\nusage: kgen-oprun call --project P --bind BIND.cpp --fn NAME --args ARGS.json "
+               "--out DIR [--soc S]\n",
+               msg);
+  return 2;
+}
+}  // namespace
+
+int call_main(int argc, char** argv) {
+  std::string project, bind, fn, args_path, out_dir, soc = "Ascend910B2";
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto val = [&](std::string& dst) {
+      if (i + 1 >= argc) return false;
+      dst = argv[++i];
+      return true;
+    };
+    bool ok = true;
+    if (a == "--project") ok = val(project);
+    else if (a == "--bind") ok = val(bind);
+    else if (a == "--fn") ok = val(fn);
+    else if (a == "--args") ok = val(args_path);
+    else if (a == "--out") ok = val(out_dir);
+    else if (a == "--soc") ok = val(soc);
+    else return usage(("unknown option " + a).c_str());
+    if (!ok) return usage(("option " + a + " needs a value").c_str());
+  }
+  if (project.empty() || bind.empty() || fn.empty() || args_path.empty() || out_dir.empty())
+    return usage("--project, --bind, --fn, --args and --out are required");
+
+  // The binding builds while the project's host library is built and loaded.
+  auto bind_future = std::async(std::launch::async, [&] { return build_bind(bind); });
+  int code = 0;
+  std::string err = aclnn_open(project, soc, &code);
+  BindBuild bb = bind_future.get();
+  if (!err.empty()) {
+    std::fputs(err.c_str(), stderr);
+    return code ? code : 3;
+  }
+  if (!bb.ok) {
+    std::fputs(bb.diag.c_str(), stderr);
+    return bb.exit;
+  }
+  void* lib = dlopen(bb.so.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    std::fprintf(stderr, "error[compile] %s: the binding library does not load: %s\n", bind.c_str(), dlerror());
+    return 3;
+  }
+  using CallFn = int (*)(const char*, const BindArg*, size_t, std::vector<BindArg>*, std::string*);
+  auto call = reinterpret_cast<CallFn>(dlsym(lib, "kgen_bind_call"));
+  if (!call) {
+    std::fprintf(stderr, "error[internal] %s: kgen_bind_call missing from %s\n", bind.c_str(), bb.so.c_str());
+    return 1;
+  }
+
+  // Arguments.
+  nlohmann::json spec;
+  try {
+    spec = nlohmann::json::parse(slurp(args_path));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "kgen-oprun call: %s: %s\n", args_path.c_str(), e.what());
+    return 2;
+  }
+  std::vector<NpyArray> arrays;
+  arrays.reserve(spec.size());
+  std::vector<BindArg> args;
+  for (auto& s : spec) {
+    BindArg a;
+    std::string kind = s.value("kind", "");
+    if (kind == "tensor") {
+      NpyArray arr;
+      std::string path = s.value("path", "");
+      if (std::string e = read_npy(path, arr); !e.empty()) {
+        std::fprintf(stderr, "kgen-oprun call: %s: %s\n", path.c_str(), e.c_str());
+        return 1;
+      }
+      std::string dn = s.value("dtype", "");
+      if (dn == "bfloat16") arr.dtype = kDtBf16;
+      arrays.push_back(std::move(arr));
+      auto& A = arrays.back();
+      a.kind = BindArg::Tensor;
+      a.shape = A.shape;
+      a.dtype = A.dtype;
+      a.data = A.data.data();
+      a.bytes = A.data.size();
+    } else if (kind == "none") {
+      a.kind = BindArg::None;
+    } else if (kind == "int") {
+      a.kind = BindArg::Int;
+      a.i = s["value"].get<int64_t>();
+    } else if (kind == "float") {
+      a.kind = BindArg::Float;
+      a.f = s["value"].get<double>();
+    } else if (kind == "bool") {
+      a.kind = BindArg::Bool;
+      a.b = s["value"].get<bool>();
+    } else if (kind == "str") {
+      a.kind = BindArg::Str;
+      a.s = s["value"].get<std::string>();
+    } else if (kind == "int_list") {
+      a.kind = BindArg::IntList;
+      a.ints = s["value"].get<std::vector<int64_t>>();
+    } else if (kind == "float_list") {
+      a.kind = BindArg::FloatList;
+      a.floats = s["value"].get<std::vector<double>>();
+    } else if (kind == "bool_list") {
+      a.kind = BindArg::BoolList;
+      a.bools = s["value"].get<std::vector<bool>>();
+    } else {
+      std::fprintf(stderr, "kgen-oprun call: %s: unknown argument kind '%s'\n", args_path.c_str(), kind.c_str());
+      return 2;
+    }
+    args.push_back(std::move(a));
+  }
+
+  std::vector<BindArg> results;
+  std::string error;
+  int rc = call(fn.c_str(), args.data(), args.size(), &results, &error);
+  if (rc != 0) {
+    if (rc == 3 || error.rfind("error[", 0) == 0) {   // exec_aclnn's own diagnostics
+      std::fputs(error.c_str(), stderr);
+      if (error.empty() || error.back() != '\n') std::fputc('\n', stderr);
+      return 3;
+    }
+    std::string text = slurp(bind);
+    Origin o = origin_of(text, bind);
+    std::smatch m;
+    static const std::regex check(R"(^([\s\S]*) \(TORCH_CHECK at ([^\n]*):(\d+)\)$)");
+    if (std::regex_match(error, m, check)) {
+      std::fprintf(stderr, "error[submission] %s:%s: TORCH_CHECK failed in python_bind_src's %s: %s\n",
+                   m[2].str().c_str(), m[3].str().c_str(), fn.c_str(), m[1].str().c_str());
+      return 3;
+    }
+    int line = bind_line(text, o, std::regex("\\.\\s*def\\s*\\(\\s*\"" + fn + "\""));
+    std::fprintf(stderr, "error[submission] %s:%d: python_bind_src's %s failed: %s\n", o.file.c_str(), line,
+                 fn.c_str(), error.c_str());
+    return 3;
+  }
+
+  // Results.
+  nlohmann::json out = nlohmann::json::array();
+  std::error_code ec;
+  fs::create_directories(out_dir, ec);
+  for (size_t i = 0; i < results.size(); ++i) {
+    const BindArg& r = results[i];
+    if (r.kind == BindArg::Tensor) {
+      std::string path = out_dir + "/result" + std::to_string(i) + ".npy";
+      int dt = r.dtype;
+      if (std::string e = write_npy(path, r.shape, dt, r.data, r.bytes); !e.empty()) {
+        std::fprintf(stderr, "kgen-oprun call: %s\n", e.c_str());
+        return 1;
+      }
+      out.push_back({{"kind", "tensor"}, {"path", path}, {"dtype", npy_dtype_name(dt)}, {"shape", r.shape}});
+    } else if (r.kind == BindArg::Int) {
+      out.push_back({{"kind", "int"}, {"value", r.i}});
+    } else if (r.kind == BindArg::Float) {
+      out.push_back({{"kind", "float"}, {"value", r.f}});
+    } else if (r.kind == BindArg::Bool) {
+      out.push_back({{"kind", "bool"}, {"value", r.b}});
+    } else {
+      out.push_back({{"kind", "none"}});
+    }
+  }
+  std::ofstream(out_dir + "/results.json") << out.dump() << "\n";
+  return 0;
+}
+}  // namespace kgen::op

@@ -1,0 +1,218 @@
+// kgen-oprun: the op runner process that `kgen op run` starts (sandboxed by the parent's limits).
+//   kgen-oprun run PROJECT [--input NAME=FILE.npy]... [--attr NAME=VALUE]... --out DIR [--soc SOC]
+//                  [--output-shape NAME=D0,D1,...]... [--op TYPE] [--json-file FILE]
+//   kgen-oprun call ...      MultiKernelBench binding mode (src/op/call*.cpp)
+// Exit status: 0 ok, 3 the op or kernel is wrong (error[...] line), 2 usage, 1 internal.
+#include <sys/stat.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "host/op_host.h"
+#include "op/call.h"
+#include "op/npy.h"
+#include "op/runner.h"
+#include "sim/soc.h"
+
+namespace {
+namespace fs = std::filesystem;
+using namespace kgen::op;
+
+int usage(const std::string& msg) {
+  std::fprintf(stderr, "kgen-oprun: %s\nusage: kgen-oprun run PROJECT [--input NAME=FILE.npy]... [--attr NAME=VALUE]... "
+                       "--out DIR [--soc SOC] [--output-shape NAME=D0,D1,...]... [--op TYPE] [--json-file FILE]\n",
+               msg.c_str());
+  return 2;
+}
+bool split_eq(const std::string& s, std::string& a, std::string& b) {
+  size_t p = s.find('=');
+  if (p == std::string::npos) return false;
+  a = s.substr(0, p);
+  b = s.substr(p + 1);
+  return true;
+}
+
+int run_main(int argc, char** argv) {
+  std::string project_dir, out_dir, soc = "Ascend910B2", op_type, json_file;
+  std::vector<std::pair<std::string, std::string>> inputs, attrs, oshapes;
+  for (int i = 2; i < argc; ++i) {
+    std::string a = argv[i];
+    auto val = [&](std::string& dst) {
+      if (i + 1 >= argc) return false;
+      dst = argv[++i];
+      return true;
+    };
+    std::string v, n, x;
+    if (a == "--input" || a == "--attr" || a == "--output-shape") {
+      if (!val(v)) return usage(a + " needs a value");
+      if (!split_eq(v, n, x)) {
+        if (a != "--input") return usage(a + " " + v + ": expected NAME=VALUE");
+        n.clear();
+        x = v;
+      }
+      (a == "--input" ? inputs : a == "--attr" ? attrs : oshapes).emplace_back(n, x);
+    } else if (a == "--out") {
+      if (!val(out_dir)) return usage("--out needs a directory");
+    } else if (a == "--soc") {
+      if (!val(soc)) return usage("--soc needs a value");
+    } else if (a == "--op") {
+      if (!val(op_type)) return usage("--op needs a value");
+    } else if (a == "--json-file") {
+      if (!val(json_file)) return usage("--json-file needs a value");
+    } else if (!a.empty() && a[0] == '-') {
+      return usage("unknown option " + a);
+    } else if (project_dir.empty()) {
+      project_dir = a;
+    } else {
+      return usage("unexpected argument " + a);
+    }
+  }
+  if (project_dir.empty()) return usage("no project directory");
+  if (out_dir.empty()) return usage("--out DIR is required");
+  if (!kgen::sim::find_soc(soc)) return usage("unknown SoC '" + soc + "' (known: " + kgen::sim::soc_names() + ")");
+  auto report = [&](const Failure& f) {
+    std::fputs(f.text.c_str(), stderr);
+    return f.exit;
+  };
+  auto t0 = std::chrono::steady_clock::now();
+  Project p;
+  if (std::string e = find_project(project_dir, p); !e.empty()) return usage(e);
+  // Read the inputs first: their dtypes let the kernel build start next to the host build.
+  std::vector<NpyArray> arrays(inputs.size());
+  std::vector<std::pair<std::string, int>> predicted;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (std::string e = read_npy(inputs[i].second, arrays[i]); !e.empty()) return usage("--input " + e);
+    predicted.emplace_back(inputs[i].first, arrays[i].dtype);
+  }
+  auto host_future = build_host(p, soc);
+  Defines guess = predict_defines(p, predicted);
+  if (!guess.empty()) build_kernel(p, soc, guess);
+  OpRunner R;
+  if (auto f = R.open(p, soc, op_type)) return report(*f);
+  const auto& info = R.info();
+  // Map --input NAME=FILE onto the OpDef's inputs (positional when no name is given).
+  RunSpec spec;
+  spec.inputs.resize(info.inputs.size());
+  for (auto& t : spec.inputs) t.present = false;
+  size_t next = 0;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    size_t k = 0;
+    if (inputs[i].first.empty()) {
+      while (next < info.inputs.size() && spec.inputs[next].present) ++next;
+      k = next;
+    } else {
+      while (k < info.inputs.size() && info.inputs[k].name != inputs[i].first) ++k;
+    }
+    std::string names;
+    for (auto& in : info.inputs) names += (names.empty() ? "" : ", ") + in.name;
+    if (k >= info.inputs.size()) {
+      std::string msg = inputs[i].first.empty()
+                            ? std::to_string(inputs.size()) + " inputs given but the OpDef of " + info.type + " has " +
+                                  std::to_string(info.inputs.size()) + " (" + names + ")"
+                            : "--input " + inputs[i].first + ": the OpDef of " + info.type + " has no input '" +
+                                  inputs[i].first + "'; its inputs: " + names;
+      return report(*fail("op-def", p.host_cpp, 0, msg + " — pass one --input NAME=FILE.npy per OpDef input"));
+    }
+    if (spec.inputs[k].present)
+      return usage("--input " + info.inputs[k].name + " is given twice");
+    Tensor& t = spec.inputs[k];
+    t.present = true;
+    t.shape = arrays[i].shape;
+    t.dtype = arrays[i].dtype;
+    t.data = arrays[i].data.data();
+    t.bytes = arrays[i].data.size();
+    t.origin = inputs[i].second;
+  }
+  size_t given = 0;
+  for (auto& t : spec.inputs) given += t.present;
+  if (given != info.inputs.size()) {
+    size_t required = 0;
+    std::string missing;
+    for (size_t k = 0; k < info.inputs.size(); ++k) {
+      required += info.inputs[k].kind == kgen::host::ParamKind::Required;
+      if (!spec.inputs[k].present && info.inputs[k].kind == kgen::host::ParamKind::Required)
+        missing += (missing.empty() ? "" : ", ") + info.inputs[k].name;
+    }
+    if (!missing.empty())
+      return report(*fail("op-def", p.host_cpp, R.param_line("Input", missing.substr(0, missing.find(','))),
+                          std::to_string(given) + " input(s) given, the OpDef of " + info.type + " has " +
+                              std::to_string(info.inputs.size()) + " (" + std::to_string(required) +
+                              " required); missing: " + missing + " — pass --input NAME=FILE.npy for each"));
+  }
+  if (auto f = R.parse_attrs(attrs, spec.attrs)) return report(*f);
+  spec.output_shapes.resize(info.outputs.size());
+  spec.output_shape_given.assign(info.outputs.size(), false);
+  for (auto& [name, dims] : oshapes) {
+    size_t k = 0;
+    while (k < info.outputs.size() && info.outputs[k].name != name) ++k;
+    if (k == info.outputs.size()) return usage("--output-shape " + name + ": the op has no output '" + name + "'");
+    std::vector<int64_t> s;
+    std::string cur;
+    for (char c : dims + ",") {
+      if (c == ',' || c == 'x') {
+        if (!cur.empty()) s.push_back(std::stoll(cur));
+        cur.clear();
+      } else if (std::isdigit(static_cast<unsigned char>(c))) {
+        cur += c;
+      } else if (c != ' ') {
+        return usage("--output-shape " + name + "=" + dims + ": expected D0,D1,...");
+      }
+    }
+    spec.output_shapes[k] = s;
+    spec.output_shape_given[k] = true;
+  }
+  RunResult res;
+  if (auto f = R.run(spec, res)) return report(*f);
+  std::error_code ec;
+  fs::create_directories(out_dir, ec);
+  nlohmann::json j;
+  j["ok"] = true;
+  j["op"] = res.op;
+  j["soc"] = res.soc;
+  j["kernel"] = res.kernel;
+  j["block_dim"] = res.block_dim;
+  j["tiling_key"] = res.tiling_key;
+  j["tiling_bytes"] = res.tiling_bytes;
+  j["workspace_bytes"] = res.workspace_bytes;
+  j["dtype_column"] = res.column;
+  j["cached"] = res.host_cached && res.kernel_cached;
+  j["outputs"] = nlohmann::json::array();
+  std::printf("op %s on %s: kernel %s, block dim %u, tiling key %llu, tiling data %zu bytes, workspace %zu bytes%s\n",
+              res.op.c_str(), res.soc.c_str(), res.kernel.c_str(), res.block_dim,
+              static_cast<unsigned long long>(res.tiling_key), res.tiling_bytes, res.workspace_bytes,
+              res.host_cached && res.kernel_cached ? " (cached build)" : "");
+  for (auto& o : res.outputs) {
+    std::string path = (fs::path(out_dir) / (o.name + ".npy")).string();
+    if (std::string e = write_npy(path, o.shape, o.dtype, o.data.data(), o.data.size()); !e.empty()) {
+      std::fprintf(stderr, "kgen-oprun: %s\n", e.c_str());
+      return 1;
+    }
+    std::string shape;
+    for (size_t i = 0; i < o.shape.size(); ++i) shape += (i ? "," : "") + std::to_string(o.shape[i]);
+    std::printf("  output %s: shape [%s] %s -> %s\n", o.name.c_str(), shape.c_str(), npy_dtype_name(o.dtype), path.c_str());
+    j["outputs"].push_back({{"name", o.name}, {"shape", o.shape}, {"dtype", npy_dtype_name(o.dtype)}, {"path", path},
+                            {"unwritten", o.unwritten}});
+  }
+  for (auto& n : res.notes) std::printf("%s\n", n.c_str());
+  j["notes"] = res.notes;
+  j["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::fflush(stdout);
+  if (!json_file.empty()) {
+    std::ofstream(json_file) << j.dump() << "\n";
+  }
+  (void)host_future;
+  return 0;
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc >= 2 && std::strcmp(argv[1], "run") == 0) return run_main(argc, argv);
+  if (argc >= 2 && std::strcmp(argv[1], "call") == 0) return kgen::op::call_main(argc - 1, argv + 1);
+  std::fprintf(stderr, "usage: kgen-oprun run PROJECT ... | kgen-oprun call ...\n");
+  return 2;
+}

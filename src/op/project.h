@@ -1,0 +1,28 @@
+// Locating the files of an op project on disk: the msopgen layout (P/op_host/*.cpp + *_tiling.h, P/op_kernel/*.cpp,
+// optional P/*.json) or the three files side by side in P.
+//   host        = the .cpp that includes register/op_def_registry.h
+//   kernel      = the .cpp that includes kernel_operator.h
+//   tiling      = the .h with BEGIN_TILING_DATA_DEF (or BEGIN_TILING_DATA_DEF-less: the local header the host
+//                 includes), optional
+#pragma once
+#include <string>
+#include <vector>
+
+namespace kgen::op {
+struct Project {
+  std::string dir;       // as given, absolute
+  bool msopgen = false;
+  std::string host_cpp, kernel_cpp, tiling_h, json;   // absolute paths ("" when absent: tiling_h, json)
+};
+// Empty string on success, else the reason (which files were found, what is missing or ambiguous).
+std::string find_project(const std::string& dir, Project& p);
+
+// Text helpers used for diagnostics that point into the project's own files.
+std::string read_text(const std::string& path);
+// 1-based line of the first match of the ECMAScript regex in the file, 0 when none.
+int find_line(const std::string& path, const std::string& regex);
+// Names of the extern "C" __global__ functions a kernel file defines.
+std::vector<std::string> kernel_functions(const std::string& kernel_cpp);
+// AddCustom -> add_custom (CANN's kernel name of an op type).
+std::string snake_case(const std::string& op_type);
+}  // namespace kgen::op

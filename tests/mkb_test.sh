@@ -1,0 +1,65 @@
+#!/bin/bash
+# kgen op run-mkb: the MultiKernelBench-format submissions of examples/mkb pass against their reference tasks, and
+# every negative in tests/data/mkb/errors fails with the category its first line declares
+# (`# kgen-expect: CATEGORY [@]`; with @, the diagnostic must name the line marked ERROR-HERE).
+# usage: mkb_test.sh KGEN SOURCE_DIR
+set -u
+KGEN=$1
+SRC=$2
+export KGEN_CACHE=$(mktemp -d)
+trap 'rm -rf "$KGEN_CACHE"' EXIT
+if ! /usr/bin/python3 -c 'import torch, numpy' 2>/dev/null; then
+  echo "SKIP: /usr/bin/python3 lacks torch/numpy"
+  exit 0
+fi
+fail=0
+cd "$SRC"
+# The torch shim on its own.
+shimbin=$(mktemp)
+if g++ -std=c++17 -I include/torch_shim -I src tests/data/mkb/shim_check.cpp include/torch_shim/kgen_bind_entry.cpp \
+     -o "$shimbin" && "$shimbin"; then echo "ok: torch shim self-check"; else echo "FAIL: torch shim self-check"; fail=1; fi
+rm -f "$shimbin"
+for name in add leaky_relu reduce_sum; do
+  out=$("$KGEN" op run-mkb examples/mkb/$name.py --task examples/mkb/tasks/$name.py --trials 2 2>&1)
+  rc=$?
+  if [ $rc -ne 0 ] || ! grep -q '^PASS$' <<<"$out"; then
+    echo "FAIL: examples/mkb/$name.py (exit $rc)"; echo "$out" | head -20; fail=1
+  else
+    echo "ok: examples/mkb/$name.py: $(grep 'max abs' <<<"$out")"
+  fi
+done
+# --json
+out=$("$KGEN" op run-mkb examples/mkb/add.py --task examples/mkb/tasks/add.py --trials 1 --json 2>&1)
+if ! /usr/bin/python3 -c 'import json,sys; j=json.loads(sys.argv[1]); assert j["verdict"]=="pass", j' "$out"; then
+  echo "FAIL: --json report"; echo "$out" | head; fail=1
+else
+  echo "ok: --json"
+fi
+# A wrong result is a mismatch with the first differing index.
+tmp=$(mktemp -d)
+sed 's/AscendC::Add(z, x, y, n);/AscendC::Sub(z, x, y, n);/' examples/mkb/add.py > "$tmp/add_wrong.py"
+out=$("$KGEN" op run-mkb "$tmp/add_wrong.py" --task examples/mkb/tasks/add.py --trials 1 2>&1)
+rc=$?
+if [ $rc -ne 3 ] || ! grep -q 'error\[mismatch\].*first at index' <<<"$out"; then
+  echo "FAIL: a wrong kernel is not reported as a mismatch (exit $rc)"; echo "$out" | head; fail=1
+else
+  echo "ok: mismatch reported"
+fi
+rm -rf "$tmp"
+for f in tests/data/mkb/errors/*.py; do
+  expect=$(head -1 "$f" | sed -n 's/^# kgen-expect: *//p')
+  cat=${expect%% *}
+  want_line=""
+  if [[ "$expect" == *"@"* ]]; then want_line=$(grep -n 'ERROR-HERE' "$f" | head -1 | cut -d: -f1); fi
+  out=$("$KGEN" op run-mkb "$f" --task examples/mkb/tasks/add.py --trials 1 2>&1)
+  rc=$?
+  first=$(grep -m1 '^error\[' <<<"$out")
+  if [ $rc -ne 3 ] || [[ "$first" != "error[$cat]"* ]]; then
+    echo "FAIL: $f: expected error[$cat], exit 3; got exit $rc: $first"; echo "$out" | head -8; fail=1; continue
+  fi
+  if [ -n "$want_line" ] && [[ "$first" != *"$f:$want_line:"* ]]; then
+    echo "FAIL: $f: expected the diagnostic at $f:$want_line: $first"; fail=1; continue
+  fi
+  echo "ok: $f -> $first" | cut -c1-160
+done
+exit $fail

@@ -1,0 +1,110 @@
+#!/bin/bash
+# The op projects of examples/op_projects end to end: random inputs (tests/op_compare.py, seeded), `kgen op run`,
+# outputs compared with PyTorch; two shapes per project (one whose rows / length are not a multiple of 32 bytes)
+# and float16 where the project supports it. Then `kgen op new` projects, run as generated: every output must be
+# the elementwise sum of the inputs; and `kgen op new` refuses to overwrite a directory.
+# Usage: op_projects_test.sh KGEN SOURCE_DIR
+set -u
+KGEN=${1:?usage: op_projects_test.sh KGEN SOURCE_DIR}
+SRC=${2:?usage: op_projects_test.sh KGEN SOURCE_DIR}
+KGEN=$(cd "$(dirname "$KGEN")" && pwd)/$(basename "$KGEN")
+SRC=$(cd "$SRC" && pwd)
+PY=/usr/bin/python3
+CMP="$SRC/tests/op_compare.py"
+EX="$SRC/examples/op_projects"
+
+if ! $PY -c 'import torch, numpy' 2>/dev/null; then
+  echo "SKIP: $PY has no torch/numpy"
+  exit 0
+fi
+WORK=$(mktemp -d /tmp/kgen-op-projects-XXXXXX)
+export KGEN_CACHE="$WORK/cache"
+trap 'rm -rf "$WORK"' EXIT
+FAILS=0
+N=0
+
+# run_case PROJECT_DIR OP DTYPE SHAPE [op_compare gen options...]
+run_case() {
+  local proj=$1 op=$2 dt=$3 shape=$4
+  shift 4
+  N=$((N + 1))
+  local d="$WORK/case$N"
+  local args
+  if ! args=$($PY "$CMP" gen "$op" "$dt" "$shape" "$d" "$@"); then
+    echo "FAIL $op $dt [$shape]: input generation failed"
+    FAILS=$((FAILS + 1))
+    return
+  fi
+  local -a argv
+  mapfile -t argv <<<"$args"
+  if ! "$KGEN" op run "$proj" "${argv[@]}" --out "$d/out" >"$d/log" 2>&1; then
+    echo "FAIL $op $dt [$shape]: kgen op run failed:"
+    sed 's/^/    /' "$d/log" | head -20
+    FAILS=$((FAILS + 1))
+    return
+  fi
+  if ! $PY "$CMP" check "$d" "$d/out"; then
+    FAILS=$((FAILS + 1))
+  fi
+}
+
+for dt in float32 float16; do
+  run_case "$EX/leaky_relu" leaky_relu $dt 64,256 --attr negative_slope=0.2
+  run_case "$EX/leaky_relu" leaky_relu $dt 37,129                       # 4773 elements: tail, default slope
+  run_case "$EX/add_broadcast" add_broadcast $dt 96,512
+  run_case "$EX/add_broadcast" add_broadcast $dt 50,77                  # rows of 77 elements: padded UB rows
+  run_case "$EX/reduce_sum" reduce_sum $dt 64,256                       # tiling key 1 / 2
+  run_case "$EX/reduce_sum" reduce_sum $dt 45,3001                      # rows longer than one tile: chunked
+  run_case "$EX/softmax" softmax $dt 64,256
+  run_case "$EX/softmax" softmax $dt 33,1000
+  run_case "$EX/log_softmax" log_softmax $dt 64,256                     # LogSoftMax API + LogSoftMaxTilingFunc
+  run_case "$EX/log_softmax" log_softmax $dt 45,1001                    # rows of 1001: padded, tmp within min/max
+  run_case "$EX/rms_norm" rms_norm $dt 64,256                           # RmsNorm API + GetRmsNormTilingInfo
+  run_case "$EX/rms_norm" rms_norm $dt 37,300 --attr epsilon=0.001      # rows of 300: originalHLength < hLength
+  run_case "$EX/matmul" matmul $dt 64,128,96                            # with bias
+  run_case "$EX/matmul" matmul $dt 100,70,50 --no-bias                  # unaligned M, K, N, no bias
+done
+run_case "$EX/layer_norm" layer_norm float32 64,256
+run_case "$EX/layer_norm" layer_norm float32 37,300 --attr epsilon=0.001
+run_case "$EX/layer_norm" layer_norm float32 20,60                    # one 64-column chunk
+# several double-buffered tiles per core
+run_case "$EX/leaky_relu" leaky_relu float32 512,1001
+run_case "$EX/softmax" softmax float16 2000,300
+run_case "$EX/layer_norm" layer_norm float32 2000,300
+run_case "$EX/log_softmax" log_softmax float16 2000,300
+run_case "$EX/rms_norm" rms_norm float32 2000,300                     # full and two kinds of last tiles
+run_case "$EX/rms_norm" rms_norm float16 4,33,100                     # 3-d input
+
+# kgen op new: the generated projects run as they are.
+cd "$WORK" || exit 1
+if "$KGEN" op new add --inputs x,y,w --outputs z --attrs alpha:float=0.5,k:int=2 -o "$WORK/new_add" >"$WORK/new.log" 2>&1; then
+  run_case "$WORK/new_add" "sum:x,y,w:z" float32 1000,3 --attr alpha=0.25
+  run_case "$WORK/new_add" "sum:x,y,w:z" float32 4096
+else
+  echo "FAIL kgen op new add:"; sed 's/^/    /' "$WORK/new.log"; FAILS=$((FAILS + 1))
+fi
+if "$KGEN" op new ScaleCopy --inputs src --outputs dst,dst2 --dtype half >"$WORK/new2.log" 2>&1 &&
+   [ -f "$WORK/scale_copy_custom/op_kernel/scale_copy_custom.cpp" ] &&
+   grep -q 'OP_ADD(ScaleCopyCustom)' "$WORK/scale_copy_custom/op_host/scale_copy_custom.cpp"; then
+  run_case "$WORK/scale_copy_custom" "sum:src:dst,dst2" float16 333,7
+else
+  echo "FAIL kgen op new ScaleCopy (default directory ./scale_copy_custom, op ScaleCopyCustom):"
+  sed 's/^/    /' "$WORK/new2.log"; FAILS=$((FAILS + 1))
+fi
+# refuses to overwrite
+if "$KGEN" op new add --inputs x --outputs z -o "$WORK/new_add" >"$WORK/new3.log" 2>&1; then
+  echo "FAIL kgen op new overwrote an existing directory"; FAILS=$((FAILS + 1))
+elif ! grep -q 'already exists' "$WORK/new3.log"; then
+  echo "FAIL kgen op new on an existing directory: unexpected message:"; sed 's/^/    /' "$WORK/new3.log"
+  FAILS=$((FAILS + 1))
+else
+  echo "ok   kgen op new refuses an existing directory"
+fi
+# bad attr spec is a usage error (exit 2)
+"$KGEN" op new bad --inputs x --outputs z --attrs alpha:double=1 -o "$WORK/bad" >/dev/null 2>&1
+if [ $? -ne 2 ] || [ -e "$WORK/bad" ]; then
+  echo "FAIL kgen op new with an unknown attr type: expected exit 2 and no directory"; FAILS=$((FAILS + 1))
+fi
+
+echo "op projects: $((N - FAILS)) of $N cases passed"
+[ "$FAILS" -eq 0 ]

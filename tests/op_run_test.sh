@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# kgen op run end to end: tests/data/op/add_tiny (msopgen layout) and add_tiny_flat (side by side) against numpy,
+# the build cache, --json, and negative variants (each a copy of add_tiny with one sed) that must fail with
+# their category and the project's own file:line.   Usage: op_run_test.sh KGEN SOURCE_DIR
+set -u
+KGEN=$1
+SRC=$2
+PY=/usr/bin/python3
+W=$(mktemp -d /tmp/kgen-op-run-test.XXXXXX)
+trap 'rm -rf "$W"' EXIT
+export KGEN_CACHE=$W/cache
+BASE=$SRC/tests/data/op/add_tiny
+fail=0
+pass=0
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; [ -n "${2:-}" ] && echo "$2" | head -30; }
+
+$PY - "$W" <<'PY'
+import sys, numpy as np
+w = sys.argv[1]
+rng = np.random.default_rng(1)
+np.save(f"{w}/x.npy", rng.standard_normal(2048).astype(np.float32))
+np.save(f"{w}/y.npy", rng.standard_normal(2048).astype(np.float32))
+np.save(f"{w}/xh.npy", rng.standard_normal((4, 512)).astype(np.float16))
+np.save(f"{w}/yh.npy", rng.standard_normal((4, 512)).astype(np.float16))
+np.save(f"{w}/xi.npy", np.arange(2048, dtype=np.int32))
+np.save(f"{w}/x100.npy", rng.standard_normal(100).astype(np.float32))
+PY
+
+check() {   # check NAME OUTDIR XFILE YFILE ALPHA
+  $PY - "$2/z.npy" "$W/$3" "$W/$4" "$5" <<'PY'
+import sys, numpy as np
+z = np.load(sys.argv[1]); x = np.load(sys.argv[2]); y = np.load(sys.argv[3]); a = float(sys.argv[4])
+ref = (x.astype(np.float32) + np.asarray(a, dtype=x.dtype).astype(np.float32) * y.astype(np.float32))
+tol = 1e-5 if x.dtype == np.float32 else 2e-2
+assert z.dtype == x.dtype and z.shape == x.shape, (z.dtype, z.shape)
+err = np.abs(z.astype(np.float32) - ref).max()
+assert err <= tol * (1 + np.abs(ref).max()), err
+PY
+}
+
+# --- positive runs -------------------------------------------------------------------------------------------------
+out=$("$KGEN" op run "$BASE" --input x="$W/x.npy" --input y="$W/y.npy" --attr alpha=0.5 --out "$W/o1" 2>&1)
+[ $? -eq 0 ] && check f32 "$W/o1" x.npy y.npy 0.5 && ok "msopgen float32 alpha=0.5" || bad "msopgen float32" "$out"
+out=$("$KGEN" op run "$BASE" --input x="$W/xh.npy" --input y="$W/yh.npy" --out "$W/o2" 2>&1)
+[ $? -eq 0 ] && check f16 "$W/o2" xh.npy yh.npy 1.0 && ok "msopgen float16 default alpha" || bad "msopgen float16" "$out"
+out=$("$KGEN" op run "$SRC/tests/data/op/add_tiny_flat" "$W/x.npy" "$W/y.npy" --attr alpha=-2 --out "$W/o3" 2>&1)
+[ $? -eq 0 ] && check flat "$W/o3" x.npy y.npy -2 && ok "side-by-side, positional inputs" || bad "side-by-side" "$out"
+out=$("$KGEN" op run "$BASE" --input x="$W/x.npy" --input y="$W/y.npy" --attr alpha=0.5 --out "$W/o4" 2>&1)
+echo "$out" | grep -q "(cached build)" && ok "second run uses the cache" || bad "cache" "$out"
+js=$("$KGEN" op run "$BASE" --input x="$W/x.npy" --input y="$W/y.npy" --out "$W/o5" --json 2>/dev/null)
+echo "$js" | $PY -c 'import json,sys; j=json.load(sys.stdin); assert j["ok"] and j["block_dim"]==8 and j["outputs"][0]["shape"]==[2048] and j["outputs"][0]["dtype"]=="float32", j' \
+  && ok "--json summary" || bad "--json" "$js"
+js=$("$KGEN" op run "$BASE" --input x="$W/xi.npy" --input y="$W/xi.npy" --out "$W/o6" --json 2>/dev/null)
+echo "$js" | $PY -c 'import json,sys; j=json.load(sys.stdin); assert not j["ok"] and j["exit"]==3 and j["errors"][0]["category"]=="op-def", j' \
+  && ok "--json error" || bad "--json error" "$js"
+
+# --- negatives: expect CATEGORY FILE LINE-REGEX --------------------------------------------------------------------
+variant() {   # variant NAME FILE(relative) SED
+  rm -rf "$W/$1"; cp -r "$BASE" "$W/$1"; sed -i "$3" "$W/$1/$2"
+}
+expect() {   # expect NAME EXIT CATEGORY FILE PATTERN(grep -n in FILE for the line) -- ARGS...
+  local name=$1 code=$2 cat=$3 file=$4 pat=$5; shift 6
+  local line; line=$(grep -n -m1 -E -- "$pat" "$file" | cut -d: -f1)
+  local o; o=$("$KGEN" op run "$@" --out "$W/neg-$name" 2>&1); local rc=$?
+  local first; first=$(echo "$o" | grep -m1 '^error\[')
+  if [ $rc -eq "$code" ] && [[ "$first" == "error[$cat] $file:$line:"* ]]; then ok "$name: $first"
+  else bad "$name (rc $rc, want error[$cat] $file:$line)" "$o"; fi
+}
+H=op_host/add_tiny_custom.cpp
+K=op_kernel/add_tiny_custom.cpp
+T=op_host/add_tiny_custom_tiling.h
+XY=(--input x="$W/x.npy" --input y="$W/y.npy")
+
+variant tiling_fail $H 's/    context->SetBlockDim(blockDim);/    return ge::GRAPH_FAILED;/'
+expect tiling_fail 3 tiling "$W/tiling_fail/$H" 'ge::graphStatus TilingFunc' -- "$W/tiling_fail" "${XY[@]}"
+expect tiling_shape 3 tiling "$BASE/$H" 'ge::graphStatus TilingFunc' -- "$BASE" --input x="$W/x100.npy" --input y="$W/x100.npy"
+variant block0 $H 's/context->SetBlockDim(blockDim);/context->SetBlockDim(0);/'
+expect block0 3 block-dim "$W/block0/$H" 'SetBlockDim\(' -- "$W/block0" "${XY[@]}"
+variant block_big $H 's/context->SetBlockDim(blockDim);/context->SetBlockDim(70000);/'
+expect block_big 3 block-dim "$W/block_big/$H" 'SetBlockDim\(' -- "$W/block_big" "${XY[@]}"
+variant tiling_big $T 's/TILING_DATA_FIELD_DEF(float, alpha);/TILING_DATA_FIELD_DEF(float, alpha);\n  TILING_DATA_FIELD_DEF_ARR(uint32_t, 8192, big);/'
+expect tiling_big 3 tiling "$W/tiling_big/$H" 'SaveToBuffer\(' -- "$W/tiling_big" "${XY[@]}"
+variant kernel_name $K 's/void add_tiny_custom(/void add_tiny(/'
+expect kernel_name 3 kernel-name "$W/kernel_name/$K" 'extern "C"' -- "$W/kernel_name" "${XY[@]}"
+variant host_compile $H 's/context->SetBlockDim(blockDim);/context->SetBlockDims(blockDim);/'
+expect host_compile 3 compile "$W/host_compile/$H" 'SetBlockDims' -- "$W/host_compile" "${XY[@]}"
+variant kernel_compile $K 's/AscendC::Add(zLocal/AscendC::Addd(zLocal/'
+expect kernel_compile 3 compile "$W/kernel_compile/$K" 'AscendC::Addd' -- "$W/kernel_compile" "${XY[@]}"
+expect input_dtype 3 op-def "$BASE/$H" 'Input\("x"\)' -- "$BASE" --input x="$W/xi.npy" --input y="$W/xi.npy"
+expect input_count 3 op-def "$BASE/$H" 'Input\("y"\)' -- "$BASE" --input x="$W/x.npy"
+variant attr_required $H 's/AttrType(OPTIONAL).Float(1.0)/AttrType(REQUIRED).Float()/'
+expect attr_required 3 op-def "$W/attr_required/$H" 'Attr\("alpha"\)' -- "$W/attr_required" "${XY[@]}"
+expect attr_bad 3 op-def "$BASE/$H" 'Attr\("alpha"\)' -- "$BASE" "${XY[@]}" --attr alpha=abc
+
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
