@@ -55,6 +55,13 @@ js=$("$KGEN" op run "$BASE" --input x="$W/xi.npy" --input y="$W/xi.npy" --out "$
 echo "$js" | $PY -c 'import json,sys; j=json.load(sys.stdin); assert not j["ok"] and j["exit"]==3 and j["errors"][0]["category"]=="op-def", j' \
   && ok "--json error" || bad "--json error" "$js"
 
+# The kernel may name the tiling struct, as CANN's kernel build declares it at global scope.
+rm -rf "$W/named"; cp -r "$BASE" "$W/named"
+sed -i 's/    op.Init(x, y, z, tilingData.totalLength,/    const AddTinyCustomTilingData* td = \&tilingData;\n    op.Init(x, y, z, td->totalLength,/' "$W/named/op_kernel/add_tiny_custom.cpp"
+out=$("$KGEN" op run "$W/named" --input x="$W/x.npy" --input y="$W/y.npy" --attr alpha=0.5 --out "$W/o7" 2>&1); rc=$?
+grep -q "AddTinyCustomTilingData\* td" "$W/named/op_kernel/add_tiny_custom.cpp" && [ $rc -eq 0 ] && check named "$W/o7" x.npy y.npy 0.5 \
+  && ok "kernel names the tiling struct" || bad "kernel names the tiling struct" "$out"
+
 # --- negatives: expect CATEGORY FILE LINE-REGEX --------------------------------------------------------------------
 variant() {   # variant NAME FILE(relative) SED
   rm -rf "$W/$1"; cp -r "$BASE" "$W/$1"; sed -i "$3" "$W/$1/$2"
@@ -91,6 +98,8 @@ expect input_dtype 3 op-def "$BASE/$H" 'Input\("x"\)' -- "$BASE" --input x="$W/x
 expect input_count 3 op-def "$BASE/$H" 'Input\("y"\)' -- "$BASE" --input x="$W/x.npy"
 variant attr_required $H 's/AttrType(OPTIONAL).Float(1.0)/AttrType(REQUIRED).Float()/'
 expect attr_required 3 op-def "$W/attr_required/$H" 'Attr\("alpha"\)' -- "$W/attr_required" "${XY[@]}"
+variant input_format $H '0,/FORMAT_ND, ge::FORMAT_ND})$/s//FORMAT_FRACTAL_NZ, ge::FORMAT_FRACTAL_NZ})/'
+expect input_format 3 op-def "$W/input_format/$H" 'Input\("x"\)' -- "$W/input_format" "${XY[@]}"
 expect attr_bad 3 op-def "$BASE/$H" 'Attr\("alpha"\)' -- "$BASE" "${XY[@]}" --attr alpha=abc
 
 echo "$pass passed, $fail failed"
