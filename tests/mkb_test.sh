@@ -1,6 +1,6 @@
 #!/bin/bash
 # kgen op run-mkb: the MultiKernelBench-format submissions of examples/mkb pass against their reference tasks, and
-# every negative in tests/data/mkb/errors fails with the category its first line declares
+# every negative written by tests/data/mkb/negatives.py (add.py with one mistake) fails with the category its first line declares
 # (`# kgen-expect: CATEGORY [@]`; with @, the diagnostic must name the line marked ERROR-HERE).
 # usage: mkb_test.sh KGEN SOURCE_DIR
 set -u
@@ -46,7 +46,9 @@ else
   echo "ok: mismatch reported"
 fi
 rm -rf "$tmp"
-for f in tests/data/mkb/errors/*.py; do
+neg=$(mktemp -d)
+/usr/bin/python3 tests/data/mkb/negatives.py examples/mkb/add.py "$neg" || { echo "FAIL: negatives.py"; fail=1; }
+for f in "$neg"/*.py; do
   expect=$(head -1 "$f" | sed -n 's/^# kgen-expect: *//p')
   cat=${expect%% *}
   want_line=""
@@ -62,4 +64,5 @@ for f in tests/data/mkb/errors/*.py; do
   fi
   echo "ok: $f -> $first" | cut -c1-160
 done
+rm -rf "$neg"
 exit $fail

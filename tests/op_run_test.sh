@@ -44,7 +44,12 @@ out=$("$KGEN" op run "$BASE" --input x="$W/x.npy" --input y="$W/y.npy" --attr al
 [ $? -eq 0 ] && check f32 "$W/o1" x.npy y.npy 0.5 && ok "msopgen float32 alpha=0.5" || bad "msopgen float32" "$out"
 out=$("$KGEN" op run "$BASE" --input x="$W/xh.npy" --input y="$W/yh.npy" --out "$W/o2" 2>&1)
 [ $? -eq 0 ] && check f16 "$W/o2" xh.npy yh.npy 1.0 && ok "msopgen float16 default alpha" || bad "msopgen float16" "$out"
-out=$("$KGEN" op run "$SRC/tests/data/op/add_tiny_flat" "$W/x.npy" "$W/y.npy" --attr alpha=-2 --out "$W/o3" 2>&1)
+# The flat layout: the same three files side by side, under other names (the runner finds them by content).
+mkdir -p "$W/flat"
+cp "$BASE/op_host/add_tiny_custom.cpp" "$W/flat/add_tiny_host.cpp"
+cp "$BASE/op_host/add_tiny_custom_tiling.h" "$W/flat/"
+cp "$BASE/op_kernel/add_tiny_custom.cpp" "$W/flat/add_tiny_kernel.cpp"
+out=$("$KGEN" op run "$W/flat" "$W/x.npy" "$W/y.npy" --attr alpha=-2 --out "$W/o3" 2>&1)
 [ $? -eq 0 ] && check flat "$W/o3" x.npy y.npy -2 && ok "side-by-side, positional inputs" || bad "side-by-side" "$out"
 out=$("$KGEN" op run "$BASE" --input x="$W/x.npy" --input y="$W/y.npy" --attr alpha=0.5 --out "$W/o4" 2>&1)
 echo "$out" | grep -q "(cached build)" && ok "second run uses the cache" || bad "cache" "$out"
