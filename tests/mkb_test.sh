@@ -19,6 +19,37 @@ shimbin=$(mktemp)
 if g++ -std=c++17 -I include/torch_shim -I src tests/data/mkb/shim_check.cpp include/torch_shim/kgen_bind_entry.cpp \
      -o "$shimbin" && "$shimbin"; then echo "ok: torch shim self-check"; else echo "FAIL: torch shim self-check"; fail=1; fi
 rm -f "$shimbin"
+# The PyTorch 2.x polyfill (scaled_dot_product_attention) against a plain loop, and against torch's own if present.
+if /usr/bin/python3 - <<'PY'
+import sys, math, torch
+sys.path.insert(0, "python")
+from kgen_mkb import torch_compat
+torch.manual_seed(0)
+q, k, v = torch.rand(2, 3, 5, 4), torch.rand(2, 3, 6, 4), torch.rand(2, 3, 6, 4)
+def loop(q, k, v, allowed, add):
+    out = torch.zeros(q.shape[:-1] + (v.shape[-1],))
+    for b in range(q.shape[0]):
+        for h in range(q.shape[1]):
+            for i in range(q.shape[2]):
+                s = [float(q[b, h, i] @ k[b, h, j]) / math.sqrt(q.shape[-1]) + add[i][j] for j in range(k.shape[2])]
+                m = max(s[j] for j in range(len(s)) if allowed[i][j])
+                e = [math.exp(s[j] - m) if allowed[i][j] else 0.0 for j in range(len(s))]
+                out[b, h, i] = sum(e[j] / sum(e) * v[b, h, j] for j in range(len(s)))
+    return out
+no = [[0.0] * 6 for _ in range(5)]
+bm = torch.rand(5, 6) > 0.3
+bm[:, 0] = True
+fm = torch.rand(5, 6)
+cases = [(dict(), [[True] * 6] * 5, no), (dict(is_causal=True), [[j <= i for j in range(6)] for i in range(5)], no),
+         (dict(attn_mask=bm), bm.tolist(), no), (dict(attn_mask=fm), [[True] * 6] * 5, fm.tolist())]
+for kw, allowed, add in cases:
+    got = torch_compat.scaled_dot_product_attention(q, k, v, **kw)
+    assert torch.allclose(got, loop(q, k, v, allowed, add), atol=1e-5), kw
+    native = getattr(torch.nn.functional, "scaled_dot_product_attention", None)
+    if native is not None and native is not torch_compat.scaled_dot_product_attention:
+        assert torch.allclose(got, native(q, k, v, **kw), atol=1e-5), kw
+PY
+then echo "ok: torch_compat scaled_dot_product_attention"; else echo "FAIL: torch_compat scaled_dot_product_attention"; fail=1; fi
 for name in add leaky_relu reduce_sum; do
   out=$("$KGEN" op run-mkb examples/mkb/$name.py --task examples/mkb/tasks/$name.py --trials 2 2>&1)
   rc=$?

@@ -133,6 +133,8 @@ def main(argv):
                       KGEN_MKB_NOTES=os.path.join(a.work, "notes.txt"))
 
     import torch
+    from kgen_mkb import torch_compat
+    torch_compat.install()   # PyTorch 2.x functions newer tasks use (scaled_dot_product_attention) on torch 1.13
 
     # The reference task (KernelBench format).
     task_ns = {"__name__": "__kgen_task__", "__file__": os.path.abspath(a.task)}

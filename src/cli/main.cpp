@@ -11,6 +11,7 @@
 #include "cli/paths.h"
 #include "cli/perf_cmd.h"
 #include "cli/perf_eager_cmd.h"
+#include "cli/tasks_cmd.h"
 
 namespace {
 const char* kCcHelp =
@@ -90,6 +91,7 @@ int main(int argc, char** argv) {
   CLI::App* op = kgen::cli::add_op_command(app, exit_code);
   kgen::cli::add_op_mkb_cmd(op, exit_code);
   kgen::cli::add_op_new_cmd(op, exit_code);
+  kgen::cli::add_tasks_command(app, exit_code);
 
   CLI11_PARSE(app, argc, argv);
   return exit_code;

@@ -1,6 +1,7 @@
 // Races on GM: between cores of one launch that touch the same bytes with no SyncAll between them (one writes),
 // and inside a core between pipes (an MTE3 write read back by MTE2 without a flag).
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -12,6 +13,8 @@ namespace kgen::sim {
 void gm_access(const void* addr, uint64_t bytes, bool write, Pipe p, const char* api, const Loc& loc);
 // Forgets all GM history (a new launch starts).
 void gm_races_reset();
+// How many spans of equal history the GM record holds now (tests: a scalar loop must not grow it per element).
+size_t gm_span_count();
 // Whether any core wrote GM since the last reset (a launch can restart in another kernel type only before).
 bool gm_written();
 // The number of SyncAlls of the running launch that every core took part in (0 outside a launch).

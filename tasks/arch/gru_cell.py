@@ -1,0 +1,31 @@
+"""One GRU cell step (reset, update and candidate gates): h' = GRUCell(x, h)."""
+import torch
+import torch.nn as nn
+
+LEVEL = 3
+
+
+class Model(nn.Module):
+    def __init__(self, input_size: int, hidden_size: int):
+        super().__init__()
+        self.cell = nn.GRUCell(input_size, hidden_size)
+
+    def forward(self, x: torch.Tensor, h: torch.Tensor) -> torch.Tensor:
+        return self.cell(x, h)
+
+
+batch_size = 64
+input_size = 200
+hidden_size = 300         # rows of 1200 bytes
+dtype = torch.float32
+
+
+def get_inputs():
+    return [torch.randn(batch_size, input_size, dtype=dtype), torch.randn(batch_size, hidden_size, dtype=dtype)]
+
+
+def get_init_inputs():
+    return [input_size, hidden_size]
+
+
+CASES = [dict(batch_size=1, input_size=64, hidden_size=77), dict(dtype=torch.float16), dict(dtype=torch.bfloat16)]

@@ -1,0 +1,36 @@
+"""2-D convolution, 2x2 average pooling, sigmoid: y = sigmoid(avg_pool2d(conv2d(x), 2))."""
+import torch
+import torch.nn as nn
+
+LEVEL = 2
+
+
+class Model(nn.Module):
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: int, pool: int):
+        super().__init__()
+        self.conv = nn.Conv2d(in_channels, out_channels, kernel_size)
+        self.pool = pool
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.sigmoid(torch.nn.functional.avg_pool2d(self.conv(x), self.pool))
+
+
+batch_size = 4
+in_channels = 3
+out_channels = 16
+kernel_size = 3
+height = 33
+width = 33                # 31x31 conv output: pooling drops the odd last row/column
+pool = 2
+dtype = torch.float32
+
+
+def get_inputs():
+    return [torch.randn(batch_size, in_channels, height, width, dtype=dtype)]
+
+
+def get_init_inputs():
+    return [in_channels, out_channels, kernel_size, pool]
+
+
+CASES = [dict(dtype=torch.float16)]

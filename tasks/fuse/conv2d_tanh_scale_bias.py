@@ -1,0 +1,37 @@
+"""2-D convolution (padding 1), tanh, multiply by a constant, add a per-channel bias: y = scale * tanh(conv2d(x)) + bias."""
+import torch
+import torch.nn as nn
+
+LEVEL = 2
+
+
+class Model(nn.Module):
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: int, scale: float):
+        super().__init__()
+        self.conv = nn.Conv2d(in_channels, out_channels, kernel_size, padding=kernel_size // 2)
+        self.bias = nn.Parameter(torch.randn(out_channels, 1, 1) * 0.1)
+        self.scale = scale
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.tanh(self.conv(x)) * self.scale + self.bias
+
+
+batch_size = 2
+in_channels = 16
+out_channels = 32
+kernel_size = 3
+height = 25
+width = 25
+scale = 2.0
+dtype = torch.float32
+
+
+def get_inputs():
+    return [torch.randn(batch_size, in_channels, height, width, dtype=dtype)]
+
+
+def get_init_inputs():
+    return [in_channels, out_channels, kernel_size, scale]
+
+
+CASES = [dict(dtype=torch.float16)]

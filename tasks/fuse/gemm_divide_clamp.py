@@ -1,0 +1,37 @@
+"""Linear layer, divide by a constant, clamp to [min_val, max_val]."""
+import torch
+import torch.nn as nn
+
+LEVEL = 2
+
+
+class Model(nn.Module):
+    def __init__(self, in_features: int, out_features: int, divisor: float, min_val: float, max_val: float):
+        super().__init__()
+        self.linear = nn.Linear(in_features, out_features)
+        self.divisor = divisor
+        self.min_val = min_val
+        self.max_val = max_val
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.clamp(self.linear(x) / self.divisor, self.min_val, self.max_val)
+
+
+batch_size = 64
+in_features = 500
+out_features = 384
+divisor = 2.0
+min_val = -0.25
+max_val = 0.25
+dtype = torch.float32
+
+
+def get_inputs():
+    return [torch.randn(batch_size, in_features, dtype=dtype)]
+
+
+def get_init_inputs():
+    return [in_features, out_features, divisor, min_val, max_val]
+
+
+CASES = [dict(batch_size=17, out_features=100), dict(dtype=torch.float16)]

@@ -1,0 +1,34 @@
+"""Linear layer, Swish (x * sigmoid(x)), then multiply by a constant: y = scale * swish(x @ W^T + b)."""
+import torch
+import torch.nn as nn
+
+LEVEL = 2
+
+
+class Model(nn.Module):
+    def __init__(self, in_features: int, out_features: int, scale: float):
+        super().__init__()
+        self.linear = nn.Linear(in_features, out_features)
+        self.scale = scale
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        h = self.linear(x)
+        return h * torch.sigmoid(h) * self.scale
+
+
+batch_size = 128
+in_features = 256
+out_features = 300
+scale = 2.0
+dtype = torch.float32
+
+
+def get_inputs():
+    return [torch.randn(batch_size, in_features, dtype=dtype)]
+
+
+def get_init_inputs():
+    return [in_features, out_features, scale]
+
+
+CASES = [dict(batch_size=33, scale=0.5), dict(dtype=torch.float16)]

@@ -1,0 +1,31 @@
+"""Softmax over the last dimension, then multiply by a constant (dropout-free scaling): y = scale * softmax(x)."""
+import torch
+import torch.nn as nn
+
+LEVEL = 2
+
+
+class Model(nn.Module):
+    def __init__(self, scale: float):
+        super().__init__()
+        self.scale = scale
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.softmax(x, dim=-1) * self.scale
+
+
+batch_size = 256
+dim = 1000
+scale = 1.25
+dtype = torch.float32
+
+
+def get_inputs():
+    return [torch.randn(batch_size, dim, dtype=dtype)]
+
+
+def get_init_inputs():
+    return [scale]
+
+
+CASES = [dict(batch_size=31, dim=4099), dict(dtype=torch.float16), dict(dtype=torch.bfloat16)]

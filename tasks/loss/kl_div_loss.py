@@ -1,0 +1,28 @@
+"""KL divergence KL(target || pred) from log-probabilities and probabilities, 'batchmean' reduction."""
+import torch
+import torch.nn as nn
+
+LEVEL = 1
+
+
+class Model(nn.Module):
+    def forward(self, log_pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+        return torch.nn.functional.kl_div(log_pred, target, reduction="batchmean")
+
+
+batch_size = 128
+dim = 1001
+dtype = torch.float32
+
+
+def get_inputs():
+    log_pred = torch.log_softmax(torch.randn(batch_size, dim), dim=-1).to(dtype)
+    target = torch.softmax(torch.randn(batch_size, dim), dim=-1).to(dtype)
+    return [log_pred, target]
+
+
+def get_init_inputs():
+    return []
+
+
+CASES = [dict(dtype=torch.float16)]

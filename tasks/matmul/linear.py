@@ -1,0 +1,32 @@
+"""Fully connected layer: y = x @ W.T + b with nn.Linear's own weight (out, in) and bias (out,)."""
+import torch
+import torch.nn as nn
+
+LEVEL = 1
+
+
+class Model(nn.Module):
+    def __init__(self, in_features: int, out_features: int, bias: bool):
+        super().__init__()
+        self.fc = nn.Linear(in_features, out_features, bias=bias)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.fc(x)
+
+
+batch_size = 128
+in_features = 300         # x rows of 1200 bytes: not a multiple of 32 bytes
+out_features = 256
+bias = True
+dtype = torch.float32     # the layer's parameters are fp32
+
+
+def get_inputs():
+    return [torch.randn(batch_size, in_features, dtype=dtype)]
+
+
+def get_init_inputs():
+    return [in_features, out_features, bias]
+
+
+CASES = [dict(batch_size=7, in_features=129, out_features=77), dict(bias=False)]

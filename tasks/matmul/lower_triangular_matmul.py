@@ -1,0 +1,27 @@
+"""Product of two lower-triangular matrices, kept lower-triangular: C = tril(A @ B)."""
+import torch
+import torch.nn as nn
+
+LEVEL = 1
+
+
+class Model(nn.Module):
+    def forward(self, A: torch.Tensor, B: torch.Tensor) -> torch.Tensor:
+        return torch.tril(torch.matmul(A, B))
+
+
+N = 300                   # rows of 1200 bytes: not a multiple of 32 bytes
+dtype = torch.float32
+
+
+def get_inputs():
+    A = torch.tril(torch.randn(N, N, dtype=dtype))
+    B = torch.tril(torch.randn(N, N, dtype=dtype))
+    return [A, B]
+
+
+def get_init_inputs():
+    return []
+
+
+CASES = [dict(N=33), dict(dtype=torch.bfloat16, N=128)]

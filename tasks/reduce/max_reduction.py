@@ -1,0 +1,34 @@
+"""Maximum over one dimension: y = x.max(dim).values."""
+import torch
+import torch.nn as nn
+
+LEVEL = 1
+
+
+class Model(nn.Module):
+    def __init__(self, dim: int):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.max(x, dim=self.dim)[0]
+
+
+batch_size = 16
+dim1 = 256
+dim2 = 250
+reduce_dim = 1
+dtype = torch.float32
+
+
+def get_inputs():
+    if dtype.is_floating_point:
+        return [torch.randn(batch_size, dim1, dim2, dtype=dtype)]
+    return [torch.randint(-10000, 10000, (batch_size, dim1, dim2), dtype=dtype)]
+
+
+def get_init_inputs():
+    return [reduce_dim]
+
+
+CASES = [dict(reduce_dim=2), dict(dtype=torch.float16), dict(dtype=torch.int32, reduce_dim=2)]

@@ -1,0 +1,70 @@
+// The GM access record keeps spans of equal history: a scalar GetValue/SetValue loop over GM must stay a few
+// spans (not one per element), and merging must not hide a release (CrossCoreSetFlag) between two accesses.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "kernel_operator.h"
+#include "sim/gm_races.h"
+#include "sim/testing.h"
+#include "tikicpulib.h"
+
+using namespace AscendC;
+using kgen::sim::error_of;
+
+namespace {
+constexpr int kN = 4096;
+
+void k_scalar_copy(GM_ADDR x, GM_ADDR y) {
+  KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
+  GlobalTensor<float> xg, yg;
+  xg.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(x), kN);
+  yg.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(y), kN);
+  for (int i = 0; i < kN; ++i) yg.SetValue(i, xg.GetValue(i) + 1.0f);
+  for (int i = 0; i < kN; ++i) yg.SetValue(i, yg.GetValue(i) * 2.0f);   // read-modify-write, as index_add does
+}
+
+// Block 0 writes [0, 8) before its release and [8, 16) after it; block 1 reads [from, from + 8) after the wait.
+template <int from>
+void k_release_split(GM_ADDR ws) {
+  KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIV_1_0);
+  GlobalTensor<int32_t> w;
+  w.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(ws), 64);
+  int64_t me = GetBlockIdx();
+  if (me == 0)
+    for (int i = 0; i < 8; ++i) w.SetValue(i, i);
+  CrossCoreSetFlag<0, PIPE_MTE3>(1);
+  if (me == 0)
+    for (int i = 8; i < 16; ++i) w.SetValue(i, i);
+  CrossCoreWaitFlag(1);
+  int32_t s = 0;
+  if (me == 1)
+    for (int i = from; i < from + 8; ++i) s += w.GetValue(i);
+  if (me == 1) w.SetValue(32, s);
+}
+}  // namespace
+
+TEST(GmSpans, ScalarLoopStaysFewSpans) {
+  kgen::sim::set_throw_on_error(true);
+  float* x = static_cast<float*>(GmAlloc(kN * sizeof(float)));
+  float* y = static_cast<float*>(GmAlloc(kN * sizeof(float)));
+  for (int i = 0; i < kN; ++i) x[i] = static_cast<float>(i);
+  ASSERT_EQ(error_of([&] { ICPU_RUN_KF(k_scalar_copy, 1, (GM_ADDR)x, (GM_ADDR)y); }), "");
+  for (int i = 0; i < kN; ++i) ASSERT_EQ(y[i], (static_cast<float>(i) + 1.0f) * 2.0f) << i;
+  EXPECT_LE(kgen::sim::gm_span_count(), 4u);   // x and y: one span each (was 2 * kN)
+  GmFree(x);
+  GmFree(y);
+}
+
+TEST(GmSpans, MergeKeepsAReleaseBetweenScalarWrites) {
+  kgen::sim::set_throw_on_error(true);
+  int32_t* ws = static_cast<int32_t*>(GmAlloc(64 * sizeof(int32_t)));
+  kgen::sim::reset_kernel_modes();
+  EXPECT_EQ(error_of([&] { ICPU_RUN_KF(k_release_split<0>, 2, (GM_ADDR)ws); }), "");
+  EXPECT_EQ(ws[32], 0 + 1 + 2 + 3 + 4 + 5 + 6 + 7);
+  kgen::sim::reset_kernel_modes();
+  std::string e = error_of([&] { ICPU_RUN_KF(k_release_split<8>, 2, (GM_ADDR)ws); });
+  EXPECT_EQ(e.rfind("error[race]", 0), 0u) << e;
+  kgen::sim::reset_kernel_modes();
+  GmFree(ws);
+}
