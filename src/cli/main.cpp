@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "cli/cc.h"
+#include "cli/eval_cmd.h"
 #include "cli/examples.h"
 #include "cli/op_cmd.h"
 #include "cli/paths.h"
@@ -92,6 +93,7 @@ int main(int argc, char** argv) {
   kgen::cli::add_op_mkb_cmd(op, exit_code);
   kgen::cli::add_op_new_cmd(op, exit_code);
   kgen::cli::add_tasks_command(app, exit_code);
+  kgen::cli::add_eval_command(app, exit_code);
 
   CLI11_PARSE(app, argc, argv);
   return exit_code;

@@ -13,14 +13,22 @@ bool g_trace_on = true;
 TraceRec& trace_instr(Pipe p, const char* api, DType dt, uint64_t elems, uint64_t bytes, uint32_t repeats,
                       const Loc& loc) {
   Core& c = cur();
-  // Scalar loops would flood the trace: consecutive identical scalar records become one with a count.
-  if (p == kS && !c.trace.empty()) {
-    TraceRec& last = c.trace.back();
-    if (last.kind == TraceRec::Instr && last.pipe == kS && last.api == api && last.line == loc.line()) {
-      ++last.count;
-      last.elems += elems;
-      last.bytes += bytes;
-      return last;
+  // Scalar loops would flood the trace: a scalar record joins the record of the same API and line among the last
+  // few scalar records (a loop body of several GetValue/SetValue lines stays one record per line, with a count;
+  // index_add's 100M scalar accesses were 100M records, 9 GB). Only runs of scalar records are searched, so the
+  // order against every other pipe's records is kept; the scalar pipe's total (count x cost) is unchanged.
+  if (p == kS) {
+    constexpr size_t kWindow = 8;
+    size_t n = c.trace.size();
+    for (size_t i = n; i > 0 && n - i < kWindow; --i) {
+      TraceRec& r = c.trace[i - 1];
+      if (r.kind != TraceRec::Instr || r.pipe != kS) break;
+      if (r.api == api && r.line == loc.line()) {
+        ++r.count;
+        r.elems += elems;
+        r.bytes += bytes;
+        return r;
+      }
     }
   }
   TraceRec r{};

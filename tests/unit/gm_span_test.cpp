@@ -7,6 +7,7 @@
 #include "kernel_operator.h"
 #include "sim/gm_races.h"
 #include "sim/testing.h"
+#include "sim/trace_io.h"
 #include "tikicpulib.h"
 
 using namespace AscendC;
@@ -52,6 +53,19 @@ TEST(GmSpans, ScalarLoopStaysFewSpans) {
   ASSERT_EQ(error_of([&] { ICPU_RUN_KF(k_scalar_copy, 1, (GM_ADDR)x, (GM_ADDR)y); }), "");
   for (int i = 0; i < kN; ++i) ASSERT_EQ(y[i], (static_cast<float>(i) + 1.0f) * 2.0f) << i;
   EXPECT_LE(kgen::sim::gm_span_count(), 4u);   // x and y: one span each (was 2 * kN)
+  // The trace: one record per scalar line of the loop bodies, with the counts (was one per access in loop 2).
+  const auto& t = kgen::sim::last_launch_trace();
+  ASSERT_EQ(t.cores.size(), 1u);
+  uint64_t gets = 0, sets = 0;
+  size_t scalar_recs = 0;
+  for (const auto& r : t.cores[0].recs) {
+    if (r.kind != kgen::sim::TraceRec::Instr || r.pipe != kgen::sim::kS) continue;
+    ++scalar_recs;
+    (std::string(r.api) == "GlobalTensor::GetValue" ? gets : sets) += r.count;
+  }
+  EXPECT_EQ(gets, 2u * kN);
+  EXPECT_EQ(sets, 2u * kN);
+  EXPECT_LE(scalar_recs, 8u);
   GmFree(x);
   GmFree(y);
 }

@@ -1,0 +1,202 @@
+"""Reference data of one task for `kgen eval`: per (case, trial), a directory of .npy files the candidate runs on,
+the reference outputs, the Model's init values and the eager aten trace of the forward.
+
+Usage: /usr/bin/python3 reference.py TASK.py --cache ROOT [--seed N] [--trials N] [--version V] [--case NAME ...]
+Prints one JSON object on stdout: {"task_id", "category", "level", "cases": [{"name", "trials": [DIR, ...]}]}.
+On a task failure: exit 2 with `error[task] FILE:LINE: message` on stderr.
+
+Layout of one trial directory ROOT/ref/<key>/, key = sha256(task file content, case name, trial, seed, version):
+  input_000.npy ...   the candidate's inputs, in this order (the op-project mapping to OpDef inputs, in order):
+                      1. the forward inputs (get_inputs()) that are tensors, in order;
+                      2. then the Model's parameters and buffers in state_dict() order (named in meta.json).
+                      Non-tensor forward arguments are not inputs; they are listed in meta.json "forward_scalars".
+  output_000.npy ...  the reference outputs (a tuple/list output flattened in order), by run_reference (tasks.py):
+                      fp16/bf16 cases are computed in float32 and rounded once to the case's dtype.
+  attrs.json          {"names": Model.__init__ parameter names (inspect.signature, without self),
+                       "values": get_init_inputs() values (JSON; torch dtypes as "torch.float16")}
+  trace.json          the aten ops of one forward (scripts/aten_trace.py's Recorder; FakeTensors, CPU fallback)
+  meta.json           {"inputs": [{"file", "name", "kind": "input"|"parameter"|"buffer", "shape", "dtype"}],
+                       "outputs": [{"file", "shape", "dtype"}], "forward_scalars": [...], "case", "trial", "seed"}
+bfloat16 tensors travel as uint16 .npy files holding the raw bits (src/op/npy.h's convention); meta.json says bfloat16.
+Seeds: the Model (its parameters) is built with torch.manual_seed(seed) in every trial (make_model), the inputs of
+trial t come from get_inputs() after torch.manual_seed(seed + t) (load_case): fresh inputs per trial and per case.
+The directory is written under a temporary name and renamed into place (atomic; concurrent runs are safe).
+"""
+from __future__ import annotations
+
+import hashlib
+import inspect
+import json
+import os
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+from kgen_eval import tasks as T  # noqa: E402
+
+
+def load_task(path: str) -> T.Task:
+    """One task file: id <folder>/<stem>, category from the folder (or from the name), level from LEVEL or folder."""
+    path = os.path.abspath(path)
+    folder = os.path.basename(os.path.dirname(path))
+    stem = os.path.splitext(os.path.basename(path))[0]
+    jpath = path[:-3] + ".json"
+    if folder.startswith("npukernelbench_level") and os.path.isfile(jpath):
+        t = T.Task(f"{folder}/{stem}", T.category_from_name(stem, 1), int(folder[len("npukernelbench_level"):] or 1),
+                   path, "NPUKernelBench")
+        T._parse_npukb(path, t)
+        return t
+    cat = folder if folder in T.CATEGORIES else T.category_from_name(stem, 1)
+    t = T.Task(f"{cat}/{stem}", cat, 2 if cat == "fuse" else 3 if cat == "arch" else 1, path, "kgen")
+    T._parse_kgen_like(path, t, need_level=True)
+    return t
+
+
+def key_of(content: bytes, case: str, trial: int, seed: int, version: str) -> str:
+    h = hashlib.sha256()
+    for part in (content, case.encode(), str(trial).encode(), str(seed).encode(), version.encode()):
+        h.update(len(part).to_bytes(8, "little"))
+        h.update(part)
+    return h.hexdigest()[:32]
+
+
+def _jsonable(v):
+    import torch
+    if isinstance(v, torch.dtype):
+        return str(v)
+    if isinstance(v, torch.Tensor):
+        return v.tolist()
+    if isinstance(v, (list, tuple)):
+        return [_jsonable(x) for x in v]
+    if isinstance(v, dict):
+        return {str(k): _jsonable(x) for k, x in v.items()}
+    if isinstance(v, (int, float, str, bool)) or v is None:
+        return v
+    return repr(v)
+
+
+def _save(path: str, t) -> dict:
+    import numpy as np
+    import torch
+    t = t.detach().cpu().contiguous()
+    dt = str(t.dtype).replace("torch.", "")
+    if t.dtype == torch.bfloat16:
+        arr = t.view(torch.int16).numpy().view(np.uint16)
+    else:
+        arr = t.numpy()
+    np.save(path, arr)
+    return {"file": os.path.basename(path), "shape": list(t.shape), "dtype": dt}
+
+
+def _trace(ns: dict, seed: int) -> str:
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "scripts"))
+    import aten_trace
+    import types
+    import torch
+    mod = types.SimpleNamespace(Model=ns["Model"], get_inputs=ns["get_inputs"], get_init_inputs=ns["get_init_inputs"])
+    mode = "fake"
+    try:
+        ops = aten_trace.record(mod, seed, fake=True)
+    except Exception:  # noqa: BLE001 - no fake support: run for real
+        mode = "cpu"
+        ops = aten_trace.record(mod, seed, fake=False)
+    return json.dumps({"task": ns.get("__file__", ""), "torch": torch.__version__, "mode": mode, "ops": ops})
+
+
+def make_trial(task: T.Task, case: T.Case, trial: int, seed: int, dest: str):
+    import torch
+    ns = T._module_namespace(task, case.overrides)
+    cls, init, inputs = T.load_case(task, case, seed + trial)
+    model = T.make_model(cls, init, seed)
+    out, _ = T.run_reference(model, inputs)
+    parent = os.path.dirname(dest)
+    os.makedirs(parent, exist_ok=True)
+    tmp = tempfile.mkdtemp(prefix=".tmp-", dir=parent)
+    meta = {"case": case.name, "trial": trial, "seed": seed, "inputs": [], "outputs": [], "forward_scalars": []}
+    k = 0
+    for i, t in enumerate(inputs):
+        if isinstance(t, torch.Tensor):
+            d = _save(os.path.join(tmp, f"input_{k:03d}.npy"), t)
+            d.update(name=f"input{i}", kind="input")
+            meta["inputs"].append(d)
+            k += 1
+        else:
+            meta["forward_scalars"].append({"index": i, "value": _jsonable(t)})
+    bufs = {n for n, _ in model.named_buffers()}
+    for name, t in model.state_dict().items():
+        d = _save(os.path.join(tmp, f"input_{k:03d}.npy"), t)
+        d.update(name=name, kind="buffer" if name in bufs else "parameter")
+        meta["inputs"].append(d)
+        k += 1
+    for j, (_, o) in enumerate(T._flatten(out)):
+        if not isinstance(o, torch.Tensor):
+            o = torch.tensor(o)
+        meta["outputs"].append(_save(os.path.join(tmp, f"output_{j:03d}.npy"), o))
+    try:
+        names = [p for p in inspect.signature(cls.__init__).parameters if p != "self"]
+    except (TypeError, ValueError):
+        names = []
+    with open(os.path.join(tmp, "attrs.json"), "w") as f:
+        json.dump({"names": names, "values": _jsonable(init)}, f)
+    with open(os.path.join(tmp, "trace.json"), "w") as f:
+        f.write(_trace(ns, seed))
+    with open(os.path.join(tmp, "meta.json"), "w") as f:
+        json.dump(meta, f, indent=1)
+    try:
+        os.rename(tmp, dest)
+    except OSError:  # another run put it there first
+        import shutil
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def main(argv):
+    import argparse
+    ap = argparse.ArgumentParser(prog="reference.py")
+    ap.add_argument("task")
+    ap.add_argument("--cache", required=True)
+    ap.add_argument("--seed", type=int, default=42)
+    ap.add_argument("--trials", type=int, default=5)
+    ap.add_argument("--version", default="")
+    ap.add_argument("--case", action="append", default=[])
+    a = ap.parse_args(argv)
+    try:
+        with open(a.task, "rb") as f:
+            content = f.read()
+    except OSError as e:
+        print(f"error[task] {a.task}:1: cannot read the task: {e.strerror}", file=sys.stderr)
+        return 2
+    task = load_task(a.task)
+    if not task.cases:
+        print(f"error[task] {a.task}:1: no cases ({'; '.join(task.problems)})", file=sys.stderr)
+        return 2
+    with open(a.task, encoding="utf-8", errors="replace") as f:
+        has_level = any(ln.startswith("LEVEL") for ln in f)
+    if not has_level:   # MultiKernelBench/KernelBench files: the level follows the category
+        task.level = 2 if task.category == "fuse" else 3 if task.category == "arch" else 1
+    doc = {"task_id": task.id, "category": task.category, "level": task.level, "cases": []}
+    cases = [c for c in task.cases if not a.case or c.name in a.case]
+    imported = False
+    for c in cases:
+        dirs = []
+        for t in range(a.trials):
+            dest = os.path.join(a.cache, "ref", key_of(content, c.name, t, a.seed, a.version))
+            if not os.path.isfile(os.path.join(dest, "meta.json")):
+                if not imported:
+                    import torch
+                    torch.set_num_threads(1)
+                    imported = True
+                try:
+                    make_trial(task, c, t, a.seed, dest)
+                except Exception as e:  # noqa: BLE001 - a task file can raise anything
+                    print(f"error[task] {T._where(task, e)}: case {c.name}, trial {t}: the reference failed: "
+                          f"{type(e).__name__}: {e}", file=sys.stderr)
+                    return 2
+            dirs.append(dest)
+        doc["cases"].append({"name": c.name, "trials": dirs})
+    print(json.dumps(doc))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,85 @@
+// `kgen eval --task T --candidate C [--soc S] [--trials N] [--seed N] [--atol X --rtol X] [--timeout S] [--json]`.
+#include "cli/eval_cmd.h"
+
+#include <filesystem>
+#include <fmt/core.h>
+#include <iostream>
+
+#include "eval/evaluate.h"
+#include "eval/result_json.h"
+#include "perf/profile.h"
+
+namespace kgen::cli {
+namespace {
+struct EvalCli {
+  eval::EvalOptions o;
+  double atol = -1, rtol = -1;
+  bool json = false;
+};
+
+int run_eval(EvalCli& c) {
+  namespace fs = std::filesystem;
+  auto& o = c.o;
+  if (!fs::is_regular_file(o.task)) {
+    std::cerr << "kgen eval: no task file " << o.task << "\n";
+    return 2;
+  }
+  if (eval::candidate_kind(o.candidate).empty()) {
+    std::cerr << "kgen eval: --candidate " << o.candidate
+              << " is neither an op-project directory nor a MultiKernelBench submission .py\n";
+    return 2;
+  }
+  if (o.trials < 1) {
+    std::cerr << "kgen eval: --trials must be at least 1\n";
+    return 2;
+  }
+  try {
+    o.soc = perf::load_profile(o.soc).name;
+  } catch (const std::exception& e) {
+    std::cerr << "kgen eval: --soc " << o.soc << ": " << e.what() << "\n";
+    return 2;
+  }
+  if (c.atol >= 0) o.fp32.atol = o.fp16.atol = o.bf16.atol = c.atol;
+  if (c.rtol >= 0) o.fp32.rtol = o.fp16.rtol = o.bf16.rtol = c.rtol;
+  eval::EvalResult r = eval::evaluate(o);
+  int code = r.verdict == eval::Verdict::Correct ? 0 : 3;
+  if (c.json) {
+    std::cout << eval::to_json(r).dump(1) << "\n";
+    return code;
+  }
+  const std::string label = "modeled, " + r.soc;
+  fmt::print("{}: {} ({} on {}, {} trial(s) per case)\n", eval::verdict_name(r.verdict), r.candidate,
+             r.candidate_kind, r.task_id.empty() ? o.task : r.task_id, r.trials);
+  if (!r.error_category.empty()) fmt::print("  category: {}\n", r.error_category);
+  for (const auto& d : r.diagnostics) fmt::print("  {}\n", d);
+  for (const auto& cs : r.cases) {
+    fmt::print("  case {:<28} {:<5} max abs {:.3e} rel {:.3e}  kernel {:.2f} us  eager {:.2f} us ({})\n", cs.name,
+               cs.correct ? "ok" : "FAIL", cs.max_abs_err, cs.max_rel_err, cs.modeled_us, cs.eager_modeled_us, label);
+    if (!cs.first_mismatch.empty()) fmt::print("    first mismatch: {}\n", cs.first_mismatch);
+  }
+  if (r.verdict == eval::Verdict::Correct)
+    fmt::print("speedup {:.2f}x over eager PyTorch ({}: kernel {:.2f} us, eager {:.2f} us, summed over cases)\n",
+               r.speedup, label, r.modeled_us, r.eager_modeled_us);
+  fmt::print("evaluated in {:.1f} s\n", r.seconds);
+  return code;
+}
+}  // namespace
+
+CLI::App* add_eval_command(CLI::App& app, int& exit_code) {
+  auto c = std::make_shared<EvalCli>();
+  auto* e = app.add_subcommand("eval", "Evaluate one candidate (op project or MultiKernelBench submission) on one task: "
+                                       "compile, correctness over trials, modeled speedup over eager PyTorch");
+  e->add_option("--task", c->o.task, "Task .py (class Model, get_inputs, get_init_inputs)")->required();
+  e->add_option("--candidate", c->o.candidate, "Op-project directory or MultiKernelBench submission .py")->required();
+  e->add_option("--soc", c->o.soc, "SoC profile for the run and the modeled times")->capture_default_str();
+  e->add_option("--trials", c->o.trials, "Fresh random inputs per case")->capture_default_str();
+  e->add_option("--seed", c->o.seed, "Seed of the Model's parameters; trial t's inputs use seed + t")->capture_default_str();
+  e->add_option("--atol", c->atol, "Absolute tolerance for every floating dtype (default fp32 1e-4, fp16/bf16 1e-2)");
+  e->add_option("--rtol", c->rtol, "Relative tolerance for every floating dtype (default fp32 1e-4, fp16/bf16 1e-2)");
+  e->add_option("--timeout", c->o.timeout_s, "Wall-clock limit of one candidate run, seconds")->capture_default_str();
+  e->add_option("--memory-mb", c->o.memory_mb, "Address-space limit of the candidate's process")->capture_default_str();
+  e->add_flag("--json", c->json, "Print the result as one JSON object");
+  e->callback([c, &exit_code] { exit_code = run_eval(*c); });
+  return e;
+}
+}  // namespace kgen::cli

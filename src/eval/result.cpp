@@ -1,0 +1,178 @@
+// Verdict names and the JSON form of EvalResult (result.h, result_json.h).
+#include <cmath>
+#include <limits>
+
+#include "eval/result.h"
+#include "eval/result_json.h"
+
+namespace kgen::eval {
+
+const char* verdict_name(Verdict v) {
+  switch (v) {
+    case Verdict::CompileError: return "compile-error";
+    case Verdict::RuntimeError: return "runtime-error";
+    case Verdict::Timeout: return "timeout";
+    case Verdict::WrongAnswer: return "wrong-answer";
+    case Verdict::Cheating: return "cheating";
+    case Verdict::Correct: return "correct";
+  }
+  return "unknown";
+}
+
+bool parse_verdict(const std::string& s, Verdict& v) {
+  for (Verdict c : {Verdict::CompileError, Verdict::RuntimeError, Verdict::Timeout, Verdict::WrongAnswer,
+                    Verdict::Cheating, Verdict::Correct})
+    if (s == verdict_name(c)) { v = c; return true; }
+  return false;
+}
+
+namespace {
+using nlohmann::json;
+
+json num(double d) {
+  if (std::isnan(d)) return "nan";
+  if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
+  return d;
+}
+
+const char* type_of(const json& j) { return j.type_name(); }
+
+// Each getter: absent key -> keep default, true; wrong type -> false with err.
+bool get(const json& j, const char* key, std::string& out, const std::string& where, std::string& err) {
+  auto it = j.find(key);
+  if (it == j.end()) return true;
+  if (!it->is_string()) { err = where + "field '" + key + "': expected a string, got " + type_of(*it); return false; }
+  out = it->get<std::string>();
+  return true;
+}
+bool get(const json& j, const char* key, int& out, const std::string& where, std::string& err) {
+  auto it = j.find(key);
+  if (it == j.end()) return true;
+  if (!it->is_number_integer()) {
+    err = where + "field '" + key + "': expected an integer, got " + (it->is_number() ? "a non-integer number" : type_of(*it));
+    return false;
+  }
+  out = it->get<int>();
+  return true;
+}
+bool get(const json& j, const char* key, bool& out, const std::string& where, std::string& err) {
+  auto it = j.find(key);
+  if (it == j.end()) return true;
+  if (!it->is_boolean()) { err = where + "field '" + key + "': expected a boolean, got " + type_of(*it); return false; }
+  out = it->get<bool>();
+  return true;
+}
+bool get(const json& j, const char* key, double& out, const std::string& where, std::string& err) {
+  auto it = j.find(key);
+  if (it == j.end()) return true;
+  if (it->is_number()) { out = it->get<double>(); return true; }
+  if (it->is_string()) {
+    const std::string s = it->get<std::string>();
+    if (s == "nan") { out = std::numeric_limits<double>::quiet_NaN(); return true; }
+    if (s == "inf") { out = std::numeric_limits<double>::infinity(); return true; }
+    if (s == "-inf") { out = -std::numeric_limits<double>::infinity(); return true; }
+  }
+  err = where + "field '" + key + "': expected a number (or \"nan\", \"inf\", \"-inf\"), got " +
+        (it->is_string() ? "\"" + it->get<std::string>() + "\"" : std::string(type_of(*it)));
+  return false;
+}
+bool get(const json& j, const char* key, std::vector<std::string>& out, const std::string& where, std::string& err) {
+  auto it = j.find(key);
+  if (it == j.end()) return true;
+  if (!it->is_array()) { err = where + "field '" + key + "': expected an array of strings, got " + type_of(*it); return false; }
+  out.clear();
+  for (size_t i = 0; i < it->size(); ++i) {
+    const json& e = (*it)[i];
+    if (!e.is_string()) {
+      err = where + "field '" + key + "[" + std::to_string(i) + "]': expected a string, got " + type_of(e);
+      return false;
+    }
+    out.push_back(e.get<std::string>());
+  }
+  return true;
+}
+}  // namespace
+
+json to_json(const CaseResult& c) {
+  return json{{"name", c.name},
+              {"correct", c.correct},
+              {"max_abs_err", num(c.max_abs_err)},
+              {"max_rel_err", num(c.max_rel_err)},
+              {"first_mismatch", c.first_mismatch},
+              {"modeled_us", num(c.modeled_us)},
+              {"eager_modeled_us", num(c.eager_modeled_us)}};
+}
+
+json to_json(const EvalResult& r) {
+  json cases = json::array();
+  for (const CaseResult& c : r.cases) cases.push_back(to_json(c));
+  return json{{"task_id", r.task_id},
+              {"category", r.category},
+              {"level", r.level},
+              {"candidate", r.candidate},
+              {"candidate_kind", r.candidate_kind},
+              {"task_hash", r.task_hash},
+              {"candidate_hash", r.candidate_hash},
+              {"kgen_version", r.kgen_version},
+              {"soc", r.soc},
+              {"sample", r.sample},
+              {"verdict", verdict_name(r.verdict)},
+              {"error_category", r.error_category},
+              {"diagnostics", r.diagnostics},
+              {"cases", cases},
+              {"trials", r.trials},
+              {"max_abs_err", num(r.max_abs_err)},
+              {"max_rel_err", num(r.max_rel_err)},
+              {"modeled_us", num(r.modeled_us)},
+              {"eager_modeled_us", num(r.eager_modeled_us)},
+              {"speedup", num(r.speedup)},
+              {"seconds", num(r.seconds)}};
+}
+
+namespace {
+bool case_from_json(const json& j, CaseResult& c, const std::string& w, std::string& err) {
+  if (!j.is_object()) { err = w + "expected an object, got " + type_of(j); return false; }
+  return get(j, "name", c.name, w, err) && get(j, "correct", c.correct, w, err) &&
+         get(j, "max_abs_err", c.max_abs_err, w, err) && get(j, "max_rel_err", c.max_rel_err, w, err) &&
+         get(j, "first_mismatch", c.first_mismatch, w, err) && get(j, "modeled_us", c.modeled_us, w, err) &&
+         get(j, "eager_modeled_us", c.eager_modeled_us, w, err);
+}
+}  // namespace
+
+bool from_json(const json& j, CaseResult& c, std::string& err) { return case_from_json(j, c, "case: ", err); }
+
+bool from_json(const json& j, EvalResult& r, std::string& err) {
+  const std::string w = "eval result: ";
+  if (!j.is_object()) { err = w + "expected an object, got " + type_of(j); return false; }
+  auto vit = j.find("verdict");
+  if (vit == j.end()) { err = w + "field 'verdict' is missing"; return false; }
+  if (!vit->is_string()) { err = w + "field 'verdict': expected a string, got " + type_of(*vit); return false; }
+  if (!parse_verdict(vit->get<std::string>(), r.verdict)) {
+    err = w + "field 'verdict': unknown verdict \"" + vit->get<std::string>() +
+          "\" (expected compile-error, runtime-error, timeout, wrong-answer, cheating or correct)";
+    return false;
+  }
+  if (!(get(j, "task_id", r.task_id, w, err) && get(j, "category", r.category, w, err) &&
+        get(j, "level", r.level, w, err) && get(j, "candidate", r.candidate, w, err) &&
+        get(j, "candidate_kind", r.candidate_kind, w, err) && get(j, "task_hash", r.task_hash, w, err) &&
+        get(j, "candidate_hash", r.candidate_hash, w, err) && get(j, "kgen_version", r.kgen_version, w, err) &&
+        get(j, "soc", r.soc, w, err) && get(j, "sample", r.sample, w, err) &&
+        get(j, "error_category", r.error_category, w, err) && get(j, "diagnostics", r.diagnostics, w, err) &&
+        get(j, "trials", r.trials, w, err) && get(j, "max_abs_err", r.max_abs_err, w, err) &&
+        get(j, "max_rel_err", r.max_rel_err, w, err) && get(j, "modeled_us", r.modeled_us, w, err) &&
+        get(j, "eager_modeled_us", r.eager_modeled_us, w, err) && get(j, "speedup", r.speedup, w, err) &&
+        get(j, "seconds", r.seconds, w, err)))
+    return false;
+  auto cit = j.find("cases");
+  if (cit != j.end()) {
+    if (!cit->is_array()) { err = w + "field 'cases': expected an array, got " + type_of(*cit); return false; }
+    r.cases.clear();
+    for (size_t i = 0; i < cit->size(); ++i) {
+      CaseResult c;
+      if (!case_from_json((*cit)[i], c, w + "cases[" + std::to_string(i) + "]: ", err)) return false;
+      r.cases.push_back(std::move(c));
+    }
+  }
+  return true;
+}
+}  // namespace kgen::eval

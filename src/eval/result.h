@@ -1,0 +1,40 @@
+// What one evaluation of one candidate on one task produces: plain data shared by the evaluator (evaluate.*), the
+// results store (store.*), the metrics (metrics.*) and the reports. Times are modeled (performance model, named SoC).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kgen::eval {
+enum class Verdict { CompileError, RuntimeError, Timeout, WrongAnswer, Cheating, Correct };
+const char* verdict_name(Verdict v);              // "compile-error", "runtime-error", "timeout", "wrong-answer", "cheating", "correct"
+bool parse_verdict(const std::string& s, Verdict& v);
+
+struct CaseResult {                               // one case (shape/dtype) of the task, over all its trials
+  std::string name;                               // "default", "dtype=float16,dim=777", ...
+  bool correct = false;
+  double max_abs_err = 0, max_rel_err = 0;
+  std::string first_mismatch;                     // "output 0 index [3, 17]: got 1.5, want 1.25" when wrong
+  double modeled_us = 0;                          // candidate kernel time(s) of one forward, modeled
+  double eager_modeled_us = 0;                    // eager PyTorch (torch_npu) time of one forward, modeled
+};
+
+struct EvalResult {
+  std::string task_id;                            // "activation/leaky_relu"
+  std::string category;
+  int level = 1;
+  std::string candidate;                          // path or label as given
+  std::string candidate_kind;                     // "op-project", "mkb", "tile"
+  std::string task_hash, candidate_hash, kgen_version, soc;   // the store's key
+  int sample = 0;                                 // index of the sample among a generator's k samples for this task
+  Verdict verdict = Verdict::RuntimeError;
+  std::string error_category;                     // runtime-error: the emulator's (ub-overflow, race, ...); else ""
+  std::vector<std::string> diagnostics;           // error lines, compile messages, cheat findings (verbatim)
+  std::vector<CaseResult> cases;
+  int trials = 0;
+  double max_abs_err = 0, max_rel_err = 0;        // over all cases and trials
+  double modeled_us = 0, eager_modeled_us = 0;    // sum over the cases (one forward each)
+  double speedup = 0;                             // eager_modeled_us / modeled_us when correct, else 0
+  double seconds = 0;                             // wall time of the evaluation
+};
+}  // namespace kgen::eval

@@ -1,0 +1,189 @@
+// Anti-cheat checks on a candidate's sources (see static_checks.h for the rules).
+#include "eval/static_checks.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "cli/subprocess.h"
+
+namespace kgen::eval {
+namespace {
+namespace fs = std::filesystem;
+
+struct Lit {
+  int line;
+  std::string text;
+};
+
+// Blanks comments and the contents of string/char literals (newlines kept, so line numbers hold); collects the
+// string literals with their lines.
+std::string strip(const std::string& s, std::vector<Lit>& lits) {
+  std::string out = s;
+  size_t i = 0, n = s.size();
+  int line = 1;
+  auto blank = [&](size_t k) {
+    if (out[k] != '\n') out[k] = ' ';
+  };
+  while (i < n) {
+    char c = s[i];
+    if (c == '\n') { ++line; ++i; continue; }
+    if (c == '/' && i + 1 < n && s[i + 1] == '/') {
+      while (i < n && s[i] != '\n') blank(i++);
+      continue;
+    }
+    if (c == '/' && i + 1 < n && s[i + 1] == '*') {
+      blank(i++);
+      blank(i++);
+      while (i < n && !(s[i] == '*' && i + 1 < n && s[i + 1] == '/')) {
+        if (s[i] == '\n') ++line;
+        blank(i++);
+      }
+      if (i < n) { blank(i++); blank(i++); }
+      continue;
+    }
+    if (c == '"' || c == '\'') {
+      int start_line = line;
+      std::string lit;
+      ++i;
+      while (i < n && s[i] != c && s[i] != '\n') {
+        if (s[i] == '\\' && i + 1 < n) { lit += s[i]; blank(i++); }
+        lit += s[i];
+        blank(i++);
+      }
+      ++i;
+      if (c == '"') lits.push_back({start_line, lit});
+      continue;
+    }
+    ++i;
+  }
+  return out;
+}
+
+const std::set<std::string>& alloc_ok() {
+  static const std::set<std::string> s = {"empty", "empty_like", "zeros", "zeros_like", "ones", "ones_like", "full",
+                                          "full_like", "empty_strided", "TensorOptions", "Tensor", "IntArrayRef",
+                                          "Scalar", "optional", "Device", "dtype", "device"};
+  return s;
+}
+
+std::string diag(const std::string& file, int line, const std::string& what, const std::string& why) {
+  return "cheating " + file + ":" + std::to_string(line) + ": " + what + " — " + why;
+}
+}  // namespace
+
+std::vector<std::string> check_cpp_source(const std::string& file, const std::string& text, int first_line,
+                                          bool binding) {
+  std::vector<std::string> out;
+  std::vector<Lit> lits;
+  // Includes are checked on the raw text (the stripper blanks the "path" of #include "x.h").
+  {
+    std::istringstream in(text);
+    std::string l;
+    int ln = 0;
+    static const std::regex inc(R"(^\s*#\s*include\s*[<"]((torch|ATen|c10|aclnnop)/[^>"]*|aclnn_[^>"]*)[>"])");
+    std::smatch m;
+    while (std::getline(in, l)) {
+      ++ln;
+      if (!binding && std::regex_search(l, m, inc))
+        out.push_back(diag(file, first_line + ln - 1, "#include <" + m[1].str() + ">",
+                           "the candidate must compute with its own AscendC kernel, not with PyTorch/ATen/aclnn "
+                           "built-in operators"));
+    }
+  }
+  std::string code = strip(text, lits);
+  std::istringstream in(code);
+  std::string l;
+  int ln = 0;
+  static const std::regex torch_call(R"(\b(at|torch)::((?:\w+::)*)([a-z_]\w*)\s*\()");
+  static const std::regex aclnn_call(R"(\b(aclnn\w*)\s*\()");
+  static const std::regex file_call(
+      R"((^|[^\w.>:])(fopen|fopen64|freopen|open|openat|creat|popen|system|execl|execlp|execle|execv|execvp|execve|mmap|dlopen|fread|read)\s*\()");
+  static const std::regex stream_tok(R"(\b(ifstream|fstream|filebuf|std::filesystem|FILE\s*\*))");
+  static const std::regex env_tok(R"(\b(getenv|secure_getenv|environ|__environ)\b)");
+  while (std::getline(in, l)) {
+    ++ln;
+    int at = first_line + ln - 1;
+    std::smatch m;
+    for (auto it = std::sregex_iterator(l.begin(), l.end(), torch_call); it != std::sregex_iterator(); ++it) {
+      std::string name = (*it)[3].str();
+      if (alloc_ok().count(name)) continue;
+      out.push_back(diag(file, at, (*it)[1].str() + "::" + (*it)[2].str() + name + "(...) call",
+                         "a PyTorch/ATen computation does the work instead of the candidate's kernel"));
+    }
+    for (auto it = std::sregex_iterator(l.begin(), l.end(), aclnn_call); it != std::sregex_iterator(); ++it) {
+      std::string name = (*it)[1].str();
+      static const std::regex own(R"(aclnn\w*Custom(GetWorkspaceSize)?)");
+      if (std::regex_match(name, own)) continue;
+      out.push_back(diag(file, at, name + "(...) call",
+                         "a built-in CANN (aclnn) operator does the work instead of the candidate's kernel"));
+    }
+    if (std::regex_search(l, m, file_call))
+      out.push_back(diag(file, at, m[2].str() + "(...) call",
+                         "a candidate may not read files or start processes (reference outputs, the task file)"));
+    else if (std::regex_search(l, m, stream_tok))
+      out.push_back(diag(file, at, "uses " + m[1].str(),
+                         "a candidate may not read files (reference outputs, the task file, the test inputs)"));
+    if (std::regex_search(l, m, env_tok))
+      out.push_back(diag(file, at, "reads the environment (" + m[1].str() + ")",
+                         "KGEN_* variables and the run's paths identify the test; a kernel may not special-case it"));
+  }
+  static const std::regex bad_lit(R"(\.npy\b|\bKGEN_|/ref/|\btasks/|\.py$|\.cache/kgen)");
+  for (const Lit& lit : lits)
+    if (std::regex_search(lit.text, bad_lit))
+      out.push_back(diag(file, first_line + lit.line - 1, "string \"" + lit.text + "\"",
+                         "names a file of the test (inputs, reference outputs, the task or kgen's cache)"));
+  return out;
+}
+
+std::vector<std::string> check_op_project(const std::string& dir) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  std::vector<fs::path> files;
+  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    if (!it->is_regular_file()) continue;
+    std::string ext = it->path().extension().string();
+    if (ext == ".cpp" || ext == ".cc" || ext == ".h" || ext == ".hpp" || ext == ".cxx") files.push_back(it->path());
+  }
+  std::sort(files.begin(), files.end());
+  for (const auto& f : files) {
+    std::ifstream in(f);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    auto d = check_cpp_source(f.string(), ss.str());
+    out.insert(out.end(), d.begin(), d.end());
+  }
+  return out;
+}
+
+std::vector<std::string> check_mkb_submission(const std::string& submission, const std::string& python,
+                                              std::string& error) {
+  std::vector<std::string> out;
+  std::string helper = std::string(KGEN_SOURCE_DIR) + "/python/kgen_eval/static_mkb.py";
+  cli::ProcResult r = cli::run_process({python, "-B", helper, submission}, 60);
+  nlohmann::json j;
+  size_t brace = r.out.find('{');
+  try {
+    if (r.status != 0 || brace == std::string::npos) throw std::runtime_error("no JSON");
+    j = nlohmann::json::parse(r.out.substr(brace));
+  } catch (const std::exception&) {
+    error = "the static check of " + submission + " failed (" + helper + ", status " + std::to_string(r.status) +
+            "): " + r.out;
+    return out;
+  }
+  for (const auto& s : j["sources"]) {
+    std::string name = s["name"].get<std::string>();
+    auto d = check_cpp_source(submission, s["text"].get<std::string>(), s["line"].get<int>(), name == "python_bind_src");
+    for (auto& x : d) {
+      out.push_back(x + " (in " + name + ")");
+    }
+  }
+  for (const auto& f : j["findings"]) out.push_back(f.get<std::string>());
+  return out;
+}
+}  // namespace kgen::eval

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# kgen eval end to end: every verdict reached on purpose by a small candidate. The bad candidates are sed-made
+# variants of examples/op_projects/leaky_relu (and of examples/mkb/add.py) in a temp dir.
+# Usage: eval_test.sh KGEN SOURCE_DIR
+set -u
+KGEN=$1
+SRC=$2
+PY=/usr/bin/python3
+W=$(mktemp -d /tmp/kgen-eval-test.XXXXXX)
+trap 'rm -rf "$W"' EXIT
+export KGEN_CACHE=$W/cache
+TASK=$SRC/tasks/activation/leaky_relu.py
+BASE=$SRC/examples/op_projects/leaky_relu
+KERNEL=op_kernel/leaky_relu_custom.cpp
+HOST=op_host/leaky_relu_custom.cpp
+fail=0
+pass=0
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; [ -n "${2:-}" ] && echo "$2" | head -40; }
+
+variant() {   # variant NAME FILE(relative) SED
+  rm -rf "$W/$1"; cp -r "$BASE" "$W/$1"; sed -i "$3" "$W/$1/$2"
+  if cmp -s "$BASE/$2" "$W/$1/$2"; then bad "variant $1: the sed changed nothing"; fi
+}
+expect() {   # expect NAME VERDICT GREP-PATTERN -- kgen eval ARGS...
+  local name=$1 verdict=$2 pat=$3; shift 4
+  local o; o=$("$KGEN" eval "$@" 2>&1); local rc=$?
+  local want=3; [ "$verdict" = correct ] && want=0
+  if [ $rc -eq $want ] && echo "$o" | head -1 | grep -q "^$verdict:" && echo "$o" | grep -qE -- "$pat"; then
+    ok "$name: $(echo "$o" | grep -m1 -E -- "$pat")"
+  else bad "$name (rc $rc, want $verdict and /$pat/)" "$o"; fi
+}
+
+# --- correct, with a speedup; JSON fields --------------------------------------------------------------------------
+expect correct correct "^speedup [0-9.]+x" -- --task "$TASK" --candidate "$BASE" --trials 2
+js=$("$KGEN" eval --task "$TASK" --candidate "$BASE" --trials 2 --json)
+echo "$js" | $PY -c '
+import json, sys
+j = json.load(sys.stdin)
+for k in ("verdict", "diagnostics", "max_abs_err", "max_rel_err", "modeled_us", "eager_modeled_us", "speedup", "soc",
+          "cases"):
+    assert k in j, k
+assert j["verdict"] == "correct" and j["speedup"] > 0 and j["modeled_us"] > 0 and j["eager_modeled_us"] > 0, j
+assert [c["name"] for c in j["cases"]] == ["default", "batch_size=37,dim=129", "dtype=float16"], j["cases"]
+assert all(c["correct"] for c in j["cases"]) and j["max_abs_err"] < 1e-2, j
+assert j["soc"] == "Ascend910B2" and j["task_id"] == "activation/leaky_relu" and j["candidate_kind"] == "op-project"
+' && ok "--json fields (cached reference)" || bad "--json" "$js"
+expect soc correct "modeled, Ascend910B4" -- --task "$TASK" --candidate "$BASE" --trials 1 --soc Ascend910B4
+
+# --- wrong answer: a wrong constant --------------------------------------------------------------------------------
+variant wrong "$KERNEL" 's/this->slope = static_cast<T>(slope);/this->slope = static_cast<T>(slope * 1.5f);/'
+expect wrong-answer wrong-answer "first mismatch: trial 0: output 0 \('y'\) index \[[0-9]+, [0-9]+\]: got" -- \
+  --task "$TASK" --candidate "$W/wrong"
+
+# --- compile error in the host file --------------------------------------------------------------------------------
+variant hostcc "$HOST" 's/static ge::graphStatus InferDataType/static int broken = ;\nstatic ge::graphStatus InferDataType/'
+expect compile-error compile-error "leaky_relu_custom.cpp:[0-9]+.*error" -- --task "$TASK" --candidate "$W/hostcc"
+
+# --- runtime error: DataCopy of a tail that is not a whole number of 32-byte blocks --------------------------------
+variant tail "$KERNEL" '0,/if (Aligned(len)) {/s//if (true) {/'
+expect runtime-error runtime-error "category: (gm-out-of-bounds|align)" -- --task "$TASK" --candidate "$W/tail"
+
+# --- timeout: a kernel that never ends ----------------------------------------------------------------------------
+variant spin "$KERNEL" 's/    GET_TILING_DATA(tilingData, tiling);/    volatile int spin = 1; while (spin) {}\n    GET_TILING_DATA(tilingData, tiling);/'
+expect timeout timeout "error\[timeout\]" -- --task "$TASK" --candidate "$W/spin" --timeout 10
+
+# --- cheating: reading a file in the kernel, the environment in the host -------------------------------------------
+variant cheatfile "$KERNEL" 's/    GET_TILING_DATA(tilingData, tiling);/    FILE* ref = fopen("\/tmp\/y.npy", "rb");\n    GET_TILING_DATA(tilingData, tiling);/'
+expect cheating-fopen cheating "^  cheating .*leaky_relu_custom.cpp:[0-9]+: fopen\(...\) call — " -- \
+  --task "$TASK" --candidate "$W/cheatfile"
+variant cheatenv "$HOST" 's/    uint64_t totalLength = /    const char* dir = getenv("KGEN_CACHE");\n    uint64_t totalLength = /'
+expect cheating-getenv cheating "cheating .*leaky_relu_custom.cpp:[0-9]+: reads the environment \(getenv\)" -- \
+  --task "$TASK" --candidate "$W/cheatenv"
+
+# --- MultiKernelBench submission ----------------------------------------------------------------------------------
+expect mkb-correct correct "^speedup [0-9.]+x" -- --task "$SRC/examples/mkb/tasks/add.py" \
+  --candidate "$SRC/examples/mkb/add.py" --trials 2
+sed 's/return custom_ops_lib.add_custom(a, b)/return torch.add(a, b)/' "$SRC/examples/mkb/add.py" > "$W/mkb_torch.py"
+expect mkb-cheating cheating "cheating .*mkb_torch.py:[0-9]+: torch.add\(...\) in model_src" -- \
+  --task "$SRC/examples/mkb/tasks/add.py" --candidate "$W/mkb_torch.py"
+
+# --- usage ----------------------------------------------------------------------------------------------------------
+"$KGEN" eval --task "$W/none.py" --candidate "$BASE" >/dev/null 2>&1; [ $? -eq 2 ] && ok "usage: missing task -> 2" || bad "usage"
+
+echo "eval_test: $pass passed, $fail failed"
+[ $fail -eq 0 ]
