@@ -5,9 +5,9 @@
 // kgen-oprun run, as `kgen op run` does, with wall/CPU/memory/file-size limits and a clean environment;
 // KGEN_PROFILE=<tmp> makes the emulated launch write its modeled report) -> outputs compared with the reference
 // (|got - want| <= atol + rtol * |want|; NaN/inf mismatch a finite reference; unwritten poison elements are
-// mismatches) -> modeled kernel time (sum of the launches of one forward, the report's time_us) and modeled eager
-// PyTorch time (src/perf/eager.h on the task's aten trace, device_us: both sides device time incl. launch
-// overhead as when launched back to back, i.e. the report's steady_us; host dispatch excluded) on the same SoC -> speedup = eager / kernel.
+// mismatches) -> modeled kernel time (sum of the launches of one forward, each the report's steady_us: launched back
+// to back) and modeled eager PyTorch time (src/perf/eager.h on the task's aten trace, device_us: also back to back;
+// host dispatch excluded) on the same SoC -> speedup = eager / kernel.
 //
 // Op-project mapping (the rule):
 //   OpDef inputs, in order  = the forward's tensor inputs in order, then the Model's parameters and buffers in
