@@ -11,8 +11,10 @@ build: setup
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 	@cmake --build $(BUILD) -j$(JOBS)
 
+# The benchmark on the bundled suite (tasks/) with the bundled candidates (candidates/): build/bench-out/results.json,
+# report.html and results.db (a second run re-evaluates only what changed).
 run: build
-	@$(BUILD)/kgen examples run
+	@$(BUILD)/kgen bench --suite tasks --candidates candidates --jobs $(JOBS) --out $(BUILD)/bench-out
 
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j$(JOBS)

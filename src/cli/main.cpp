@@ -5,6 +5,7 @@
 #include <fmt/core.h>
 #include <iostream>
 
+#include "cli/bench_cmd.h"
 #include "cli/cc.h"
 #include "cli/eval_cmd.h"
 #include "cli/examples.h"
@@ -94,6 +95,7 @@ int main(int argc, char** argv) {
   kgen::cli::add_op_new_cmd(op, exit_code);
   kgen::cli::add_tasks_command(app, exit_code);
   kgen::cli::add_eval_command(app, exit_code);
+  kgen::cli::add_bench_command(app, exit_code);
 
   CLI11_PARSE(app, argc, argv);
   return exit_code;

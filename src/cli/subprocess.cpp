@@ -17,7 +17,13 @@ ProcResult run_process(const std::vector<std::string>& argv, double timeout_s) {
 ProcResult run_process(const std::vector<std::string>& argv, double timeout_s, const ProcLimits& limits) {
   ProcResult r;
   int fds[2];
-  if (pipe(fds) != 0) return r;
+  // O_CLOEXEC: with several threads launching children at once (kgen bench --jobs), another thread's child must not
+  // inherit this pipe's write end (the read below would wait for that unrelated child to exit). dup2 clears the flag
+  // on the child's own stdout/stderr.
+  if (pipe2(fds, O_CLOEXEC) != 0) return r;
+  std::vector<char*> a;  // built before fork: no allocation in the child of a multithreaded process
+  for (auto& s : argv) a.push_back(const_cast<char*>(s.c_str()));
+  a.push_back(nullptr);
   auto t0 = std::chrono::steady_clock::now();
   pid_t pid = fork();
   if (pid == 0) {
@@ -34,9 +40,6 @@ ProcResult run_process(const std::vector<std::string>& argv, double timeout_s, c
     limit(RLIMIT_CPU, limits.cpu_s);
     limit(RLIMIT_AS, static_cast<double>(limits.memory_bytes));
     limit(RLIMIT_FSIZE, static_cast<double>(limits.file_bytes));
-    std::vector<char*> a;
-    for (auto& s : argv) a.push_back(const_cast<char*>(s.c_str()));
-    a.push_back(nullptr);
     execvp(a[0], a.data());
     _exit(127);
   }

@@ -583,6 +583,9 @@ std::string candidate_kind(const std::string& c) {
   return "";
 }
 
+std::string task_hash_of(const std::string& task) { return hex(fnv(1469598103934665603ull, read_text(task))); }
+std::string candidate_hash_of(const std::string& candidate) { return hash_candidate(candidate); }
+
 EvalResult evaluate(const EvalOptions& o) {
   auto t0 = std::chrono::steady_clock::now();
   EvalResult R;
@@ -597,8 +600,8 @@ EvalResult evaluate(const EvalOptions& o) {
     R.task_id = R.category + "/" + tp.stem().string();
   }
   try {
-    R.task_hash = hex(fnv(1469598103934665603ull, read_text(o.task)));
-    R.candidate_hash = hash_candidate(o.candidate);
+    R.task_hash = task_hash_of(o.task);
+    R.candidate_hash = candidate_hash_of(o.candidate);
     std::vector<std::string> found;
     if (R.candidate_kind == "op-project") {
       found = check_op_project(o.candidate);

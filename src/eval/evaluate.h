@@ -51,6 +51,11 @@ struct EvalOptions {
 };
 // "op-project" (a directory), "mkb" (a .py file), or "" (neither).
 std::string candidate_kind(const std::string& candidate);
+// The store's content hashes, as evaluate() computes them (EvalResult::task_hash / candidate_hash): FNV-1a 64 of the
+// task file's text; of a candidate directory's files (relative path and content, sorted by path) or of the .py's text.
+// `kgen bench` computes them up front to skip what the results store already holds.
+std::string task_hash_of(const std::string& task);
+std::string candidate_hash_of(const std::string& candidate);
 // Never throws: internal problems become a runtime-error with error_category "internal" (or "task" when the
 // reference task itself fails) and a diagnostic.
 EvalResult evaluate(const EvalOptions& o);

@@ -1,0 +1,377 @@
+// `kgen bench`'s logic (see bench.h): suite x candidates, parallel evaluation, resume through the store, results.json.
+#include "eval/bench.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fmt/core.h>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <thread>
+#include <tuple>
+
+#include "cli/subprocess.h"
+#include "eval/metrics.h"
+#include "eval/result_json.h"
+#include "eval/store.h"
+
+namespace kgen::eval {
+namespace {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+bool all_digits(const std::string& s) {
+  return !s.empty() && s.size() < 9 && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+bool ignored(const std::string& name) {
+  return name.empty() || name[0] == '.' || name[0] == '_' || name.rfind("README", 0) == 0;
+}
+
+std::string now_utc() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char b[32];
+  std::strftime(b, sizeof b, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return b;
+}
+
+bool write_atomic(const fs::path& p, const std::string& text, std::string& err) {
+  fs::path tmp = p;
+  tmp += ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) {
+      err = "cannot write " + tmp.string() + ": " + std::strerror(errno);
+      return false;
+    }
+    out << text;
+    if (!out.flush()) {
+      err = "cannot write " + tmp.string() + ": " + std::strerror(errno);
+      return false;
+    }
+  }
+  std::error_code ec;
+  fs::rename(tmp, p, ec);
+  if (ec) {
+    err = "cannot rename " + tmp.string() + " to " + p.string() + ": " + ec.message();
+    return false;
+  }
+  return true;
+}
+}  // namespace
+
+bool list_suite(const std::string& suite, const std::string& filter, const std::string& python,
+                std::vector<BenchTask>& tasks, std::string& err) {
+  std::error_code ec;
+  if (!fs::is_directory(suite, ec)) {
+    err = "--suite " + suite + " is not a folder";
+    return false;
+  }
+  char tmpl[] = "/tmp/kgen-bench-suite-XXXXXX";
+  int fd = mkstemp(tmpl);
+  if (fd < 0) {
+    err = std::string("cannot create a temporary file: ") + std::strerror(errno);
+    return false;
+  }
+  close(fd);
+  std::string script = std::string(KGEN_SOURCE_DIR) + "/python/kgen_eval/tasks.py";
+  cli::ProcResult r = cli::run_process(
+      {python, "-B", script, "list", "--suite", suite, "--filter", filter, "--json", "--out", tmpl}, 600);
+  std::string text = read_text(tmpl);
+  fs::remove(tmpl, ec);
+  if (r.status != 0) {
+    err = fmt::format("listing the suite {} failed ({} {} list, status {}): {}", suite, python, script, r.status, r.out);
+    return false;
+  }
+  try {
+    json j = json::parse(text);
+    for (const auto& t : j) {
+      BenchTask b;
+      b.id = t.at("id").get<std::string>();
+      b.category = t.value("category", "");
+      b.level = t.value("level", 1);
+      b.path = fs::absolute(t.at("path").get<std::string>()).lexically_normal().string();
+      tasks.push_back(b);
+    }
+  } catch (const std::exception& e) {
+    err = fmt::format("cannot read the suite listing of {} ({} list --json): {}", suite, script, e.what());
+    return false;
+  }
+  std::sort(tasks.begin(), tasks.end(), [](const BenchTask& a, const BenchTask& b) { return a.id < b.id; });
+  return true;
+}
+
+bool find_candidates(const std::string& dir, std::vector<BenchCandidate>& cands, std::vector<std::string>& notes,
+                     std::string& err) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) {
+    err = "--candidates " + dir + " is not a folder";
+    return false;
+  }
+  std::map<std::pair<std::string, int>, std::string> seen;  // (task, sample) -> rel
+  auto add = [&](const std::string& task, int sample, const fs::path& p) {
+    std::string rel = fs::relative(p, dir, ec).string();
+    if (ec) rel = p.string();
+    auto [it, fresh] = seen.emplace(std::make_pair(task, sample), rel);
+    if (!fresh) {
+      err = fmt::format("candidates {}: {} and {} are both sample {} of task {} — keep one", dir, it->second, rel,
+                        sample, task);
+      return false;
+    }
+    cands.push_back({task, sample, p.string(), rel});
+    return true;
+  };
+  auto sorted_entries = [&](const fs::path& d) {
+    std::vector<fs::path> v;
+    for (auto it = fs::directory_iterator(d, ec); !ec && it != fs::directory_iterator(); it.increment(ec))
+      if (!ignored(it->path().filename().string())) v.push_back(it->path());
+    std::sort(v.begin(), v.end());
+    return v;
+  };
+  for (const auto& cat : sorted_entries(dir)) {
+    if (!fs::is_directory(cat, ec)) {
+      notes.push_back(fmt::format("candidates: {} ignored (expected <category>/ folders)", cat.string()));
+      continue;
+    }
+    const std::string category = cat.filename().string();
+    for (const auto& e : sorted_entries(cat)) {
+      const std::string name = e.filename().string();
+      if (fs::is_directory(e, ec)) {
+        // Numbered entries only (and at least one): samples; otherwise the folder is itself an op project.
+        auto inner = sorted_entries(e);
+        bool numbered = !inner.empty();
+        for (const auto& s : inner) {
+          std::string n = s.filename().string();
+          bool num_dir = all_digits(n) && fs::is_directory(s, ec);
+          bool num_py = s.extension() == ".py" && all_digits(s.stem().string()) && fs::is_regular_file(s, ec);
+          numbered &= num_dir || num_py;
+        }
+        if (numbered) {
+          for (const auto& s : inner) {
+            std::string n = s.extension() == ".py" ? s.stem().string() : s.filename().string();
+            if (!add(category + "/" + name, std::stoi(n), s)) return false;
+          }
+        } else if (!add(category + "/" + name, 0, e)) {
+          return false;
+        }
+      } else if (e.extension() == ".py") {
+        std::string stem = e.stem().string();
+        size_t dot = stem.rfind('.');
+        if (dot != std::string::npos && all_digits(stem.substr(dot + 1))) {
+          if (!add(category + "/" + stem.substr(0, dot), std::stoi(stem.substr(dot + 1)), e)) return false;
+        } else if (!add(category + "/" + stem, 0, e)) {
+          return false;
+        }
+      } else {
+        notes.push_back(fmt::format("candidates: {} ignored (neither an op-project folder nor a .py submission)",
+                                    e.string()));
+      }
+    }
+  }
+  std::sort(cands.begin(), cands.end(), [](const BenchCandidate& a, const BenchCandidate& b) {
+    return std::tie(a.task_id, a.sample) < std::tie(b.task_id, b.sample);
+  });
+  return true;
+}
+
+json candidate_sources(const std::string& path) {
+  json files = json::object();
+  std::error_code ec;
+  auto add = [&](const fs::path& f, const std::string& key) {
+    auto size = fs::file_size(f, ec);
+    if (ec) return;
+    if (size > 256 * 1024) {
+      files[key] = fmt::format("({} bytes, not included)", size);
+      return;
+    }
+    std::string t = read_text(f);
+    if (t.find('\0') != std::string::npos) {
+      files[key] = fmt::format("(binary file, {} bytes, not included)", size);
+      return;
+    }
+    files[key] = t;  // invalid UTF-8 is replaced when the document is written
+  };
+  if (fs::is_directory(path, ec)) {
+    std::vector<fs::path> v;
+    for (auto it = fs::recursive_directory_iterator(path, ec); !ec && it != fs::recursive_directory_iterator();
+         it.increment(ec))
+      if (it->is_regular_file()) v.push_back(it->path());
+    std::sort(v.begin(), v.end());
+    for (auto& f : v) add(f, fs::relative(f, path, ec).string());
+  } else {
+    add(path, fs::path(path).filename().string());
+  }
+  return files;
+}
+
+bool run_bench(const BenchOptions& o, BenchRun& run, std::string& err) {
+  if (o.jobs < 1) {
+    err = "--jobs must be at least 1";
+    return false;
+  }
+  if (!list_suite(o.suite, o.filter, o.eval.python, run.tasks, err)) return false;
+  std::vector<BenchCandidate> cands;
+  if (!find_candidates(o.candidates, cands, run.notes, err)) return false;
+
+  std::map<std::string, const BenchTask*> by_id;
+  for (const auto& t : run.tasks) by_id[t.id] = &t;
+  struct Item {
+    const BenchTask* task;
+    BenchCandidate cand;
+    std::string task_hash, cand_hash;
+  };
+  std::vector<Item> items;
+  std::set<std::string> with_cand;
+  for (auto& c : cands) {
+    auto it = by_id.find(c.task_id);
+    if (it == by_id.end()) {
+      if (c.task_id.find(o.filter) != std::string::npos)
+        run.notes.push_back(fmt::format("candidate {} skipped: no task {} in the suite {}", c.rel, c.task_id, o.suite));
+      continue;
+    }
+    if (candidate_kind(c.path).empty()) {
+      run.notes.push_back(fmt::format("candidate {} skipped: neither an op-project folder nor a .py submission", c.rel));
+      continue;
+    }
+    with_cand.insert(c.task_id);
+    items.push_back({it->second, c, task_hash_of(it->second->path), candidate_hash_of(c.path)});
+  }
+  for (const auto& t : run.tasks)
+    if (!with_cand.count(t.id)) run.missing.push_back(t.id);
+
+  std::error_code ec;
+  fs::create_directories(o.out, ec);
+  if (ec) {
+    err = "--out " + o.out + ": cannot create the folder: " + ec.message();
+    return false;
+  }
+  run.store_path = o.store.empty() ? (fs::path(o.out) / "results.db").string() : o.store;
+  if (auto parent = fs::path(run.store_path).parent_path(); !parent.empty()) fs::create_directories(parent, ec);
+  std::unique_ptr<Store> store = Store::open(run.store_path, err);
+  if (!store) return false;
+
+  // Look up the store; what is there (unless rerun) is reused.
+  std::vector<std::optional<EvalResult>> results(items.size());
+  std::vector<size_t> todo;
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (!o.rerun) {
+      std::string ferr;
+      results[i] = store->find(items[i].task_hash, items[i].cand_hash, KGEN_VERSION, o.eval.soc,
+                               items[i].cand.sample, &ferr);
+      if (!ferr.empty()) run.notes.push_back(ferr);
+    }
+    if (results[i]) {
+      results[i]->candidate = items[i].cand.path;
+      ++run.reused;
+    } else {
+      todo.push_back(i);
+    }
+  }
+
+  // Evaluate the rest with o.jobs worker threads; each result is stored as soon as it is known.
+  std::mutex mu;
+  BenchProgress pr;
+  pr.total = static_cast<int>(todo.size());
+  pr.reused = run.reused;
+  for (auto& r : results)
+    if (r && r->verdict == Verdict::Correct) ++pr.passed;
+  std::vector<std::string> inflight;
+  std::atomic<size_t> next{0};
+  auto t0 = std::chrono::steady_clock::now();
+  auto notify = [&](const EvalResult* fin) {  // mu held
+    pr.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    pr.eta_s = pr.done > 0 ? pr.elapsed_s / pr.done * (pr.total - pr.done) : -1;
+    pr.current = inflight.empty() ? "" : inflight.back();
+    pr.finished = fin;
+    if (o.progress) o.progress(pr);
+  };
+  auto worker = [&] {
+    while (true) {
+      size_t k = next.fetch_add(1);
+      if (k >= todo.size()) return;
+      const Item& it = items[todo[k]];
+      {
+        std::lock_guard<std::mutex> g(mu);
+        inflight.push_back(it.cand.task_id);
+        notify(nullptr);
+      }
+      EvalOptions eo = o.eval;
+      eo.task = it.task->path;
+      eo.candidate = it.cand.path;
+      EvalResult r = evaluate(eo);
+      r.sample = it.cand.sample;
+      if (r.task_id.empty()) r.task_id = it.task->id;
+      std::string perr;
+      bool stored = store->put(r, perr);
+      std::lock_guard<std::mutex> g(mu);
+      if (!stored) run.notes.push_back(perr);
+      inflight.erase(std::find(inflight.begin(), inflight.end(), it.cand.task_id));
+      ++pr.done;
+      if (r.verdict == Verdict::Correct) ++pr.passed;
+      results[todo[k]] = std::move(r);
+      notify(&*results[todo[k]]);
+    }
+  };
+  std::vector<std::thread> pool;
+  int n = std::min<int>(o.jobs, static_cast<int>(todo.size()));
+  for (int i = 0; i < n; ++i) pool.emplace_back(worker);
+  for (auto& t : pool) t.join();
+  run.evaluated = static_cast<int>(todo.size());
+  for (auto& r : results) run.results.push_back(std::move(*r));
+
+  // The results document.
+  json doc;
+  doc["kgen_version"] = KGEN_VERSION;
+  doc["soc"] = o.eval.soc;
+  doc["suite"] = o.suite;
+  doc["candidates"] = o.candidates;
+  doc["created_at"] = now_utc();
+  doc["trials"] = o.eval.trials;
+  doc["filter"] = o.filter;
+  json rs = json::array();
+  for (const auto& r : run.results) rs.push_back(to_json(r));
+  doc["results"] = rs;
+  doc["metrics"] = to_json(compute_metrics(run.results));
+  doc["missing"] = run.missing;
+  doc["evaluated"] = run.evaluated;
+  doc["reused"] = run.reused;
+  doc["notes"] = run.notes;
+  json src = json::object();
+  for (const auto& it : items) {
+    json& s = src[it.cand.task_id];
+    if (!s.contains("task")) s["task"] = read_text(it.task->path);
+    if (!s.contains("candidate")) s["candidate"] = json::object();
+    // Sample 0 of an op project: paths inside it; other layouts: prefixed with the sample's own entry.
+    std::string prefix;
+    fs::path rel = fs::absolute(it.cand.path).lexically_normal().lexically_relative(
+        fs::absolute(fs::path(o.candidates) / it.task->id).lexically_normal());  // symlinks not resolved
+    if (!rel.empty() && rel != "." && rel.string().rfind("..", 0) != 0) prefix = rel.string() + "/";
+    if (!fs::is_directory(it.cand.path, ec)) prefix = "";
+    json files = candidate_sources(it.cand.path);
+    for (auto& [k, v] : files.items()) s["candidate"][prefix + k] = v;
+  }
+  doc["sources"] = src;
+  run.doc = std::move(doc);
+  return write_atomic(fs::path(o.out) / "results.json", run.doc.dump(1, ' ', false, json::error_handler_t::replace), err);
+}
+
+}  // namespace kgen::eval

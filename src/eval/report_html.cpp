@@ -1,0 +1,644 @@
+// The benchmark's self-contained HTML report (report_html.h). Charts are inline SVG built here; the only script is
+// a few lines that sort the task table on a header click. Every string from the data goes through esc().
+#include "eval/report_html.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <ctime>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "eval/metrics.h"
+#include "eval/result.h"
+#include "eval/result_json.h"
+
+namespace kgen::eval {
+namespace {
+using nlohmann::json;
+
+std::string esc(const std::string& s) {
+  std::string o;
+  o.reserve(s.size() + s.size() / 8);
+  for (char ch : s) {
+    switch (ch) {
+      case '&': o += "&amp;"; break;
+      case '<': o += "&lt;"; break;
+      case '>': o += "&gt;"; break;
+      case '"': o += "&quot;"; break;
+      case '\'': o += "&#39;"; break;
+      default: o += ch;
+    }
+  }
+  return o;
+}
+
+// A top-level string field; numbers and other values are shown in their JSON form; absent -> def.
+std::string jstr(const json& j, const char* key, const std::string& def = "") {
+  if (!j.is_object()) return def;
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return def;
+  if (it->is_string()) return it->get<std::string>();
+  return it->dump();
+}
+
+// A number field; also accepts "nan", "inf", "-inf" (result_json.h); absent or unreadable -> NaN.
+double jnum(const json& j, const std::string& key) {
+  if (!j.is_object()) return NAN;
+  auto it = j.find(key);
+  if (it == j.end()) return NAN;
+  if (it->is_number()) return it->get<double>();
+  if (it->is_string()) {
+    const std::string s = it->get<std::string>();
+    if (s == "inf") return INFINITY;
+    if (s == "-inf") return -INFINITY;
+  }
+  return NAN;
+}
+
+std::string pct(double v) { return std::isfinite(v) ? fmt::format("{:.1f}%", 100 * v) : "-"; }
+std::string times(double v) { return std::isfinite(v) && v > 0 ? fmt::format("{:.2f}x", v) : "-"; }
+std::string gnum(double v) { return std::isfinite(v) ? fmt::format("{:.4g}", v) : fmt::format("{}", v); }
+std::string svgn(double v) { return fmt::format("{:.1f}", v); }   // SVG coordinates
+
+const char* verdict_colour(const std::string& v) {
+  if (v == "correct") return "#2e7d32";
+  if (v == "wrong-answer") return "#c62828";
+  if (v == "compile-error") return "#6a1b9a";
+  if (v == "runtime-error") return "#ef6c00";
+  if (v == "timeout") return "#795548";
+  if (v == "cheating") return "#ad1457";
+  return "#757575";   // missing, unknown
+}
+
+std::string badge(const std::string& v) {
+  return fmt::format("<span class=\"badge\" style=\"background:{}\">{}</span>", verdict_colour(v), esc(v));
+}
+
+// Stable, unique, attribute-safe anchors for task ids.
+struct Anchors {
+  std::map<std::string, std::string> by_id;
+  std::set<std::string> used;
+  const std::string& of(const std::string& id) {
+    auto it = by_id.find(id);
+    if (it != by_id.end()) return it->second;
+    std::string a = "t-";
+    for (char c : id) a += (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-') ? c : '-';
+    std::string u = a;
+    for (int n = 2; used.count(u); ++n) u = a + "-" + std::to_string(n);
+    used.insert(u);
+    return by_id[id] = u;
+  }
+};
+
+// The metric columns of a group: per k compile@k, pass@k, then fast_p@k for every p (the keys of to_json(Metrics)).
+std::vector<std::string> metric_keys(const json& metrics) {
+  std::vector<std::string> keys;
+  std::vector<int> ks;
+  std::vector<double> ps;
+  if (metrics.contains("ks") && metrics["ks"].is_array())
+    for (const auto& k : metrics["ks"]) if (k.is_number_integer()) ks.push_back(k.get<int>());
+  if (metrics.contains("ps") && metrics["ps"].is_array())
+    for (const auto& p : metrics["ps"]) if (p.is_number()) ps.push_back(p.get<double>());
+  for (int k : ks) {
+    keys.push_back(fmt::format("compile@{}", k));
+    keys.push_back(fmt::format("pass@{}", k));
+    for (double p : ps) keys.push_back(fmt::format("fast_{}@{}", p, k));
+  }
+  return keys;
+}
+
+std::string group_table(const std::string& first, const std::vector<const json*>& groups,
+                        const std::vector<std::string>& keys) {
+  std::string o = "<table class=\"metrics\"><thead><tr><th>" + esc(first) +
+                  "</th><th>tasks</th><th>samples</th><th>correct</th>";
+  for (const auto& k : keys) o += "<th>" + esc(k) + "</th>";
+  o += "<th>geomean speedup (modeled)</th></tr></thead><tbody>\n";
+  for (const json* g : groups) {
+    o += "<tr><td>" + esc(jstr(*g, "name")) + "</td><td>" + esc(jstr(*g, "tasks", "-")) + "</td><td>" +
+         esc(jstr(*g, "samples", "-")) + "</td><td>" + esc(jstr(*g, "correct_samples", "-")) + "</td>";
+    for (const auto& k : keys) o += "<td>" + pct(jnum(*g, k)) + "</td>";
+    const double cs = jnum(*g, "correct_samples");
+    o += "<td>" + (cs > 0 ? times(jnum(*g, "geomean_speedup")) : std::string("-")) + "</td></tr>\n";
+  }
+  return o + "</tbody></table>\n";
+}
+
+// Horizontal grouped bars: one row per group, one bar per key (fractions 0..1).
+std::string bar_chart(const std::vector<const json*>& groups, const std::vector<std::string>& keys,
+                      const std::string& title) {
+  static const char* colours[] = {"#90a4ae", "#2e7d32", "#1565c0", "#f9a825"};
+  const double label_w = 150, plot_w = 420, bar_h = 10, gap = 8, top = 30;
+  const double row_h = keys.size() * bar_h + gap;
+  const double h = top + groups.size() * row_h + 30;
+  const double w = label_w + plot_w + 60;
+  std::string o = fmt::format("<svg class=\"chart\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" "
+                              "role=\"img\"><title>{}</title>\n",
+                              svgn(w), svgn(h), svgn(w), svgn(h), esc(title));
+  // legend
+  double lx = label_w;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    o += fmt::format("<rect x=\"{}\" y=\"8\" width=\"10\" height=\"10\" fill=\"{}\"/><text x=\"{}\" y=\"17\" "
+                     "class=\"small\">{}</text>\n",
+                     svgn(lx), colours[i % 4], svgn(lx + 14), esc(keys[i]));
+    lx += 24 + 7 * keys[i].size();
+  }
+  const double y_end = top + groups.size() * row_h;
+  for (int t = 0; t <= 4; ++t) {
+    const double x = label_w + plot_w * t / 4;
+    o += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" class=\"grid\"/><text x=\"{0}\" y=\"{3}\" "
+                     "class=\"small\" text-anchor=\"middle\">{4}%</text>\n",
+                     svgn(x), svgn(top - 2), svgn(y_end), svgn(y_end + 14), 25 * t);
+  }
+  for (size_t gi = 0; gi < groups.size(); ++gi) {
+    const json& g = *groups[gi];
+    const double y0 = top + gi * row_h;
+    o += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\" class=\"lbl\">{}</text>\n", svgn(label_w - 6),
+                     svgn(y0 + keys.size() * bar_h / 2 + 4), esc(jstr(g, "name")));
+    for (size_t ki = 0; ki < keys.size(); ++ki) {
+      double v = jnum(g, keys[ki]);
+      if (!std::isfinite(v)) v = 0;
+      v = std::clamp(v, 0.0, 1.0);
+      o += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"><title>{} {}: {}</title>"
+                       "</rect>\n",
+                       svgn(label_w), svgn(y0 + ki * bar_h), svgn(plot_w * v), svgn(bar_h - 1), colours[ki % 4],
+                       esc(jstr(g, "name")), esc(keys[ki]), pct(v));
+    }
+  }
+  return o + "</svg>\n";
+}
+
+// Histogram of log2(speedup) of correct results, bins [2^b, 2^(b+1)), b clamped to [-6, 5].
+std::string speedup_histogram(const std::vector<double>& speedups) {
+  const int lo_clamp = -6, hi_clamp = 5;
+  int lo = -1, hi = 0;
+  std::map<int, int> count;
+  for (double s : speedups) {
+    int b = std::clamp(int(std::floor(std::log2(s))), lo_clamp, hi_clamp);
+    ++count[b];
+    lo = std::min(lo, b);
+    hi = std::max(hi, b);
+  }
+  int maxc = 1;
+  for (auto& [b, c] : count) maxc = std::max(maxc, c);
+  const int nb = hi - lo + 1;
+  const double left = 40, top = 20, plot_h = 180, bin_w = std::max(64.0, 480.0 / nb);
+  const double w = left + nb * bin_w + 20, h = top + plot_h + 50;
+  std::string o = fmt::format("<svg class=\"chart\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" "
+                              "role=\"img\"><title>speedup histogram</title>\n",
+                              svgn(w), svgn(h), svgn(w), svgn(h));
+  const double base = top + plot_h;
+  o += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" class=\"axis\"/>\n", svgn(left), svgn(base),
+                   svgn(left + nb * bin_w));
+  o += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" class=\"axis\"/><text x=\"{3}\" y=\"{4}\" "
+                   "class=\"small\" text-anchor=\"end\">{5}</text><text x=\"{3}\" y=\"{2}\" class=\"small\" "
+                   "text-anchor=\"end\">0</text><text x=\"12\" y=\"{6}\" class=\"small\" text-anchor=\"middle\" "
+                   "transform=\"rotate(-90 12 {6})\">results</text>\n",
+                   svgn(left), svgn(top), svgn(base), svgn(left - 4), svgn(top + 4), maxc, svgn(top + plot_h / 2));
+  for (int b = lo; b <= hi; ++b) {
+    const int c = count.count(b) ? count[b] : 0;
+    const double x = left + (b - lo) * bin_w;
+    const double bh = plot_h * c / maxc;
+    auto pw = [](int e) { return e >= 0 ? fmt::format("{}", 1L << e) : fmt::format("1/{}", 1L << -e); };
+    std::string label;
+    if (b == lo_clamp) label = "<" + pw(b + 1) + "x";
+    else if (b == hi_clamp) label = ">=" + pw(b) + "x";
+    else label = pw(b) + "-" + pw(b + 1) + "x";
+    o += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"><title>{}: {} correct result(s)"
+                     "</title></rect>\n",
+                     svgn(x + 2), svgn(base - bh), svgn(bin_w - 4), svgn(bh), b < 0 ? "#ef9a9a" : "#81c784",
+                     esc(label), c);
+    if (c > 0)
+      o += fmt::format("<text x=\"{}\" y=\"{}\" class=\"small\" text-anchor=\"middle\">{}</text>\n",
+                       svgn(x + bin_w / 2), svgn(base - bh - 3), c);
+    o += fmt::format("<text x=\"{}\" y=\"{}\" class=\"small\" text-anchor=\"middle\">{}</text>\n", svgn(x + bin_w / 2),
+                     svgn(base + 14), esc(label));
+  }
+  const double x1 = left + (0 - lo) * bin_w;   // boundary of the 1x bin
+  o += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" class=\"ref\"/><text x=\"{0}\" y=\"{3}\" "
+                   "class=\"small\" text-anchor=\"middle\">1x (eager)</text>\n",
+                   svgn(x1), svgn(top - 6), svgn(base + 20), svgn(base + 34));
+  return o + "</svg>\n";
+}
+
+struct Point {
+  double x, y;                 // modeled candidate us, modeled eager us
+  std::string verdict, label;
+};
+
+// Log-log scatter, same decades on both axes, with the y = x line.
+std::string time_scatter(const std::vector<Point>& pts) {
+  double mn = INFINITY, mx = 0;
+  for (const auto& p : pts) {
+    mn = std::min({mn, p.x, p.y});
+    mx = std::max({mx, p.x, p.y});
+  }
+  int d0 = int(std::floor(std::log10(mn))), d1 = int(std::ceil(std::log10(mx)));
+  if (d1 <= d0) d1 = d0 + 1;
+  const double left = 60, top = 15, side = 420;
+  const double w = left + side + 20, h = top + side + 45;
+  auto px = [&](double v) { return left + side * (std::log10(v) - d0) / (d1 - d0); };
+  auto py = [&](double v) { return top + side - side * (std::log10(v) - d0) / (d1 - d0); };
+  std::string o = fmt::format("<svg class=\"chart\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" "
+                              "role=\"img\"><title>modeled kernel time vs "
+                              "modeled eager time</title>\n",
+                              svgn(w), svgn(h), svgn(w), svgn(h));
+  o += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" class=\"frame\"/>\n", svgn(left), svgn(top),
+                   svgn(side), svgn(side));
+  for (int d = d0; d <= d1; ++d) {
+    const double v = std::pow(10.0, d);
+    o += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" class=\"grid\"/><text x=\"{0}\" y=\"{3}\" "
+                     "class=\"small\" text-anchor=\"middle\">{4:g}</text>\n",
+                     svgn(px(v)), svgn(top), svgn(top + side), svgn(top + side + 14), v);
+    o += fmt::format("<line x1=\"{1}\" y1=\"{0}\" x2=\"{2}\" y2=\"{0}\" class=\"grid\"/><text x=\"{3}\" y=\"{4}\" "
+                     "class=\"small\" text-anchor=\"end\">{5:g}</text>\n",
+                     svgn(py(v)), svgn(left), svgn(left + side), svgn(left - 4), svgn(py(v) + 4), v);
+  }
+  o += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" class=\"ref\"/>\n", svgn(left), svgn(top + side),
+                   svgn(left + side), svgn(top));
+  o += fmt::format("<text x=\"{}\" y=\"{}\" class=\"small\" text-anchor=\"middle\">candidate kernel time, modeled "
+                   "(us)</text>\n",
+                   svgn(left + side / 2), svgn(top + side + 32));
+  o += fmt::format("<text x=\"14\" y=\"{0}\" class=\"small\" text-anchor=\"middle\" transform=\"rotate(-90 14 {0})\">"
+                   "eager PyTorch time, modeled (us)</text>\n",
+                   svgn(top + side / 2));
+  o += fmt::format("<text x=\"{}\" y=\"{}\" class=\"small\" text-anchor=\"end\">y = x</text>\n",
+                   svgn(left + side - 6), svgn(top + 34));
+  for (const auto& p : pts)
+    o += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"4\" fill=\"{}\" fill-opacity=\"0.75\"><title>{}</title>"
+                     "</circle>\n",
+                     svgn(px(p.x)), svgn(py(p.y)), verdict_colour(p.verdict), esc(p.label));
+  return o + "</svg>\n";
+}
+
+// Per-case modeled times of one result: candidate bar over eager bar, on a common linear scale.
+std::string case_times_chart(const EvalResult& r) {
+  double mx = 0;
+  int n = 0;
+  for (const auto& c : r.cases) {
+    if (std::isfinite(c.modeled_us)) mx = std::max(mx, c.modeled_us);
+    if (std::isfinite(c.eager_modeled_us)) mx = std::max(mx, c.eager_modeled_us);
+    ++n;
+  }
+  if (mx <= 0 || n == 0) return "";
+  const double label_w = 180, plot_w = 380, bar_h = 9, row_h = 2 * bar_h + 8, top = 24;
+  const double w = label_w + plot_w + 90, h = top + n * row_h + 6;
+  std::string o = fmt::format("<svg class=\"chart\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" "
+                              "role=\"img\"><title>modeled time per case</title>\n"
+                              "<rect x=\"{}\" y=\"4\" width=\"10\" height=\"10\" fill=\"#1565c0\"/><text x=\"{}\" "
+                              "y=\"13\" class=\"small\">candidate (modeled)</text><rect x=\"{}\" y=\"4\" width=\"10\" "
+                              "height=\"10\" fill=\"#90a4ae\"/><text x=\"{}\" y=\"13\" class=\"small\">eager PyTorch "
+                              "(modeled)</text>\n",
+                              svgn(w), svgn(h), svgn(w), svgn(h), svgn(label_w), svgn(label_w + 14),
+                              svgn(label_w + 150), svgn(label_w + 164));
+  int i = 0;
+  for (const auto& c : r.cases) {
+    const double y0 = top + i++ * row_h;
+    o += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\" class=\"small\">{}</text>\n", svgn(label_w - 6),
+                     svgn(y0 + bar_h + 3), esc(c.name.size() > 28 ? c.name.substr(0, 27) + "~" : c.name));
+    const double vals[2] = {c.modeled_us, c.eager_modeled_us};
+    const char* cols[2] = {"#1565c0", "#90a4ae"};
+    for (int k = 0; k < 2; ++k) {
+      const double v = std::isfinite(vals[k]) && vals[k] > 0 ? vals[k] : 0;
+      o += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"/><text x=\"{}\" y=\"{}\" "
+                       "class=\"small\">{} us</text>\n",
+                       svgn(label_w), svgn(y0 + k * bar_h), svgn(plot_w * v / mx), svgn(bar_h - 1), cols[k],
+                       svgn(label_w + plot_w * v / mx + 4), svgn(y0 + k * bar_h + 8), gnum(vals[k]));
+    }
+  }
+  return o + "</svg>\n";
+}
+
+std::string format_created(const json& j) {
+  if (!j.contains("created_at")) return "";
+  const json& c = j["created_at"];
+  if (c.is_number()) {
+    std::time_t t = static_cast<std::time_t>(c.get<double>());
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[64];
+    std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S UTC", &tm);
+    return buf;
+  }
+  return jstr(j, "created_at");
+}
+
+const char* kStyle = R"CSS(
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;margin:0 auto;max-width:1200px;
+padding:0 20px 40px;color:#212121;background:#fafafa;font-size:14px;line-height:1.4}
+h1{font-size:24px;margin:20px 0 4px}h2{font-size:19px;margin:28px 0 8px;border-bottom:1px solid #ddd;padding-bottom:4px}
+h3{font-size:16px;margin:6px 0}.meta{color:#555}.note{color:#555;font-size:13px}
+table{border-collapse:collapse;margin:6px 0 12px;background:#fff}th,td{border:1px solid #ddd;padding:3px 7px;
+text-align:right}th{background:#eceff1;font-weight:600}td:first-child,th:first-child{text-align:left}
+table.sortable th{cursor:pointer}table.sortable th:hover{background:#cfd8dc}td.l{text-align:left}
+.badge{color:#fff;border-radius:3px;padding:1px 6px;font-size:12px;white-space:nowrap}
+.cards{display:flex;flex-wrap:wrap;gap:10px}.card{background:#fff;border:1px solid #ddd;border-radius:4px;
+padding:8px 14px;min-width:110px}.card .v{font-size:22px;font-weight:600}.card .k{color:#555;font-size:12px}
+pre{background:#f5f5f5;border:1px solid #e0e0e0;padding:8px;overflow-x:auto;font-size:12px;white-space:pre-wrap;
+word-break:break-all}section.task{background:#fff;border:1px solid #ddd;border-radius:4px;padding:8px 14px;
+margin:12px 0}section.task:target{border:2px solid #1565c0}summary{cursor:pointer;color:#1565c0}
+.chart{display:block;margin:6px 0}.chart text{font-family:inherit}.small{font-size:11px;fill:#424242}
+.lbl{font-size:12px;fill:#212121}.grid{stroke:#e0e0e0;stroke-width:1}.axis{stroke:#616161}
+.ref{stroke:#424242;stroke-dasharray:4 3}.frame{fill:#fff;stroke:#bdbdbd}a{color:#1565c0}
+)CSS";
+
+// Sorts a table.sortable on a header click (numbers by data-v when present, else text).
+const char* kScript = R"JS(
+document.querySelectorAll('table.sortable th').forEach(function(th){th.addEventListener('click',function(){
+var i=th.cellIndex,b=th.closest('table').tBodies[0],rows=Array.from(b.rows),d=th.dataset.dir==='a'?-1:1;
+th.dataset.dir=d>0?'a':'d';rows.sort(function(x,y){var a=x.cells[i].dataset.v,c=y.cells[i].dataset.v;
+if(a!==undefined&&c!==undefined)return d*(parseFloat(a)-parseFloat(c));
+return d*x.cells[i].textContent.localeCompare(y.cells[i].textContent);});
+rows.forEach(function(r){b.appendChild(r);});});});
+)JS";
+
+// Sort key for a number cell: non-finite and absent values sort below everything.
+std::string dv(double v) { return std::isfinite(v) ? fmt::format("{:.9g}", v) : "-1e300"; }
+
+}  // namespace
+
+std::string render_report_html(const json& in) {
+  const json root = in.is_object() ? in : json::object();
+  std::vector<std::string> notes;
+
+  // Results.
+  std::vector<EvalResult> results;
+  if (root.contains("results") && root["results"].is_array()) {
+    size_t i = 0;
+    for (const auto& rj : root["results"]) {
+      EvalResult r;
+      std::string err;
+      if (from_json(rj, r, err)) results.push_back(std::move(r));
+      else notes.push_back(fmt::format("result #{} left out: {}", i, err));
+      ++i;
+    }
+  }
+  json metrics;
+  if (root.contains("metrics") && root["metrics"].is_object()) {
+    metrics = root["metrics"];
+  } else {
+    metrics = to_json(compute_metrics(results));
+    notes.push_back("results.json has no metrics; computed here with k = 1");
+  }
+  std::vector<std::string> missing;
+  if (root.contains("missing") && root["missing"].is_array())
+    for (const auto& m : root["missing"]) missing.push_back(m.is_string() ? m.get<std::string>() : m.dump());
+  const json sources = root.contains("sources") && root["sources"].is_object() ? root["sources"] : json::object();
+
+  const std::string soc = jstr(root, "soc", results.empty() ? "" : results.front().soc);
+  const std::string version = jstr(root, "kgen_version", results.empty() ? "" : results.front().kgen_version);
+  const std::vector<std::string> keys = metric_keys(metrics);
+  const json overall = metrics.contains("overall") && metrics["overall"].is_object() ? metrics["overall"]
+                                                                                    : json::object();
+  auto groups_of = [&](const char* name) {
+    std::vector<const json*> g;
+    if (metrics.contains(name) && metrics[name].is_array())
+      for (const auto& x : metrics[name]) if (x.is_object()) g.push_back(&x);
+    return g;
+  };
+  const std::vector<const json*> levels = groups_of("levels"), cats = groups_of("categories");
+  int first_k = 1;
+  if (metrics.contains("ks") && metrics["ks"].is_array() && !metrics["ks"].empty() &&
+      metrics["ks"][0].is_number_integer())
+    first_k = metrics["ks"][0].get<int>();
+
+  std::string o;
+  o.reserve(1 << 16);
+  o += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
+  o += "<title>kgen benchmark report" + (soc.empty() ? "" : " - " + esc(soc)) + "</title>\n<style>" + kStyle +
+       "</style>\n</head>\n<body>\n";
+
+  // Header.
+  o += "<h1>kgen benchmark report</h1>\n<p class=\"meta\">";
+  auto meta = [&](const char* k, const std::string& v) {
+    if (!v.empty()) o += "<b>" + std::string(k) + "</b> " + esc(v) + " &nbsp; ";
+  };
+  meta("kgen", version);
+  meta("SoC", soc);
+  meta("suite", jstr(root, "suite"));
+  meta("candidates", jstr(root, "candidates"));
+  meta("created", format_created(root));
+  o += "</p>\n<p class=\"note\">All times are modeled on " + esc(soc.empty() ? "the chosen SoC" : soc) +
+       " by kgen's performance model (candidate kernels on the emulator's traces, eager PyTorch from its aten op "
+       "trace); they are not measurements. Speedup = modeled eager time / modeled candidate time.</p>\n";
+  o += "<p><a href=\"#overall\">overall</a> &middot; <a href=\"#levels\">levels</a> &middot; <a href=\"#categories\">"
+       "categories</a> &middot; <a href=\"#charts\">charts</a> &middot; <a href=\"#tasks\">tasks</a></p>\n";
+
+  // Overall.
+  o += "<h2 id=\"overall\">Overall</h2>\n<div class=\"cards\">\n";
+  auto card = [&](const std::string& k, const std::string& v) {
+    o += "<div class=\"card\"><div class=\"v\">" + v + "</div><div class=\"k\">" + esc(k) + "</div></div>\n";
+  };
+  card("tasks evaluated", esc(jstr(overall, "tasks", std::to_string(results.size()))));
+  card("samples", esc(jstr(overall, "samples", "-")));
+  card("missing tasks", std::to_string(missing.size()));
+  for (const char* pre : {"compile@", "pass@"}) {
+    const std::string k = pre + std::to_string(first_k);
+    card(k, pct(jnum(overall, k)));
+  }
+  {
+    const std::string k = fmt::format("fast_1@{}", first_k);
+    if (overall.contains(k)) card(k + " (modeled)", pct(jnum(overall, k)));
+  }
+  card("geomean speedup of correct (modeled)",
+       jnum(overall, "correct_samples") > 0 ? times(jnum(overall, "geomean_speedup")) : "-");
+  o += "</div>\n";
+  std::vector<const json*> ov{&overall};
+  o += group_table("group", ov, keys);
+  o += "<p class=\"note\">compile@k, pass@k and fast_p@k use the unbiased estimator (KernelBench, MultiKernelBench); "
+       "fast_p counts correct samples with modeled speedup strictly above p. Missing tasks are not in these "
+       "figures.</p>\n";
+  if (metrics.contains("notes") && metrics["notes"].is_array())
+    for (const auto& n : metrics["notes"]) o += "<p class=\"note\">note: " + esc(n.is_string() ? n.get<std::string>() : n.dump()) + "</p>\n";
+  for (const auto& n : notes) o += "<p class=\"note\">note: " + esc(n) + "</p>\n";
+
+  // Levels and categories.
+  o += "<h2 id=\"levels\">Per level</h2>\n" + group_table("level", levels, keys);
+  o += "<h2 id=\"categories\">Per category</h2>\n" + group_table("category", cats, keys);
+
+  // Charts.
+  o += "<h2 id=\"charts\">Charts</h2>\n";
+  std::vector<std::string> bar_keys{fmt::format("compile@{}", first_k), fmt::format("pass@{}", first_k)};
+  if (std::find(keys.begin(), keys.end(), fmt::format("fast_1@{}", first_k)) != keys.end())
+    bar_keys.push_back(fmt::format("fast_1@{}", first_k));
+  if (!cats.empty()) {
+    o += "<h3>Pass rate per category</h3>\n" + bar_chart(cats, bar_keys, "pass rate per category");
+  }
+  if (!levels.empty()) {
+    o += "<h3>Pass rate per level</h3>\n" + bar_chart(levels, bar_keys, "pass rate per level");
+  }
+  std::vector<double> speedups;
+  for (const auto& r : results)
+    if (r.verdict == Verdict::Correct && std::isfinite(r.speedup) && r.speedup > 0) speedups.push_back(r.speedup);
+  o += "<h3>Speedup distribution (modeled)</h3>\n";
+  if (speedups.empty()) {
+    o += "<p class=\"note\">No correct result with a modeled speedup.</p>\n";
+  } else {
+    o += speedup_histogram(speedups);
+    o += fmt::format("<p class=\"note\">{} correct result(s), binned by log2 of the modeled speedup over eager "
+                     "PyTorch; right of the dashed line the candidate is faster.</p>\n",
+                     speedups.size());
+  }
+  std::vector<Point> pts;
+  for (const auto& r : results) {
+    const std::string v = verdict_name(r.verdict);
+    bool any = false;
+    for (const auto& c : r.cases)
+      if (std::isfinite(c.modeled_us) && c.modeled_us > 0 && std::isfinite(c.eager_modeled_us) &&
+          c.eager_modeled_us > 0) {
+        pts.push_back({c.modeled_us, c.eager_modeled_us, v,
+                       fmt::format("{} [{}] ({}): candidate {} us, eager {} us, {:.2f}x", r.task_id, c.name, v,
+                                   gnum(c.modeled_us), gnum(c.eager_modeled_us), c.eager_modeled_us / c.modeled_us)});
+        any = true;
+      }
+    if (!any && std::isfinite(r.modeled_us) && r.modeled_us > 0 && std::isfinite(r.eager_modeled_us) &&
+        r.eager_modeled_us > 0)
+      pts.push_back({r.modeled_us, r.eager_modeled_us, v,
+                     fmt::format("{} ({}): candidate {} us, eager {} us", r.task_id, v, gnum(r.modeled_us),
+                                 gnum(r.eager_modeled_us))});
+  }
+  o += "<h3>Roofline-style scatter: modeled kernel time vs modeled eager time</h3>\n";
+  if (pts.empty()) {
+    o += "<p class=\"note\">No result with both modeled times.</p>\n";
+  } else {
+    o += time_scatter(pts);
+    o += "<p class=\"note\">One point per case (log-log, microseconds, modeled on " + esc(soc) +
+         "), coloured by the result's verdict. Above the dashed y = x line the candidate is faster than eager "
+         "PyTorch. The results carry no arithmetic intensity (bytes, flops), so this plots time against time "
+         "instead of a true roofline; <code>kgen perf</code> on a kernel gives its bound, per-pipe utilisation, "
+         "bytes and flops.</p>\n";
+  }
+
+  // Task table.
+  Anchors anchors;
+  o += "<h2 id=\"tasks\">Tasks</h2>\n<p class=\"note\">Click a header to sort; click a task for its page.</p>\n"
+       "<table class=\"sortable\"><thead><tr><th>task</th><th>sample</th><th>level</th><th>category</th>"
+       "<th>verdict</th><th>max abs err</th><th>max rel err</th><th>modeled us</th><th>eager modeled us</th>"
+       "<th>speedup (modeled)</th></tr></thead><tbody>\n";
+  for (const auto& r : results) {
+    const std::string v = verdict_name(r.verdict);
+    const bool errs = r.verdict == Verdict::Correct || r.verdict == Verdict::WrongAnswer;
+    o += fmt::format("<tr><td><a href=\"#{}\">{}</a></td><td data-v=\"{}\">{}</td><td data-v=\"{}\">{}</td>"
+                     "<td class=\"l\">{}</td><td class=\"l\">{}</td>",
+                     anchors.of(r.task_id), esc(r.task_id), r.sample, r.sample, r.level, r.level, esc(r.category),
+                     badge(v) + (r.error_category.empty() ? "" : " " + esc(r.error_category)));
+    o += fmt::format("<td data-v=\"{}\">{}</td><td data-v=\"{}\">{}</td>", dv(errs ? r.max_abs_err : NAN),
+                     errs ? fmt::format("{:.3g}", r.max_abs_err) : "-", dv(errs ? r.max_rel_err : NAN),
+                     errs ? fmt::format("{:.3g}", r.max_rel_err) : "-");
+    auto us = [&](double x) {
+      return fmt::format("<td data-v=\"{}\">{}</td>", dv(x > 0 ? x : NAN), x > 0 ? gnum(x) : "-");
+    };
+    o += us(r.modeled_us) + us(r.eager_modeled_us);
+    o += fmt::format("<td data-v=\"{}\">{}</td></tr>\n", dv(r.speedup > 0 ? r.speedup : NAN), times(r.speedup));
+  }
+  for (const auto& m : missing)
+    o += fmt::format("<tr><td><a href=\"#{}\">{}</a></td><td>-</td><td>-</td><td class=\"l\">-</td><td class=\"l\">{}"
+                     "</td><td>-</td><td>-</td><td>-</td><td>-</td><td>-</td></tr>\n",
+                     anchors.of(m), esc(m), badge("missing"));
+  o += "</tbody></table>\n";
+
+  // One section per task (its samples in order), then the missing ones.
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<const EvalResult*>> by_task;
+  for (const auto& r : results) {
+    if (!by_task.count(r.task_id)) order.push_back(r.task_id);
+    by_task[r.task_id].push_back(&r);
+  }
+  auto source_blocks = [&](const std::string& id) {
+    std::string s;
+    if (!sources.contains(id) || !sources[id].is_object()) return s;
+    const json& src = sources[id];
+    if (src.contains("task") && src["task"].is_string())
+      s += "<details><summary>task source (PyTorch reference)</summary><pre>" + esc(src["task"].get<std::string>()) +
+           "</pre></details>\n";
+    if (src.contains("candidate") && src["candidate"].is_object())
+      for (auto it = src["candidate"].begin(); it != src["candidate"].end(); ++it)
+        s += "<details><summary>candidate: " + esc(it.key()) + "</summary><pre>" +
+             esc(it.value().is_string() ? it.value().get<std::string>() : it.value().dump()) + "</pre></details>\n";
+    return s;
+  };
+  o += "<h2>Task pages</h2>\n";
+  for (const auto& id : order) {
+    const auto& rs = by_task[id];
+    const EvalResult& f = *rs.front();
+    o += fmt::format("<section class=\"task\" id=\"{}\">\n<h3>{}</h3>\n<p class=\"meta\">category {} &middot; level "
+                     "{} &middot; <a href=\"#tasks\">back to the table</a></p>\n",
+                     anchors.of(id), esc(id), esc(f.category), f.level);
+    for (const EvalResult* rp : rs) {
+      const EvalResult& r = *rp;
+      const std::string v = verdict_name(r.verdict);
+      o += "<p>" + badge(v) + (r.error_category.empty() ? "" : " <b>" + esc(r.error_category) + "</b>") +
+           fmt::format(" &nbsp; sample {} &middot; candidate <code>{}</code> ({}) &middot; {} trial(s) &middot; "
+                       "evaluated in {:.2f} s",
+                       r.sample, esc(r.candidate), esc(r.candidate_kind), r.trials, r.seconds);
+      if (r.verdict == Verdict::Correct)
+        o += fmt::format(" &middot; modeled {} us vs eager {} us: <b>{}</b>", gnum(r.modeled_us),
+                         gnum(r.eager_modeled_us), times(r.speedup));
+      o += "</p>\n";
+      if (!r.diagnostics.empty()) {
+        o += "<pre class=\"diag\">";
+        for (const auto& d : r.diagnostics) o += esc(d) + "\n";
+        o += "</pre>\n";
+      }
+      if (!r.cases.empty()) {
+        o += "<table><thead><tr><th>case</th><th>correct</th><th>max abs err</th><th>max rel err</th>"
+             "<th>modeled us</th><th>eager modeled us</th><th>speedup (modeled)</th><th>first mismatch</th></tr>"
+             "</thead><tbody>\n";
+        for (const auto& c : r.cases) {
+          const double sp = c.modeled_us > 0 ? c.eager_modeled_us / c.modeled_us : NAN;
+          o += fmt::format("<tr><td>{}</td><td>{}</td><td>{:.3g}</td><td>{:.3g}</td><td>{}</td><td>{}</td>"
+                           "<td>{}</td><td class=\"l\">{}</td></tr>\n",
+                           esc(c.name), c.correct ? "yes" : "<b>no</b>", c.max_abs_err, c.max_rel_err,
+                           c.modeled_us > 0 ? gnum(c.modeled_us) : "-",
+                           c.eager_modeled_us > 0 ? gnum(c.eager_modeled_us) : "-", times(sp),
+                           esc(c.first_mismatch));
+        }
+        o += "</tbody></table>\n";
+        o += case_times_chart(r);
+      }
+      o += fmt::format("<p class=\"note\">hashes: task {} &middot; candidate {} &middot; kgen {} &middot; SoC {}</p>\n",
+                       esc(r.task_hash.substr(0, 12)), esc(r.candidate_hash.substr(0, 12)), esc(r.kgen_version),
+                       esc(r.soc));
+    }
+    o += source_blocks(id);
+    o += "</section>\n";
+  }
+  for (const auto& id : missing) {
+    o += fmt::format("<section class=\"task\" id=\"{}\">\n<h3>{}</h3>\n<p>{} not evaluated (no candidate, or the run "
+                     "did not reach it) &middot; <a href=\"#tasks\">back to the table</a></p>\n",
+                     anchors.of(id), esc(id), badge("missing"));
+    o += source_blocks(id);
+    o += "</section>\n";
+  }
+
+  o += "<p class=\"note\">Generated by kgen " + esc(version) + ". Times modeled, not measured.</p>\n";
+  o += std::string("<script>") + kScript + "</script>\n</body>\n</html>\n";
+  return o;
+}
+
+bool render_report_html_file(const std::string& in_path, const std::string& out_path, std::string& err) {
+  std::ifstream in(in_path, std::ios::binary);
+  if (!in) {
+    err = "cannot read " + in_path;
+    return false;
+  }
+  json j = json::parse(in, nullptr, false);
+  if (j.is_discarded()) {
+    err = in_path + ": not valid JSON";
+    return false;
+  }
+  const std::string html = render_report_html(j);
+  std::ofstream out(out_path, std::ios::binary | std::ios::trunc);
+  if (!out || !(out << html) || !out.flush()) {
+    err = "cannot write " + out_path;
+    return false;
+  }
+  return true;
+}
+
+}  // namespace kgen::eval

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# `kgen bench`: a tiny candidates tree (symlinks to two example op projects, one broken copy as a second sample, one
+# candidate for a task the suite lacks) on the bundled suite filtered to activation/: verdict counts, results.json
+# schema, missing tasks, resume (second run re-evaluates nothing), --rerun, --json.
+set -u
+KGEN=$1
+SRC=$2
+T=$(mktemp -d /tmp/kgen-bench-test-XXXXXX)
+trap 'rm -rf "$T"' EXIT
+export KGEN_CACHE=$T/cache
+fails=0
+check() {  # check NAME COMMAND...
+  local name=$1; shift
+  if "$@"; then echo "ok   $name"; else echo "FAIL $name"; fails=$((fails + 1)); fi
+}
+
+C=$T/cands
+mkdir -p "$C/activation/leaky_relu"
+ln -s "$SRC/examples/op_projects/leaky_relu" "$C/activation/leaky_relu/0"
+cp -r "$SRC/examples/op_projects/leaky_relu" "$C/activation/leaky_relu/1"
+k=$(ls "$C/activation/leaky_relu/1/op_kernel/"*.cpp | head -1)
+echo 'this is not C++;' >> "$k"                                   # sample 1: a compile error
+ln -s "$SRC/examples/op_projects/log_softmax" "$C/activation/log_softmax"
+ln -s "$SRC/examples/op_projects/softmax" "$C/activation/nosuchtask" # no such task: a note, skipped
+
+OUT=$T/out
+t0=$(date +%s)
+"$KGEN" bench --suite "$SRC/tasks" --candidates "$C" --filter activation/ --jobs 2 --trials 2 --out "$OUT" \
+  > "$T/run1.txt" 2> "$T/run1.err"
+rc=$?
+t1=$(date +%s)
+cat "$T/run1.txt"
+check "first run exits 0" test "$rc" = 0
+check "first run evaluates 3" grep -q "evaluated 3, reused 0" "$T/run1.txt"
+check "verdict counts" grep -q "verdicts: correct 2, wrong-answer 0, runtime-error 0, timeout 0, compile-error 1, cheating 0" "$T/run1.txt"
+check "missing listed" grep -q "missing (no candidate.*activation/elu" "$T/run1.txt"
+check "unknown task noted" grep -q "no task activation/nosuchtask" "$T/run1.err"
+check "plain progress lines when not a terminal" grep -qE "^\[3/3\] " "$T/run1.err"
+check "results.json written" test -s "$OUT/results.json"
+check "results store written" test -s "$OUT/results.db"
+python3 - "$OUT/results.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for k in ("kgen_version", "soc", "suite", "candidates", "created_at", "results", "metrics", "missing", "sources"):
+    assert k in d, f"results.json lacks {k}"
+rs = d["results"]
+assert len(rs) == 3, len(rs)
+by = {(r["task_id"], r["sample"]): r["verdict"] for r in rs}
+assert by == {("activation/leaky_relu", 0): "correct", ("activation/leaky_relu", 1): "compile-error",
+              ("activation/log_softmax", 0): "correct"}, by
+for r in rs:
+    for k in ("verdict", "diagnostics", "max_abs_err", "max_rel_err", "modeled_us", "eager_modeled_us", "speedup",
+              "soc", "task_hash", "candidate_hash", "kgen_version"):
+        assert k in r, f"result lacks {k}"
+assert "activation/elu" in d["missing"] and "activation/leaky_relu" not in d["missing"], d["missing"]
+assert len(d["missing"]) == 11, d["missing"]
+s = d["sources"]["activation/leaky_relu"]
+assert "class Model" in s["task"]
+assert any(p.startswith("1/op_kernel/") for p in s["candidate"]), list(s["candidate"])
+assert any(p.startswith("0/op_host/") for p in s["candidate"]), list(s["candidate"])
+assert "op_host/log_softmax_custom.cpp" in d["sources"]["activation/log_softmax"]["candidate"]
+m = d["metrics"]
+assert m["overall"]["tasks"] == 2, m["overall"]
+print("ok   results.json schema")
+PY
+[ $? = 0 ] || fails=$((fails + 1))
+check "report.html written" test -s "$OUT/report.html"
+
+# Resume: nothing changed, nothing re-evaluated.
+t2=$(date +%s)
+"$KGEN" bench --suite "$SRC/tasks" --candidates "$C" --filter activation/ --jobs 2 --trials 2 --out "$OUT" \
+  > "$T/run2.txt" 2>&1
+t3=$(date +%s)
+check "second run re-evaluates nothing" grep -q "evaluated 0, reused 3" "$T/run2.txt"
+check "second run fast ($((t3 - t2)) s vs $((t1 - t0)) s)" test $((t3 - t2)) -le 5
+check "second run same verdicts" grep -q "verdicts: correct 2, wrong-answer 0, runtime-error 0, timeout 0, compile-error 1" "$T/run2.txt"
+
+# A changed candidate is re-evaluated alone.
+sed -i '$d' "$k"                                                   # fix sample 1
+"$KGEN" bench --suite "$SRC/tasks" --candidates "$C" --filter activation/ --jobs 2 --trials 2 --out "$OUT" \
+  > "$T/run3.txt" 2>&1
+check "changed candidate re-evaluated alone" grep -q "evaluated 1, reused 2" "$T/run3.txt"
+check "fixed sample correct" grep -q "verdicts: correct 3," "$T/run3.txt"
+
+# --rerun re-evaluates everything; --json summary.
+"$KGEN" bench --suite "$SRC/tasks" --candidates "$C" --filter activation/ --jobs 2 --trials 2 --out "$OUT" --rerun \
+  --json > "$T/run4.json" 2> "$T/run4.err"
+python3 - "$T/run4.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["evaluated"] == 3 and j["reused"] == 0, j
+assert j["verdicts"]["correct"] == 3, j["verdicts"]
+assert len(j["missing"]) == 11
+print("ok   --rerun re-evaluates everything (--json)")
+PY
+[ $? = 0 ] || fails=$((fails + 1))
+
+# Errors are precise.
+"$KGEN" bench --suite "$SRC/tasks" --candidates "$T/nope" --out "$OUT" > "$T/err.txt" 2>&1
+rc=$?
+check "missing candidates folder: exit 1" test "$rc" = 1
+check "missing candidates folder: message" grep -q "candidates $T/nope is not a folder" "$T/err.txt"
+touch "$C/activation/leaky_relu.py"
+"$KGEN" bench --suite "$SRC/tasks" --candidates "$C" --filter activation/ --out "$OUT" > "$T/dup.txt" 2>&1
+check "two candidates for one sample: error" grep -q "are both sample 0 of task activation/leaky_relu" "$T/dup.txt"
+
+echo "bench test: $fails failure(s)"
+exit $((fails > 0))
