@@ -67,6 +67,18 @@ out=$("$KGEN" op run "$W/named" --input x="$W/x.npy" --input y="$W/y.npy" --attr
 grep -q "AddTinyCustomTilingData\* td" "$W/named/op_kernel/add_tiny_custom.cpp" && [ $rc -eq 0 ] && check named "$W/o7" x.npy y.npy 0.5 \
   && ok "kernel names the tiling struct" || bad "kernel names the tiling struct" "$out"
 
+# No network in the child: a TilingFunc that sees any interface besides the loopback fails (skipped where the kernel
+# does not allow network namespaces).
+if unshare -n true 2>/dev/null || unshare -rn true 2>/dev/null; then
+  rm -rf "$W/nonet"; cp -r "$BASE" "$W/nonet"
+  sed -i 's|#include "register/op_def_registry.h"|#include "register/op_def_registry.h"\n#include <net/if.h>|; s|    AddTinyCustomTilingData tiling;|    AddTinyCustomTilingData tiling;\n    int ifs = 0;\n    if (struct if_nameindex* n = if_nameindex()) { for (auto* p = n; p->if_index; ++p) ++ifs; if_freenameindex(n); }\n    if (ifs > 1) return ge::GRAPH_FAILED;|' "$W/nonet/op_host/add_tiny_custom.cpp"
+  out=$("$KGEN" op run "$W/nonet" --input x="$W/x.npy" --input y="$W/y.npy" --attr alpha=0.5 --out "$W/o8" 2>&1); rc=$?
+  grep -q if_nameindex "$W/nonet/op_host/add_tiny_custom.cpp" && [ $rc -eq 0 ] && check nonet "$W/o8" x.npy y.npy 0.5 \
+    && ok "the op runs without network (only a loopback interface)" || bad "no network" "$out"
+else
+  echo "skip no-network check: network namespaces not available here"
+fi
+
 # --- negatives: expect CATEGORY FILE LINE-REGEX --------------------------------------------------------------------
 variant() {   # variant NAME FILE(relative) SED
   rm -rf "$W/$1"; cp -r "$BASE" "$W/$1"; sed -i "$3" "$W/$1/$2"

@@ -73,6 +73,7 @@ int run_op(const OpRunOptions& o) {
   lim.cpu_s = o.timeout > 0 ? o.timeout + 5 : 0;
   lim.memory_bytes = static_cast<size_t>(o.memory_mb * 1024 * 1024);
   lim.file_bytes = static_cast<size_t>(o.file_mb * 1024 * 1024);
+  lim.no_network = true;
   ProcResult r = run_process(argv, o.timeout > 0 ? o.timeout : 1e9, lim);
   int status = r.status;
   std::string out = r.out;

@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/wait.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -96,6 +97,9 @@ int run_mkb(const MkbOpts& o) {
   }
   if (pid == 0) {
     setpgid(0, 0);
+    // No network for the submission (its model_src and kernels run in this process tree): a network namespace of
+    // its own, as run_process(ProcLimits::no_network) does.
+    if (unshare(CLONE_NEWNET) != 0) unshare(CLONE_NEWUSER | CLONE_NEWNET);
     std::vector<char*> a;
     for (auto& s : argv) a.push_back(const_cast<char*>(s.c_str()));
     a.push_back(nullptr);

@@ -1,5 +1,7 @@
 #include "cli/subprocess.h"
 
+#include <sched.h>
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -12,6 +14,16 @@
 namespace kgen::cli {
 ProcResult run_process(const std::vector<std::string>& argv, double timeout_s) {
   return run_process(argv, timeout_s, ProcLimits{});
+}
+
+bool network_isolated() {
+  static const bool isolated = [] {
+    pid_t pid = fork();
+    if (pid == 0) _exit(unshare(CLONE_NEWNET) == 0 || unshare(CLONE_NEWUSER | CLONE_NEWNET) == 0 ? 0 : 1);
+    int st = 0;
+    return pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+  }();
+  return isolated;
 }
 
 ProcResult run_process(const std::vector<std::string>& argv, double timeout_s, const ProcLimits& limits) {
@@ -40,6 +52,7 @@ ProcResult run_process(const std::vector<std::string>& argv, double timeout_s, c
     limit(RLIMIT_CPU, limits.cpu_s);
     limit(RLIMIT_AS, static_cast<double>(limits.memory_bytes));
     limit(RLIMIT_FSIZE, static_cast<double>(limits.file_bytes));
+    if (limits.no_network && unshare(CLONE_NEWNET) != 0) unshare(CLONE_NEWUSER | CLONE_NEWNET);
     execvp(a[0], a.data());
     _exit(127);
   }

@@ -355,6 +355,7 @@ bool run_child(const EvalOptions& o, std::vector<std::string> argv, const std::s
   lim.cpu_s = o.timeout_s > 0 ? o.timeout_s + 5 : 0;
   lim.memory_bytes = static_cast<size_t>(o.memory_mb * 1024 * 1024);
   lim.file_bytes = static_cast<size_t>(o.file_mb * 1024 * 1024);
+  lim.no_network = true;
   r = cli::run_process(argv, o.timeout_s > 0 ? o.timeout_s : 1e9, lim);
   if (r.timed_out || r.status == 128 + SIGXCPU) {
     f = {Verdict::Timeout, "", lines_of(r.out, 20)};
