@@ -15,6 +15,7 @@
 #include <regex>
 
 #include "cli/paths.h"
+#include "cli/subprocess.h"
 
 namespace kgen::op {
 namespace fs = std::filesystem;
@@ -92,38 +93,9 @@ void add_sources(Hash& h, const fs::path& dir) {
   }
 }
 
-struct Proc {
-  int status = -1;
-  std::string out;
-};
-Proc run(const std::vector<std::string>& argv) {
-  Proc r;
-  int fds[2];
-  if (pipe(fds) != 0) return r;
-  pid_t pid = fork();
-  if (pid == 0) {
-    dup2(fds[1], 1);
-    dup2(fds[1], 2);
-    close(fds[0]);
-    close(fds[1]);
-    std::vector<char*> a;
-    for (auto& s : argv) a.push_back(const_cast<char*>(s.c_str()));
-    a.push_back(nullptr);
-    execvp(a[0], a.data());
-    std::fprintf(stderr, "cannot run %s\n", a[0]);
-    _exit(127);
-  }
-  close(fds[1]);
-  char buf[4096];
-  ssize_t k;
-  while ((k = read(fds[0], buf, sizeof buf)) > 0)
-    if (r.out.size() < (1u << 20)) r.out.append(buf, static_cast<size_t>(k));
-  close(fds[0]);
-  int st = 0;
-  waitpid(pid, &st, 0);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-  return r;
-}
+// A compile, its output captured (cli::run_process: close-on-exec pipes, so the host and kernel compiles that run
+// at once on two threads do not hold each other's output open).
+cli::ProcResult run(const std::vector<std::string>& argv) { return cli::run_process(argv, 1e9); }
 
 // error[compile] FILE:LINE: first error message, then the compiler's output as is.
 std::string compile_diag(const std::string& out, const std::string& src, const std::string& what) {
@@ -164,7 +136,7 @@ std::shared_future<BuildOut> compile_cached(const std::string& final_path, std::
     std::string tmp = final_path + ".tmp-" + std::to_string(getpid()) + "-" + std::to_string(rd());
     cmd.push_back("-o");
     cmd.push_back(tmp);
-    Proc r = run(cmd);
+    cli::ProcResult r = run(cmd);
     if (std::getenv("KGEN_OP_VERBOSE")) {
       for (auto& a : cmd) std::fprintf(stderr, "%s ", a.c_str());
       std::fprintf(stderr, "\n");
