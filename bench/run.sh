@@ -14,3 +14,5 @@ echo "== performance model: 1M-record synthetic trace (target < 1 s): medians of
   --benchmark_color=false | grep -E "median"
 echo "== kgen cc compile time"
 bench/compile_time.sh "$n" "$build/kgen"
+echo "== evaluation throughput: fresh level-1 vector candidates through kgen bench --jobs 2 (target >= 30 per minute)"
+bench/eval_throughput.sh "$build" 2

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `kgen bench`: a tiny candidates tree (symlinks to two example op projects, one broken copy as a second sample, one
 # candidate for a task the suite lacks) on the bundled suite filtered to activation/: verdict counts, results.json
-# schema, missing tasks, resume (second run re-evaluates nothing), --rerun, --json.
+# schema, missing tasks, resume (second run re-evaluates nothing), --rerun, --json, --generator exec:PROGRAM.
 set -u
 KGEN=$1
 SRC=$2
@@ -103,6 +103,43 @@ check "missing candidates folder: message" grep -q "candidates $T/nope is not a 
 touch "$C/activation/leaky_relu.py"
 "$KGEN" bench --suite "$SRC/tasks" --candidates "$C" --filter activation/ --out "$OUT" > "$T/dup.txt" 2>&1
 check "two candidates for one sample: error" grep -q "are both sample 0 of task activation/leaky_relu" "$T/dup.txt"
+
+# --generator exec:PROGRAM: candidates written by a program into OUT/generated, failures as compile errors,
+# generation reused on a second run (the stamp), candidates re-evaluated from the store.
+cat > "$T/gen.sh" <<'GEN'
+#!/usr/bin/env bash
+# gen.sh TASK.py DIR SAMPLE: leaky_relu 0 = the example op project, leaky_relu 1 = fails, log_softmax 0 = writes
+# nothing, log_softmax 1 = the example op project. Each call is counted in $COUNT.
+echo "$KGEN_TASK_ID $3" >> "$COUNT"
+case "$KGEN_TASK_ID:$3" in
+  activation/leaky_relu:0) cp -r "$EX/leaky_relu/." "$2/" ;;
+  activation/leaky_relu:1) echo "model refused: quota exceeded" >&2; exit 4 ;;
+  activation/log_softmax:0) ;;
+  activation/log_softmax:1) cp -r "$EX/log_softmax/." "$2/" ;;
+esac
+GEN
+chmod +x "$T/gen.sh"
+export COUNT=$T/count EX=$SRC/examples/op_projects
+G=$T/gen-out
+"$KGEN" bench --suite "$SRC/tasks" --generator "exec:$T/gen.sh" --samples 2 --filter activation/l --jobs 2 \
+  --trials 2 --out "$G" > "$T/gen1.txt" 2> "$T/gen1.err"
+rc=$?
+cat "$T/gen1.txt"
+check "generator run exits 0" test "$rc" = 0
+check "generator: 4 generations" test "$(wc -l < "$COUNT")" = 4
+check "generator: verdicts" grep -q "verdicts: correct 2, wrong-answer 0, runtime-error 0, timeout 0, compile-error 2" "$T/gen1.txt"
+check "generator: failure diagnostics" grep -q "compile-error activation/leaky_relu #1: model refused: quota exceeded" "$T/gen1.txt"
+check "generator: wrote nothing" grep -q "wrote nothing into .*for activation/log_softmax sample 0" "$G/results.json"
+check "generator: candidates in OUT/generated" test -f "$G/generated/activation/leaky_relu/0/op_host/leaky_relu_custom.cpp"
+check "generator: pass@1 over 2 samples" grep -qE "^overall +2 +.* 50.0%" "$T/gen1.txt"
+"$KGEN" bench --suite "$SRC/tasks" --generator "exec:$T/gen.sh" --samples 2 --filter activation/l --jobs 2 \
+  --trials 2 --out "$G" > "$T/gen2.txt" 2>&1
+check "generator: second run regenerates only the failures" test "$(wc -l < "$COUNT")" = 6
+check "generator: second run re-evaluates nothing" grep -q "evaluated 0, reused 2" "$T/gen2.txt"
+"$KGEN" bench --suite "$SRC/tasks" --generator "nosuch" --out "$G" > "$T/gen3.txt" 2>&1
+check "unknown generator: precise error" grep -q "unknown generator 'nosuch' — known: exec:PROGRAM" "$T/gen3.txt"
+"$KGEN" bench --suite "$SRC/tasks" --generator "exec:x" --candidates "$C" --out "$G" > "$T/gen4.txt" 2>&1
+check "--generator excludes --candidates" grep -q "excludes" "$T/gen4.txt"
 
 echo "bench test: $fails failure(s)"
 exit $((fails > 0))

@@ -1,4 +1,4 @@
-// `kgen bench [--suite DIR] [--candidates DIR] [--filter S] [--jobs N] [--soc S] [--trials N] [--out DIR]
+// `kgen bench [--suite DIR] [--candidates DIR | --generator NAME [--samples K]] [--filter S] [--jobs N] [--soc S] [--trials N] [--out DIR]
 //             [--store FILE] [--rerun] [--json]`.
 #include "cli/bench_cmd.h"
 
@@ -54,9 +54,12 @@ int run_bench_cli(BenchCli& c) {
   bool drawn = false;
   o.progress = [&](const eval::BenchProgress& p) {
     if (tty) {
-      std::string line = fmt::format("[{}/{}] pass {}{}  elapsed {}  ETA {}  {}", p.done, p.total, p.passed,
-                                     p.reused ? fmt::format(" ({} reused)", p.reused) : "", dur(p.elapsed_s),
-                                     dur(p.eta_s), p.current.empty() ? "" : "evaluating " + p.current);
+      const bool gen = std::string(p.phase) == "generate";
+      std::string line = gen ? fmt::format("generating [{}/{}]  elapsed {}  ETA {}  {}", p.done, p.total,
+                                           dur(p.elapsed_s), dur(p.eta_s), p.current)
+                             : fmt::format("[{}/{}] pass {}{}  elapsed {}  ETA {}  {}", p.done, p.total, p.passed,
+                                           p.reused ? fmt::format(" ({} reused)", p.reused) : "", dur(p.elapsed_s),
+                                           dur(p.eta_s), p.current.empty() ? "" : "evaluating " + p.current);
       if (line.size() > 150) line.resize(150);
       std::cerr << "\r\033[K" << line << std::flush;
       drawn = true;
@@ -148,6 +151,13 @@ CLI::App* add_bench_command(CLI::App& app, int& exit_code) {
   b->add_option("--candidates", o.candidates,
                 "Candidates folder: <category>/<task>/ (op project), <category>/<task>.py (submission); samples "
                 "<task>/<k>/ or <task>.<k>.py")
+      ->capture_default_str();
+  b->add_option("--generator", o.generator,
+                "Generate the candidates instead: exec:PROGRAM [ARGS] (runs PROGRAM ARGS TASK.py DIR SAMPLE); written "
+                "to OUT/generated")
+      ->excludes(b->get_option("--candidates"));
+  b->add_option("--samples", o.samples, "Samples per task from the generator")->capture_default_str();
+  b->add_option("--generator-timeout", o.gen.timeout_s, "Wall-clock limit of one generation, seconds")
       ->capture_default_str();
   b->add_option("--filter", o.filter, "Only tasks whose id contains this string");
   b->add_option("--jobs", o.jobs, "Evaluations run at once")->capture_default_str();

@@ -53,14 +53,16 @@ int run_eval(EvalCli& c) {
   if (!r.error_category.empty()) fmt::print("  category: {}\n", r.error_category);
   for (const auto& d : r.diagnostics) fmt::print("  {}\n", d);
   for (const auto& cs : r.cases) {
-    fmt::print("  case {:<28} {:<5} max abs {:.3e} rel {:.3e}  kernel {:.2f} us  eager {:.2f} us ({})\n", cs.name,
-               cs.correct ? "ok" : "FAIL", cs.max_abs_err, cs.max_rel_err, cs.modeled_us, cs.eager_modeled_us, label);
+    fmt::print("  case {:<28} {:<5} max abs {:.3e} rel {:.3e}  kernel {:.2f} us  eager {:.2f} us ({}){}\n", cs.name,
+               cs.correct ? "ok" : "FAIL", cs.max_abs_err, cs.max_rel_err, cs.modeled_us, cs.eager_modeled_us, label,
+               cs.bound.empty() ? "" : ", " + cs.bound + "-bound");
     if (!cs.first_mismatch.empty()) fmt::print("    first mismatch: {}\n", cs.first_mismatch);
   }
   if (r.verdict == eval::Verdict::Correct)
     fmt::print("speedup {:.2f}x over eager PyTorch ({}: kernel {:.2f} us, eager {:.2f} us, summed over cases)\n",
                r.speedup, label, r.modeled_us, r.eager_modeled_us);
-  fmt::print("evaluated in {:.1f} s\n", r.seconds);
+  fmt::print("evaluated in {:.1f} s (PyTorch reference {:.1f} s, compiling {:.1f} s, runs {:.1f} s)\n", r.seconds,
+             r.reference_s, r.build_s, r.run_s);
   return code;
 }
 }  // namespace

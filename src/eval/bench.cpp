@@ -24,6 +24,7 @@
 #include "eval/metrics.h"
 #include "eval/result_json.h"
 #include "eval/store.h"
+#include "perf/profile.h"
 
 namespace kgen::eval {
 namespace {
@@ -223,14 +224,124 @@ json candidate_sources(const std::string& path) {
   return files;
 }
 
+// Generates sample 0..samples-1 of every task into dir (bench.h); failures become compile-error results.
+bool generate_all(const BenchOptions& o, const std::vector<BenchTask>& tasks, const fs::path& dir,
+                  std::vector<EvalResult>& failed, std::string& err) {
+  Generator gen;
+  if (!make_generator(o.generator, o.gen, gen, err)) return false;
+  if (o.samples < 1) {
+    err = "--samples must be at least 1";
+    return false;
+  }
+  struct Job {
+    const BenchTask* task;
+    int sample;
+    fs::path folder, stamp;
+    std::string stamp_text;
+  };
+  std::vector<Job> jobs;
+  std::error_code ec;
+  for (const auto& t : tasks) {
+    fs::path folder = dir / t.id;
+    fs::create_directories(folder, ec);
+    if (ec) {
+      err = fmt::format("cannot create {}: {}", folder.string(), ec.message());
+      return false;
+    }
+    const std::string text = o.generator + "\n" + task_hash_of(t.path) + "\n";
+    for (int k = 0; k < o.samples; ++k) {
+      fs::path stamp = folder / fmt::format(".{}.stamp", k);
+      const bool have = fs::exists(folder / std::to_string(k), ec) || fs::exists(folder / fmt::format("{}.py", k), ec);
+      if (have && read_text(stamp) == text) continue;   // generated before by this generator for this task
+      fs::remove_all(folder / std::to_string(k), ec);
+      fs::remove(folder / fmt::format("{}.py", k), ec);
+      fs::remove(stamp, ec);
+      jobs.push_back({&t, k, folder, stamp, text});
+    }
+  }
+  std::mutex mu;
+  BenchProgress pr;
+  pr.phase = "generate";
+  pr.total = static_cast<int>(jobs.size());
+  std::atomic<size_t> next{0};
+  auto t0 = std::chrono::steady_clock::now();
+  auto worker = [&] {
+    for (size_t i; (i = next.fetch_add(1)) < jobs.size();) {
+      const Job& j = jobs[i];
+      fs::path out = j.folder / std::to_string(j.sample);
+      std::error_code e2;
+      fs::create_directories(out, e2);
+      GenRequest q{fs::absolute(j.task->path).string(), j.task->id, j.sample, out.string(), o.eval.soc};
+      GenOutcome g = gen(q);
+      if (g.ok) {
+        // A folder holding one .py and nothing else is a MultiKernelBench submission: <k>.py.
+        std::vector<fs::path> files;
+        for (auto it = fs::directory_iterator(out, e2); !e2 && it != fs::directory_iterator(); it.increment(e2))
+          files.push_back(it->path());
+        if (files.size() == 1 && files[0].extension() == ".py" && fs::is_regular_file(files[0], e2)) {
+          fs::rename(files[0], j.folder / fmt::format("{}.py", j.sample), e2);
+          fs::remove(out, e2);
+        }
+        std::string werr;
+        if (!write_atomic(j.stamp, j.stamp_text, werr)) g.diagnostics.push_back("note: " + werr);
+      } else {
+        fs::remove_all(out, e2);
+      }
+      std::lock_guard<std::mutex> lk(mu);
+      ++pr.done;
+      if (!g.ok) {
+        EvalResult r;
+        r.task_id = j.task->id;
+        r.category = j.task->category;
+        r.level = j.task->level;
+        r.candidate = "(" + o.generator + ")";
+        r.candidate_kind = "none";
+        r.task_hash = task_hash_of(j.task->path);
+        r.kgen_version = KGEN_VERSION;
+        r.soc = o.eval.soc;
+        r.sample = j.sample;
+        r.verdict = Verdict::CompileError;
+        r.diagnostics = g.diagnostics;
+        r.seconds = g.seconds;
+        failed.push_back(std::move(r));
+      }
+      pr.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      pr.eta_s = pr.elapsed_s / pr.done * (pr.total - pr.done);
+      pr.current = j.task->id;
+      if (o.progress) o.progress(pr);
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int i = 0; i < std::min<int>(o.jobs, static_cast<int>(jobs.size())); ++i) pool.emplace_back(worker);
+  for (auto& t : pool) t.join();
+  return true;
+}
+
+// The SoC's ceilings for the report's roofline (modeled): HBM bandwidth, vector and cube peaks (docs/perf-model.md).
+json roofline_of(const std::string& soc) {
+  try {
+    perf::Profile p = perf::load_profile(soc);
+    const double vec32 = p.aiv_cores * p.clock_ghz * 64 / p.vec_cost("binary", 4).per_repeat;    // GFLOP/s
+    const double vec16 = p.aiv_cores * p.clock_ghz * 128 / p.vec_cost("binary", 2).per_repeat;
+    const double cube16 = p.aic_cores * p.clock_ghz * 2 * 16 * 16 * p.cube_k0_b16 / p.cube_cyc_per_fractal_b16;
+    return json{{"soc", p.name}, {"hbm_gbps", p.hbm_gbps()}, {"vector_fp32_gflops", vec32},
+                {"vector_fp16_gflops", vec16}, {"cube_fp16_gflops", cube16}};
+  } catch (const std::exception&) {
+    return json::object();
+  }
+}
+
 bool run_bench(const BenchOptions& o, BenchRun& run, std::string& err) {
   if (o.jobs < 1) {
     err = "--jobs must be at least 1";
     return false;
   }
   if (!list_suite(o.suite, o.filter, o.eval.python, run.tasks, err)) return false;
+  std::vector<EvalResult> gen_failed;
+  const std::string cand_dir = o.generator.empty() ? o.candidates : (fs::path(o.out) / "generated").string();
+  if (!o.generator.empty() && !generate_all(o, run.tasks, cand_dir, gen_failed, err)) return false;
   std::vector<BenchCandidate> cands;
-  if (!find_candidates(o.candidates, cands, run.notes, err)) return false;
+  if (!find_candidates(cand_dir, cands, run.notes, err)) return false;
 
   std::map<std::string, const BenchTask*> by_id;
   for (const auto& t : run.tasks) by_id[t.id] = &t;
@@ -256,7 +367,10 @@ bool run_bench(const BenchOptions& o, BenchRun& run, std::string& err) {
     items.push_back({it->second, c, task_hash_of(it->second->path), candidate_hash_of(c.path)});
   }
   for (const auto& t : run.tasks)
-    if (!with_cand.count(t.id)) run.missing.push_back(t.id);
+    if (!with_cand.count(t.id) && std::none_of(gen_failed.begin(), gen_failed.end(), [&](const EvalResult& r) {
+          return r.task_id == t.id;
+        }))
+      run.missing.push_back(t.id);
 
   std::error_code ec;
   fs::create_directories(o.out, ec);
@@ -337,13 +451,19 @@ bool run_bench(const BenchOptions& o, BenchRun& run, std::string& err) {
   for (auto& t : pool) t.join();
   run.evaluated = static_cast<int>(todo.size());
   for (auto& r : results) run.results.push_back(std::move(*r));
+  for (auto& r : gen_failed) run.results.push_back(std::move(r));
+  std::sort(run.results.begin(), run.results.end(), [](const EvalResult& a, const EvalResult& b) {
+    return std::tie(a.task_id, a.sample) < std::tie(b.task_id, b.sample);
+  });
 
   // The results document.
   json doc;
   doc["kgen_version"] = KGEN_VERSION;
   doc["soc"] = o.eval.soc;
   doc["suite"] = o.suite;
-  doc["candidates"] = o.candidates;
+  doc["candidates"] = cand_dir;
+  if (!o.generator.empty()) doc["generator"] = o.generator;
+  doc["roofline"] = roofline_of(o.eval.soc);
   doc["created_at"] = now_utc();
   doc["trials"] = o.eval.trials;
   doc["filter"] = o.filter;
@@ -363,7 +483,7 @@ bool run_bench(const BenchOptions& o, BenchRun& run, std::string& err) {
     // Sample 0 of an op project: paths inside it; other layouts: prefixed with the sample's own entry.
     std::string prefix;
     fs::path rel = fs::absolute(it.cand.path).lexically_normal().lexically_relative(
-        fs::absolute(fs::path(o.candidates) / it.task->id).lexically_normal());  // symlinks not resolved
+        fs::absolute(fs::path(cand_dir) / it.task->id).lexically_normal());  // symlinks not resolved
     if (!rel.empty() && rel != "." && rel.string().rfind("..", 0) != 0) prefix = rel.string() + "/";
     if (!fs::is_directory(it.cand.path, ec)) prefix = "";
     json files = candidate_sources(it.cand.path);

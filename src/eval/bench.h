@@ -7,6 +7,10 @@
 //   DIR/<category>/<name>/<k>/        sample k (k a non-negative integer): an op project...
 //   DIR/<category>/<name>/<k>.py      ...or a submission, when <name>/ holds only numbered entries
 //   DIR/<category>/<name>.<k>.py      sample k as a submission
+// With a generator (generate.h) the bench first fills OUT/generated/ in this layout, sample k of each task as
+// <name>/<k>/ or <name>/<k>.py, with a stamp .<k>.stamp (generator spec and task hash): a later run with the same
+// generator and an unchanged task reuses the candidate instead of generating it again. Failed generations are
+// compile-error results (not stored: they are retried next time).
 // Symlinks are followed. Files and folders starting with '.' or '_' and README* are ignored. Two candidates for one
 // (task, sample) are an error; a candidate for a task not in the suite is reported and skipped; a suite task without
 // any candidate is `missing` (not evaluated, not in the metrics).
@@ -22,6 +26,7 @@
 #include <nlohmann/json.hpp>
 
 #include "eval/evaluate.h"
+#include "eval/generate.h"
 #include "eval/result.h"
 
 namespace kgen::eval {
@@ -39,6 +44,7 @@ struct BenchCandidate {
 };
 
 struct BenchProgress {
+  const char* phase = "evaluate";   // "generate" (a --generator writing candidates) or "evaluate"
   int done = 0, total = 0;          // evaluations finished / to do (fresh ones; reused results are not counted)
   int reused = 0;                   // taken from the store
   int passed = 0;                   // correct so far, reused included
@@ -50,6 +56,9 @@ struct BenchProgress {
 struct BenchOptions {
   std::string suite = "tasks";
   std::string candidates = "candidates";
+  std::string generator;            // when set: candidates come from this generator (generate.h) into OUT/generated
+  int samples = 1;                  // samples per task from the generator (pass@k needs k <= samples)
+  GeneratorOptions gen;
   std::string filter;               // substring of the task id (as `kgen tasks list --filter`)
   std::string out = "bench-out";
   std::string store;                // default OUT/results.db

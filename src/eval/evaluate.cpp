@@ -234,21 +234,70 @@ std::string compare_output(const EvalOptions& o, size_t k, const json& want_meta
   return r;
 }
 
-// Sum of the modeled launch times in a KGEN_PROFILE directory: steady_us (back to back, launch_pipelined_us + body),
-// the same footing as the eager model's device_us (a sum of back-to-back op times); time_us when absent.
-double modeled_us_of(const std::string& dir) {
-  double s = 0;
+// The modeled launches in a KGEN_PROFILE directory, summed: steady_us (back to back, launch_pipelined_us + body) is
+// the same footing as the eager model's device_us (a sum of back-to-back op times); time_us when absent. The bound
+// and the timeline are those of the longest launch.
+struct Modeled {
+  double us = 0, gm_bytes = 0, flops = 0, longest_us = -1;
+  std::string bound;
+  fs::path longest_lanes;   // its <n>_<kernel>.lanes.json
+};
+Modeled modeled_of(const std::string& dir) {
+  Modeled m;
   std::error_code ec;
   for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
     std::string n = it->path().filename().string();
     if (n.size() < 12 || n.substr(n.size() - 12) != ".report.json") continue;
     try {
       json j = json::parse(read_text(it->path()));
-      s += j.contains("steady_us") ? j.value("steady_us", 0.0) : j.value("time_us", 0.0);
+      const double us = j.contains("steady_us") ? j.value("steady_us", 0.0) : j.value("time_us", 0.0);
+      m.us += us;
+      m.gm_bytes += j.value("gm_bytes", 0.0);
+      m.flops += j.value("flops", 0.0);
+      if (us > m.longest_us) {
+        m.longest_us = us;
+        m.bound = j.value("bound", "");
+        m.longest_lanes = it->path().parent_path() / (n.substr(0, n.size() - 12) + ".lanes.json");
+      }
     } catch (...) {
     }
   }
-  return s;
+  return m;
+}
+
+void set_modeled(CaseResult& c, const Modeled& m) {
+  c.modeled_us = m.us;
+  c.gm_bytes = m.gm_bytes;
+  c.flops = m.flops;
+  c.bound = m.bound;
+}
+
+// The timeline of the longest launch (perf/lanes.cpp's JSON); left empty when the file is missing or unreadable.
+void read_timeline(const Modeled& m, const std::string& case_name, Timeline& t) {
+  std::error_code ec;
+  if (m.longest_lanes.empty() || !fs::exists(m.longest_lanes, ec)) return;
+  try {
+    json j = json::parse(read_text(m.longest_lanes));
+    t.kernel = j.value("kernel", "");
+    t.case_name = case_name;
+    t.bound = j.value("bound", "");
+    t.body_us = j.value("body_us", 0.0);
+    t.cores = j.value("cores", 0);
+    for (const auto& l : j["lanes"]) {
+      TimelineLane lane;
+      lane.core = l.value("core", "");
+      lane.pipe = l.value("pipe", "");
+      lane.busy_us = l.value("busy_us", 0.0);
+      lane.spans = l["spans"].get<std::vector<double>>();
+      t.lanes.push_back(std::move(lane));
+    }
+  } catch (...) {
+    t = Timeline{};
+  }
+}
+
+double since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 double eager_us_of(const fs::path& trace, const EvalOptions& o) {
@@ -434,7 +483,10 @@ bool reference(const EvalOptions& o, int trials, const std::vector<std::string>&
 void eval_op_project(const EvalOptions& o, EvalResult& R) {
   Fail f;
   json doc;
-  if (!reference(o, o.trials, {}, doc, f)) return set_fail(R, f);
+  auto t_ref = std::chrono::steady_clock::now();
+  bool ref_ok = reference(o, o.trials, {}, doc, f);
+  R.reference_s = since(t_ref);
+  if (!ref_ok) return set_fail(R, f);
   R.task_id = doc.value("task_id", "");
   R.category = doc.value("category", "");
   R.level = doc.value("level", 1);
@@ -461,13 +513,19 @@ void eval_op_project(const EvalOptions& o, EvalResult& R) {
       for (auto& in : meta["inputs"]) argv.insert(argv.end(), {"--input", (tdir / in["file"].get<std::string>()).string()});
       for (auto& a : map_attrs(attrs, at)) argv.insert(argv.end(), {"--attr", a});
       cli::ProcResult r;
-      if (!run_child(o, argv, t == 0 ? prof : "", "the op run", r, f)) {
+      auto t_run = std::chrono::steady_clock::now();
+      bool ran = run_child(o, argv, t == 0 ? prof : "", "the op run", r, f);
+      R.run_s += since(t_run);
+      if (!ran) {
         set_fail(R, f);
         R.diagnostics.push_back(fmt::format("failed on case {}, trial {}", cr.name, t));
         R.cases.push_back(cr);
         return;
       }
       json got = json::parse(read_text(jf));
+      const double build_s = got.value("build_s", 0.0);
+      R.build_s += build_s;
+      R.run_s -= build_s;
       const auto& want = meta["outputs"];
       std::string mismatch;
       if (got["outputs"].size() != want.size()) {
@@ -479,7 +537,9 @@ void eval_op_project(const EvalOptions& o, EvalResult& R) {
                                     cr.max_abs_err, cr.max_rel_err);
       }
       if (t == 0) {
-        cr.modeled_us = modeled_us_of(prof);
+        Modeled m = modeled_of(prof);
+        set_modeled(cr, m);
+        if (R.cases.empty()) read_timeline(m, cr.name, R.timeline);
         cr.eager_modeled_us = eager_us_of(tdir / "trace.json", o);
       }
       if (!mismatch.empty()) {
@@ -502,7 +562,10 @@ void eval_mkb(const EvalOptions& o, EvalResult& R) {
   Fail f;
   json doc;
   // The default case only (run_mkb runs the task as written); one trial gives the trace and the output dtype.
-  if (!reference(o, 1, {"default"}, doc, f)) return set_fail(R, f);
+  auto t_ref = std::chrono::steady_clock::now();
+  bool ref_ok = reference(o, 1, {"default"}, doc, f);
+  R.reference_s = since(t_ref);
+  if (!ref_ok) return set_fail(R, f);
   R.task_id = doc.value("task_id", "");
   R.category = doc.value("category", "");
   R.level = doc.value("level", 1);
@@ -523,7 +586,9 @@ void eval_mkb(const EvalOptions& o, EvalResult& R) {
   cr.name = doc["cases"][0]["name"].get<std::string>();
   cr.eager_modeled_us = eager_us_of(tdir / "trace.json", o);
   cli::ProcResult r;
+  auto t_run = std::chrono::steady_clock::now();
   bool ran = run_child(o, argv, prof, "the MultiKernelBench run", r, f);
+  R.run_s = since(t_run);
   json rep;
   size_t b = r.out.find("{\n \"submission\"");
   if (b != std::string::npos) {
@@ -540,7 +605,9 @@ void eval_mkb(const EvalOptions& o, EvalResult& R) {
   }
   cr.max_abs_err = rep.value("max_abs_err", 0.0);
   cr.max_rel_err = rep.value("max_rel_err", 0.0);
-  cr.modeled_us = modeled_us_of(prof);
+  Modeled m = modeled_of(prof);
+  set_modeled(cr, m);
+  read_timeline(m, cr.name, R.timeline);
   std::string verdict = rep.value("verdict", "");
   if (ran && verdict == "pass") {
     cr.correct = true;

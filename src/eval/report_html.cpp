@@ -275,6 +275,131 @@ std::string time_scatter(const std::vector<Point>& pts) {
   return o + "</svg>\n";
 }
 
+struct RoofPoint {
+  double intensity, gflops;    // FLOP per GM byte, achieved GFLOP/s (modeled)
+  std::string verdict, label;
+};
+
+// Log-log roofline: the HBM slope and the compute ceilings of the SoC, one point per case.
+std::string roofline_chart(const std::vector<RoofPoint>& pts, const json& roof) {
+  const double hbm = jnum(roof, "hbm_gbps");
+  struct Ceil { const char* key; const char* label; };
+  std::vector<std::pair<double, std::string>> ceilings;
+  for (Ceil c : {Ceil{"vector_fp32_gflops", "vector fp32"}, Ceil{"vector_fp16_gflops", "vector fp16"},
+                 Ceil{"cube_fp16_gflops", "cube fp16"}})
+    if (std::isfinite(jnum(roof, c.key)) && jnum(roof, c.key) > 0) ceilings.emplace_back(jnum(roof, c.key), c.label);
+  double xmin = INFINITY, xmax = 0, ymin = INFINITY, ymax = 0;
+  for (const auto& p : pts) {
+    xmin = std::min(xmin, p.intensity), xmax = std::max(xmax, p.intensity);
+    ymin = std::min(ymin, p.gflops), ymax = std::max(ymax, p.gflops);
+  }
+  for (const auto& c : ceilings) {
+    ymax = std::max(ymax, c.first);
+    if (hbm > 0) xmax = std::max(xmax, c.first / hbm);   // the ridge points
+  }
+  int x0 = int(std::floor(std::log10(xmin))), x1 = int(std::ceil(std::log10(xmax)));
+  int y0 = int(std::floor(std::log10(ymin))), y1 = int(std::ceil(std::log10(ymax)));
+  if (x1 <= x0) x1 = x0 + 1;
+  if (y1 <= y0) y1 = y0 + 1;
+  const double left = 70, top = 15, pw = 520, ph = 340;
+  const double w = left + pw + 175, h = top + ph + 45;
+  auto px = [&](double v) { return left + pw * (std::log10(v) - x0) / (x1 - x0); };
+  auto py = [&](double v) { return top + ph - ph * (std::log10(v) - y0) / (y1 - y0); };
+  std::string o = fmt::format("<svg class=\"chart\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" role=\"img\">"
+                              "<title>roofline (modeled)</title>\n",
+                              svgn(w), svgn(h), svgn(w), svgn(h));
+  o += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" class=\"frame\"/>\n", svgn(left), svgn(top),
+                   svgn(pw), svgn(ph));
+  for (int d = x0; d <= x1; ++d)
+    o += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" class=\"grid\"/><text x=\"{0}\" y=\"{3}\" "
+                     "class=\"small\" text-anchor=\"middle\">{4:g}</text>\n",
+                     svgn(px(std::pow(10.0, d))), svgn(top), svgn(top + ph), svgn(top + ph + 14), std::pow(10.0, d));
+  for (int d = y0; d <= y1; ++d)
+    o += fmt::format("<line x1=\"{1}\" y1=\"{0}\" x2=\"{2}\" y2=\"{0}\" class=\"grid\"/><text x=\"{3}\" y=\"{4}\" "
+                     "class=\"small\" text-anchor=\"end\">{5:g}</text>\n",
+                     svgn(py(std::pow(10.0, d))), svgn(left), svgn(left + pw), svgn(left - 4),
+                     svgn(py(std::pow(10.0, d)) + 4), std::pow(10.0, d));
+  const double xa = std::pow(10.0, x0), xb = std::pow(10.0, x1);
+  for (const auto& [peak, label] : ceilings) {
+    // min(hbm * x, peak), clipped to the plot
+    const double ridge = hbm > 0 ? peak / hbm : xa;
+    std::string pts_s;
+    auto add = [&](double x, double y) {
+      y = std::clamp(y, std::pow(10.0, y0), std::pow(10.0, y1));
+      pts_s += fmt::format("{},{} ", svgn(px(x)), svgn(py(y)));
+    };
+    if (hbm > 0 && ridge > xa) {
+      add(xa, hbm * xa);
+      add(std::min(ridge, xb), hbm * std::min(ridge, xb));
+    } else {
+      add(xa, peak);
+    }
+    if (ridge < xb) add(xb, peak);
+    o += fmt::format("<polyline points=\"{}\" class=\"ceil\"/><text x=\"{}\" y=\"{}\" class=\"small\">{} {:.0f} "
+                     "GFLOP/s</text>\n",
+                     pts_s, svgn(left + pw + 4), svgn(py(peak) + 4), esc(label), peak);
+  }
+  if (hbm > 0)
+    o += fmt::format("<text x=\"{}\" y=\"{}\" class=\"small\" transform=\"rotate(-35 {} {})\">HBM {:.0f} GB/s</text>\n",
+                     svgn(px(xa) + 8), svgn(py(std::max(hbm * xa, std::pow(10.0, y0))) - 6), svgn(px(xa) + 8),
+                     svgn(py(std::max(hbm * xa, std::pow(10.0, y0))) - 6), hbm);
+  o += fmt::format("<text x=\"{}\" y=\"{}\" class=\"small\" text-anchor=\"middle\">arithmetic intensity, FLOP per GM "
+                   "byte (modeled)</text>\n",
+                   svgn(left + pw / 2), svgn(top + ph + 32));
+  o += fmt::format("<text x=\"14\" y=\"{0}\" class=\"small\" text-anchor=\"middle\" transform=\"rotate(-90 14 {0})\">"
+                   "GFLOP/s (modeled)</text>\n",
+                   svgn(top + ph / 2));
+  for (const auto& p : pts)
+    o += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"4\" fill=\"{}\" fill-opacity=\"0.75\"><title>{}</title>"
+                     "</circle>\n",
+                     svgn(px(p.intensity)), svgn(py(p.gflops)), verdict_colour(p.verdict), esc(p.label));
+  return o + "</svg>\n";
+}
+
+const char* pipe_colour(const std::string& pipe) {
+  if (pipe == "MTE2") return "#1e88e5";
+  if (pipe == "MTE3") return "#8e24aa";
+  if (pipe == "V") return "#43a047";
+  if (pipe == "M") return "#e53935";
+  if (pipe == "MTE1") return "#00acc1";
+  if (pipe == "FIX") return "#fb8c00";
+  return "#9e9e9e";   // S
+}
+
+// The modeled timeline of one launch: a row per (core, pipe), busy spans as bars over the kernel body.
+std::string timeline_chart(const Timeline& t) {
+  if (t.lanes.empty() || !(t.body_us > 0)) return "";
+  const double label_w = 190, plot_w = 560, row_h = 13, top = 8;
+  const double w = label_w + plot_w + 20, h = top + t.lanes.size() * row_h + 28;
+  std::string o = fmt::format("<svg class=\"chart\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" role=\"img\">"
+                              "<title>modeled timeline of {}</title>\n",
+                              svgn(w), svgn(h), svgn(w), svgn(h), esc(t.kernel));
+  const double base = top + t.lanes.size() * row_h;
+  for (int k = 0; k <= 4; ++k) {
+    const double x = label_w + plot_w * k / 4;
+    o += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" class=\"grid\"/><text x=\"{0}\" y=\"{3}\" "
+                     "class=\"small\" text-anchor=\"middle\">{4} us</text>\n",
+                     svgn(x), svgn(top), svgn(base), svgn(base + 13), gnum(t.body_us * k / 4));
+  }
+  for (size_t i = 0; i < t.lanes.size(); ++i) {
+    const TimelineLane& l = t.lanes[i];
+    const double y = top + i * row_h;
+    o += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\" class=\"small\">{} {}</text>\n", svgn(label_w - 6),
+                     svgn(y + row_h - 3), esc(l.core), esc(l.pipe));
+    std::string bars;
+    for (size_t s = 0; s + 1 < l.spans.size(); s += 2) {
+      const double a = std::clamp(l.spans[s] / t.body_us, 0.0, 1.0), b = std::clamp(l.spans[s + 1] / t.body_us, 0.0, 1.0);
+      bars += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>", svgn(label_w + plot_w * a),
+                          svgn(y + 1), fmt::format("{:.2f}", std::max(plot_w * (b - a), 0.6)), svgn(row_h - 3));
+    }
+    o += fmt::format("<g fill=\"{}\"><title>{} {}: busy {} us of {} us (modeled)</title>{}</g>\n", pipe_colour(l.pipe),
+                     esc(l.core), esc(l.pipe), gnum(l.busy_us), gnum(t.body_us), bars);
+  }
+  o += fmt::format("<text x=\"{}\" y=\"{}\" class=\"small\">kernel body, launch overhead excluded</text>\n",
+                   svgn(label_w), svgn(base + 26));
+  return o + "</svg>\n";
+}
+
 // Per-case modeled times of one result: candidate bar over eager bar, on a common linear scale.
 std::string case_times_chart(const EvalResult& r) {
   double mx = 0;
@@ -343,7 +468,7 @@ word-break:break-all}section.task{background:#fff;border:1px solid #ddd;border-r
 margin:12px 0}section.task:target{border:2px solid #1565c0}summary{cursor:pointer;color:#1565c0}
 .chart{display:block;margin:6px 0}.chart text{font-family:inherit}.small{font-size:11px;fill:#424242}
 .lbl{font-size:12px;fill:#212121}.grid{stroke:#e0e0e0;stroke-width:1}.axis{stroke:#616161}
-.ref{stroke:#424242;stroke-dasharray:4 3}.frame{fill:#fff;stroke:#bdbdbd}a{color:#1565c0}
+.ref{stroke:#424242;stroke-dasharray:4 3}.ceil{fill:none;stroke:#c62828;stroke-width:1.5}.frame{fill:#fff;stroke:#bdbdbd}a{color:#1565c0}
 )CSS";
 
 // Sorts a table.sortable on a header click (numbers by data-v when present, else text).
@@ -502,16 +627,34 @@ std::string render_report_html(const json& in) {
                      fmt::format("{} ({}): candidate {} us, eager {} us", r.task_id, v, gnum(r.modeled_us),
                                  gnum(r.eager_modeled_us))});
   }
-  o += "<h3>Roofline-style scatter: modeled kernel time vs modeled eager time</h3>\n";
+  std::vector<RoofPoint> roof_pts;
+  for (const auto& r : results)
+    for (const auto& c : r.cases)
+      if (c.flops > 0 && c.gm_bytes > 0 && c.modeled_us > 0)
+        roof_pts.push_back({c.flops / c.gm_bytes, c.flops / c.modeled_us / 1e3, verdict_name(r.verdict),
+                            fmt::format("{} [{}] ({}): {:.3g} FLOP/B, {:.4g} GFLOP/s, {} us, {}-bound", r.task_id,
+                                        c.name, verdict_name(r.verdict), c.flops / c.gm_bytes,
+                                        c.flops / c.modeled_us / 1e3, gnum(c.modeled_us), c.bound)});
+  const json roof = root.contains("roofline") && root["roofline"].is_object() ? root["roofline"] : json::object();
+  o += "<h3>Roofline (modeled)</h3>\n";
+  if (roof_pts.empty()) {
+    o += "<p class=\"note\">No result with modeled bytes and flops.</p>\n";
+  } else {
+    o += roofline_chart(roof_pts, roof);
+    o += "<p class=\"note\">One point per case: the candidate's operations (vector element operations + 2mnk "
+         "cube) per byte it moved between GM and the cores, against the operations per modeled second. The "
+         "ceilings are " + esc(soc) + "'s HBM bandwidth and vector/cube peaks from its profile (docs/perf-model.md). "
+         "Launch overhead is in the time, so small kernels sit well below the roof; the hover text names each "
+         "case's modeled bound.</p>\n";
+  }
+  o += "<h3>Modeled kernel time vs modeled eager time</h3>\n";
   if (pts.empty()) {
     o += "<p class=\"note\">No result with both modeled times.</p>\n";
   } else {
     o += time_scatter(pts);
     o += "<p class=\"note\">One point per case (log-log, microseconds, modeled on " + esc(soc) +
          "), coloured by the result's verdict. Above the dashed y = x line the candidate is faster than eager "
-         "PyTorch. The results carry no arithmetic intensity (bytes, flops), so this plots time against time "
-         "instead of a true roofline; <code>kgen perf</code> on a kernel gives its bound, per-pipe utilisation, "
-         "bytes and flops.</p>\n";
+         "PyTorch.</p>\n";
   }
 
   // Task table.
@@ -600,7 +743,17 @@ std::string render_report_html(const json& in) {
         }
         o += "</tbody></table>\n";
         o += case_times_chart(r);
+        if (!r.timeline.lanes.empty()) {
+          o += fmt::format("<p class=\"note\">Modeled timeline of <code>{}</code> (case {}, {} core(s), {}-bound; "
+                           "the critical core, the first and at most four in all):</p>\n",
+                           esc(r.timeline.kernel), esc(r.timeline.case_name), r.timeline.cores, esc(r.timeline.bound));
+          o += timeline_chart(r.timeline);
+        }
       }
+      if (r.seconds > 0)
+        o += fmt::format("<p class=\"note\">evaluation time: PyTorch reference {:.2f} s, compiling {:.2f} s, runs "
+                         "{:.2f} s of {:.2f} s</p>\n",
+                         r.reference_s, r.build_s, r.run_s, r.seconds);
       o += fmt::format("<p class=\"note\">hashes: task {} &middot; candidate {} &middot; kgen {} &middot; SoC {}</p>\n",
                        esc(r.task_hash.substr(0, 12)), esc(r.candidate_hash.substr(0, 12)), esc(r.kgen_version),
                        esc(r.soc));

@@ -100,7 +100,18 @@ json to_json(const CaseResult& c) {
               {"max_rel_err", num(c.max_rel_err)},
               {"first_mismatch", c.first_mismatch},
               {"modeled_us", num(c.modeled_us)},
-              {"eager_modeled_us", num(c.eager_modeled_us)}};
+              {"eager_modeled_us", num(c.eager_modeled_us)},
+              {"gm_bytes", num(c.gm_bytes)},
+              {"flops", num(c.flops)},
+              {"bound", c.bound}};
+}
+
+json to_json(const Timeline& t) {
+  json lanes = json::array();
+  for (const TimelineLane& l : t.lanes)
+    lanes.push_back(json{{"core", l.core}, {"pipe", l.pipe}, {"busy_us", num(l.busy_us)}, {"spans", l.spans}});
+  return json{{"kernel", t.kernel}, {"case_name", t.case_name}, {"bound", t.bound}, {"body_us", num(t.body_us)},
+              {"cores", t.cores}, {"lanes", lanes}};
 }
 
 json to_json(const EvalResult& r) {
@@ -126,7 +137,11 @@ json to_json(const EvalResult& r) {
               {"modeled_us", num(r.modeled_us)},
               {"eager_modeled_us", num(r.eager_modeled_us)},
               {"speedup", num(r.speedup)},
-              {"seconds", num(r.seconds)}};
+              {"seconds", num(r.seconds)},
+              {"reference_s", num(r.reference_s)},
+              {"build_s", num(r.build_s)},
+              {"run_s", num(r.run_s)},
+              {"timeline", to_json(r.timeline)}};
 }
 
 namespace {
@@ -135,7 +150,45 @@ bool case_from_json(const json& j, CaseResult& c, const std::string& w, std::str
   return get(j, "name", c.name, w, err) && get(j, "correct", c.correct, w, err) &&
          get(j, "max_abs_err", c.max_abs_err, w, err) && get(j, "max_rel_err", c.max_rel_err, w, err) &&
          get(j, "first_mismatch", c.first_mismatch, w, err) && get(j, "modeled_us", c.modeled_us, w, err) &&
-         get(j, "eager_modeled_us", c.eager_modeled_us, w, err);
+         get(j, "eager_modeled_us", c.eager_modeled_us, w, err) && get(j, "gm_bytes", c.gm_bytes, w, err) &&
+         get(j, "flops", c.flops, w, err) && get(j, "bound", c.bound, w, err);
+}
+
+bool get(const json& j, const char* key, std::vector<double>& out, const std::string& where, std::string& err) {
+  auto it = j.find(key);
+  if (it == j.end()) return true;
+  if (!it->is_array()) { err = where + "field '" + key + "': expected an array of numbers, got " + type_of(*it); return false; }
+  out.clear();
+  for (size_t i = 0; i < it->size(); ++i) {
+    if (!(*it)[i].is_number()) {
+      err = where + "field '" + key + "[" + std::to_string(i) + "]': expected a number, got " + type_of((*it)[i]);
+      return false;
+    }
+    out.push_back((*it)[i].get<double>());
+  }
+  return true;
+}
+
+bool timeline_from_json(const json& j, Timeline& t, const std::string& w, std::string& err) {
+  if (!j.is_object()) { err = w + "expected an object, got " + type_of(j); return false; }
+  if (!(get(j, "kernel", t.kernel, w, err) && get(j, "case_name", t.case_name, w, err) &&
+        get(j, "bound", t.bound, w, err) && get(j, "body_us", t.body_us, w, err) && get(j, "cores", t.cores, w, err)))
+    return false;
+  auto it = j.find("lanes");
+  if (it == j.end()) return true;
+  if (!it->is_array()) { err = w + "field 'lanes': expected an array, got " + type_of(*it); return false; }
+  t.lanes.clear();
+  for (size_t i = 0; i < it->size(); ++i) {
+    const json& l = (*it)[i];
+    const std::string lw = w + "lanes[" + std::to_string(i) + "]: ";
+    if (!l.is_object()) { err = lw + "expected an object, got " + type_of(l); return false; }
+    TimelineLane lane;
+    if (!(get(l, "core", lane.core, lw, err) && get(l, "pipe", lane.pipe, lw, err) &&
+          get(l, "busy_us", lane.busy_us, lw, err) && get(l, "spans", lane.spans, lw, err)))
+      return false;
+    t.lanes.push_back(std::move(lane));
+  }
+  return true;
 }
 }  // namespace
 
@@ -161,7 +214,10 @@ bool from_json(const json& j, EvalResult& r, std::string& err) {
         get(j, "trials", r.trials, w, err) && get(j, "max_abs_err", r.max_abs_err, w, err) &&
         get(j, "max_rel_err", r.max_rel_err, w, err) && get(j, "modeled_us", r.modeled_us, w, err) &&
         get(j, "eager_modeled_us", r.eager_modeled_us, w, err) && get(j, "speedup", r.speedup, w, err) &&
-        get(j, "seconds", r.seconds, w, err)))
+        get(j, "seconds", r.seconds, w, err) && get(j, "reference_s", r.reference_s, w, err) &&
+        get(j, "build_s", r.build_s, w, err) && get(j, "run_s", r.run_s, w, err)))
+    return false;
+  if (auto tit = j.find("timeline"); tit != j.end() && !timeline_from_json(*tit, r.timeline, w + "timeline: ", err))
     return false;
   auto cit = j.find("cases");
   if (cit != j.end()) {

@@ -17,6 +17,24 @@ struct CaseResult {                               // one case (shape/dtype) of t
   std::string first_mismatch;                     // "output 0 index [3, 17]: got 1.5, want 1.25" when wrong
   double modeled_us = 0;                          // candidate kernel time(s) of one forward, modeled
   double eager_modeled_us = 0;                    // eager PyTorch (torch_npu) time of one forward, modeled
+  double gm_bytes = 0;                            // bytes the candidate moved between GM and the cores, modeled
+  double flops = 0;                               // its cube + vector operations (roofline: flops / gm_bytes)
+  std::string bound;                              // what limits its longest launch: HBM, vector, cube, launch, ...
+};
+
+// The modeled timeline of one launch (the longest of the first case's first trial), for the report: per shown core
+// and pipe, the busy spans merged to a few dozen (perf/lanes.cpp).
+struct TimelineLane {
+  std::string core;                               // "AIV 3.0 (critical)", "AIC 0"
+  std::string pipe;                               // "MTE2", "V", "MTE3", "S", "M", "MTE1", "FIX"
+  double busy_us = 0;
+  std::vector<double> spans;                      // start0, end0, start1, end1, ... in us from the kernel start
+};
+struct Timeline {
+  std::string kernel, case_name, bound;
+  double body_us = 0;
+  int cores = 0;                                  // cores the launch used (lanes show at most four)
+  std::vector<TimelineLane> lanes;
 };
 
 struct EvalResult {
@@ -36,5 +54,7 @@ struct EvalResult {
   double modeled_us = 0, eager_modeled_us = 0;    // sum over the cases (one forward each)
   double speedup = 0;                             // eager_modeled_us / modeled_us when correct, else 0
   double seconds = 0;                             // wall time of the evaluation
+  double reference_s = 0, build_s = 0, run_s = 0; // where it went: PyTorch reference, compiling the candidate, runs
+  Timeline timeline;
 };
 }  // namespace kgen::eval

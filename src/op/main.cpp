@@ -181,6 +181,7 @@ int run_main(int argc, char** argv) {
   j["workspace_bytes"] = res.workspace_bytes;
   j["dtype_column"] = res.column;
   j["cached"] = res.host_cached && res.kernel_cached;
+  j["build_s"] = res.build_s;
   j["outputs"] = nlohmann::json::array();
   std::printf("op %s on %s: kernel %s, block dim %u, tiling key %llu, tiling data %zu bytes, workspace %zu bytes%s\n",
               res.op.c_str(), res.soc.c_str(), res.kernel.c_str(), res.block_dim,

@@ -65,6 +65,7 @@ struct RunResult {
   size_t tiling_bytes = 0, workspace_bytes = 0;
   int column = 0;
   bool host_cached = false, kernel_cached = false;
+  double build_s = 0;               // compiling the host and kernel libraries in this run (0 when both cached)
   std::vector<OutputResult> outputs;
   std::vector<std::string> notes;   // warning/note lines
 };
@@ -93,6 +94,7 @@ class OpRunner {
   std::string soc_;
   host::OpInfo info_;
   bool host_cached_ = false;
+  double host_build_s_ = 0;
 };
 
 // DTYPE_ macros predicted before the host library is loaded (from the project's json when there is one, else

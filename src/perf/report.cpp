@@ -148,7 +148,8 @@ void profile_launch_to_dir(const sim::LaunchTrace& t, const std::string& dir, in
     Result r = model_launch(t, p, o);
     std::string base = dir + "/" + std::to_string(index) + "_" + (r.kernel.empty() ? "kernel" : r.kernel);
     bool ok = write_file(base + ".report.txt", report_text(r, p)) && write_file(base + ".report.json", report_json(r, p)) &&
-              write_file(base + ".timeline.json", chrome_trace(r, p));
+              write_file(base + ".timeline.json", chrome_trace(r, p)) &&
+              write_file(base + ".lanes.json", lanes_json(r));
     if (!ok) std::fprintf(stderr, "kgen: cannot write the performance report to %s\n", dir.c_str());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "kgen: KGEN_PROFILE: %s\n", e.what());

@@ -8,8 +8,12 @@ namespace kgen::perf {
 std::string report_text(const Result& r, const Profile& p);
 std::string report_json(const Result& r, const Profile& p);     // one JSON object
 std::string chrome_trace(const Result& r, const Profile& p);    // needs Result::events (Options::keep_events)
+// Compact timeline for reports (lanes.cpp): {"kernel","soc","bound","body_us","cores","lanes":[{"core","pipe",
+// "busy_us","spans":[start,end,...]}]} for at most max_cores cores, each pipe's spans merged to at most max_spans.
+std::string lanes_json(const Result& r, size_t max_cores = 4, size_t max_spans = 48);
 bool write_file(const std::string& path, const std::string& text);
-// KGEN_PROFILE=DIR: models the launch and writes DIR/<n>_<kernel>.report.txt/.report.json/.timeline.json.
+// KGEN_PROFILE=DIR: models the launch and writes DIR/<n>_<kernel>.report.txt/.report.json/.timeline.json/
+// .lanes.json.
 // Called by the emulator after each launch; `index` numbers the launches of the process.
 void profile_launch_to_dir(const sim::LaunchTrace& t, const std::string& dir, int index, GmLocate locate);
 }  // namespace kgen::perf

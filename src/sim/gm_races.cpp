@@ -156,6 +156,21 @@ bool gm_written() { return g_written; }
 
 size_t gm_span_count() { return spans().size(); }
 
+std::vector<bool> gm_written_elements(const void* addr, uint64_t elements, uint32_t elem_size) {
+  std::vector<bool> w(elements, false);
+  if (elem_size == 0 || elements == 0) return w;
+  const uint64_t a = reinterpret_cast<uintptr_t>(addr), b = a + elements * elem_size;
+  auto& m = spans();
+  auto it = m.upper_bound(a);
+  if (it != m.begin()) --it;
+  for (; it != m.end() && it->first < b; ++it) {
+    if (it->second.w_core == kNone || it->second.end <= a) continue;
+    const uint64_t s = std::max(it->first, a), e = std::min(it->second.end, b);
+    for (uint64_t k = (s - a) / elem_size; k < (e - a + elem_size - 1) / elem_size; ++k) w[k] = true;
+  }
+  return w;
+}
+
 void gm_access(const void* addr, uint64_t bytes, bool write, Pipe p, const char* api, const Loc& loc) {
   if (bytes == 0) return;
   Core& c = cur();

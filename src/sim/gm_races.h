@@ -15,6 +15,10 @@ void gm_access(const void* addr, uint64_t bytes, bool write, Pipe p, const char*
 void gm_races_reset();
 // How many spans of equal history the GM record holds now (tests: a scalar loop must not grow it per element).
 size_t gm_span_count();
+// Of the `elements` elements of elem_size bytes at addr, how many no core wrote in the last launch (no byte of
+// them has write history). The op runner's "never written" check uses it next to the poison bytes, so that an
+// integer result of -1 (all 0xFF, like the poison) written by the kernel is not taken for an unwritten element.
+std::vector<bool> gm_written_elements(const void* addr, uint64_t elements, uint32_t elem_size);
 // Whether any core wrote GM since the last reset (a launch can restart in another kernel type only before).
 bool gm_written();
 // The number of SyncAlls of the running launch that every core took part in (0 outside a launch).

@@ -44,14 +44,16 @@ struct Fixture {
 Fixture make_fixture(bool with_metrics = true) {
   Fixture f;
   EvalResult ok = base("activation/leaky_relu", "activation", 1, Verdict::Correct);
-  CaseResult c1{"default", true, 1e-6, 2e-6, "", 10.0, 25.0};
-  CaseResult c2{"dtype=float16,dim=777", true, 1e-3, 2e-3, "", 5.0, 12.5};
+  CaseResult c1{"default", true, 1e-6, 2e-6, "", 10.0, 25.0, 1e6, 5e5, "HBM"};
+  CaseResult c2{"dtype=float16,dim=777", true, 1e-3, 2e-3, "", 5.0, 12.5, 2e6, 4e6, "vector"};
   ok.cases = {c1, c2};
   ok.max_abs_err = 1e-3;
   ok.max_rel_err = 2e-3;
   ok.modeled_us = c1.modeled_us + c2.modeled_us;
   ok.eager_modeled_us = c1.eager_modeled_us + c2.eager_modeled_us;
   ok.speedup = ok.eager_modeled_us / ok.modeled_us;   // 2.5
+  ok.timeline = {"leaky_relu_custom", "default", "HBM", 8.0, 40,
+                 {{"AIV 0.0 (critical)", "MTE2", 3.0, {0.0, 2.0, 4.0, 5.0}}, {"AIV 0.0 (critical)", "V", 1.0, {2.0, 3.0}}}};
 
   EvalResult wrong = base("reduce/sum_dim", "reduce", 1, Verdict::WrongAnswer);
   wrong.diagnostics = {"mismatch <script>alert('x')</script> & more", "a < b && c > d"};
@@ -73,6 +75,7 @@ Fixture make_fixture(bool with_metrics = true) {
             {"created_at", "2025-01-02T03:04:05Z"},
             {"results", rs},
             {"missing", {"math/never_ran"}},
+            {"roofline", {{"hbm_gbps", 1600.0}, {"vector_fp32_gflops", 2500.0}, {"cube_fp16_gflops", 300000.0}}},
             {"sources",
              {{"activation/leaky_relu",
                {{"task", "class Model(nn.Module):\n    def forward(self, x): return x if x > 0 else x * 0.01 # <&>"},
@@ -154,8 +157,18 @@ TEST(EvalReport, StructureEscapingAndContent) {
   EXPECT_NE(html.find("<title>speedup histogram</title>"), std::string::npos);
   EXPECT_NE(html.find("y = x"), std::string::npos);
   EXPECT_NE(html.find("<circle"), std::string::npos);
-  // Three scatter points: two correct cases and the wrong answer's case (both times modeled).
-  EXPECT_EQ(count(html, "<circle"), 3u);
+  // Three time-scatter points (two correct cases and the wrong answer's case) and two roofline points (the cases
+  // with modeled bytes and flops): 0.5 FLOP/B at 1e6 flops / 10 us = 50 GFLOP/s, and 2 FLOP/B at 800 GFLOP/s.
+  EXPECT_EQ(count(html, "<circle"), 5u);
+  EXPECT_NE(html.find("<title>roofline (modeled)</title>"), std::string::npos);
+  EXPECT_NE(html.find("activation/leaky_relu [default] (correct): 0.5 FLOP/B, 50 GFLOP/s, 10 us, HBM-bound"),
+            std::string::npos);
+  EXPECT_NE(html.find("2 FLOP/B, 800 GFLOP/s"), std::string::npos);
+  EXPECT_NE(html.find("HBM 1600 GB/s"), std::string::npos);
+  EXPECT_NE(html.find("cube fp16 300000 GFLOP/s"), std::string::npos);
+  // The timeline of the correct result: two lanes, three spans; MTE2 busy 3 of 8 us.
+  EXPECT_NE(html.find("<title>modeled timeline of leaky_relu_custom</title>"), std::string::npos);
+  EXPECT_NE(html.find("AIV 0.0 (critical) MTE2: busy 3 us of 8 us (modeled)"), std::string::npos);
 
   // Self-contained: no network reference, no external resources.
   EXPECT_EQ(html.find("http://"), std::string::npos);

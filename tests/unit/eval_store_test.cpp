@@ -63,6 +63,9 @@ EvalResult make_result(int i) {
   c1.max_rel_err = 2.0 / 7;
   c1.modeled_us = 12.345678901234567;
   c1.eager_modeled_us = 0.1 + 0.2;
+  c1.gm_bytes = 512000 + i;
+  c1.flops = 64000.5;
+  c1.bound = "HBM";
   CaseResult c2;
   c2.name = "dtype=float16,dim=777";
   c2.correct = false;
@@ -79,6 +82,15 @@ EvalResult make_result(int i) {
   r.eager_modeled_us = 7.5 * (i + 1);
   r.speedup = r.eager_modeled_us / r.modeled_us;
   r.seconds = 0.125 * i;
+  r.reference_s = 0.5 + i;
+  r.build_s = 1.25;
+  r.run_s = 0.375;
+  r.timeline.kernel = "relu_custom";
+  r.timeline.case_name = "default";
+  r.timeline.bound = "launch";
+  r.timeline.body_us = 0.35 + i;
+  r.timeline.cores = 48;
+  r.timeline.lanes = {{"AIV 0.0", "MTE2", 0.17, {0.005, 0.1, 0.2, 0.3}}, {"AIV 1.0 (critical)", "V", 0.05, {}}};
   return r;
 }
 
@@ -110,6 +122,9 @@ void expect_same(const EvalResult& a, const EvalResult& b) {
     EXPECT_EQ(a.cases[i].first_mismatch, b.cases[i].first_mismatch);
     expect_same_double(a.cases[i].modeled_us, b.cases[i].modeled_us, "case modeled_us");
     expect_same_double(a.cases[i].eager_modeled_us, b.cases[i].eager_modeled_us, "case eager_modeled_us");
+    expect_same_double(a.cases[i].gm_bytes, b.cases[i].gm_bytes, "case gm_bytes");
+    expect_same_double(a.cases[i].flops, b.cases[i].flops, "case flops");
+    EXPECT_EQ(a.cases[i].bound, b.cases[i].bound);
   }
   EXPECT_EQ(a.trials, b.trials);
   expect_same_double(a.max_abs_err, b.max_abs_err, "max_abs_err");
@@ -118,6 +133,21 @@ void expect_same(const EvalResult& a, const EvalResult& b) {
   expect_same_double(a.eager_modeled_us, b.eager_modeled_us, "eager_modeled_us");
   expect_same_double(a.speedup, b.speedup, "speedup");
   expect_same_double(a.seconds, b.seconds, "seconds");
+  expect_same_double(a.reference_s, b.reference_s, "reference_s");
+  expect_same_double(a.build_s, b.build_s, "build_s");
+  expect_same_double(a.run_s, b.run_s, "run_s");
+  EXPECT_EQ(a.timeline.kernel, b.timeline.kernel);
+  EXPECT_EQ(a.timeline.case_name, b.timeline.case_name);
+  EXPECT_EQ(a.timeline.bound, b.timeline.bound);
+  expect_same_double(a.timeline.body_us, b.timeline.body_us, "timeline body_us");
+  EXPECT_EQ(a.timeline.cores, b.timeline.cores);
+  ASSERT_EQ(a.timeline.lanes.size(), b.timeline.lanes.size());
+  for (size_t i = 0; i < a.timeline.lanes.size(); ++i) {
+    EXPECT_EQ(a.timeline.lanes[i].core, b.timeline.lanes[i].core);
+    EXPECT_EQ(a.timeline.lanes[i].pipe, b.timeline.lanes[i].pipe);
+    EXPECT_EQ(a.timeline.lanes[i].busy_us, b.timeline.lanes[i].busy_us);
+    EXPECT_EQ(a.timeline.lanes[i].spans, b.timeline.lanes[i].spans);
+  }
 }
 
 std::optional<EvalResult> find_of(Store& s, const EvalResult& r) {
@@ -164,6 +194,10 @@ TEST(EvalStoreJson, RoundTripAndErrors) {
   bad["cases"][1]["max_abs_err"] = true;
   EXPECT_FALSE(from_json(bad, back, err));
   EXPECT_NE(err.find("cases[1]"), std::string::npos) << err;
+  bad = j;
+  bad["timeline"]["lanes"][0]["spans"][1] = "x";
+  EXPECT_FALSE(from_json(bad, back, err));
+  EXPECT_NE(err.find("timeline: lanes[0]: field 'spans[1]'"), std::string::npos) << err;
 }
 
 TEST(EvalStore, RoundTripEveryField) {

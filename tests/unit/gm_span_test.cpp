@@ -2,7 +2,9 @@
 // spans (not one per element), and merging must not hide a release (CrossCoreSetFlag) between two accesses.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <string>
+#include <vector>
 
 #include "kernel_operator.h"
 #include "sim/gm_races.h"
@@ -81,4 +83,28 @@ TEST(GmSpans, MergeKeepsAReleaseBetweenScalarWrites) {
   EXPECT_EQ(e.rfind("error[race]", 0), 0u) << e;
   kgen::sim::reset_kernel_modes();
   GmFree(ws);
+}
+
+namespace {
+// Writes -1 (all 0xFF bytes, like the op runner's poison) to the even elements of y and nothing to the odd ones.
+void k_write_even(GM_ADDR y) {
+  KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
+  GlobalTensor<int32_t> yg;
+  yg.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(y), 64);
+  for (int i = 0; i < 64; i += 2) yg.SetValue(i, -1);
+}
+}  // namespace
+
+TEST(GmSpans, WrittenElementsFollowTheWritesNotTheValues) {
+  kgen::sim::set_throw_on_error(true);
+  auto* y = static_cast<int32_t*>(GmAlloc(64 * sizeof(int32_t)));
+  std::memset(y, 0xFF, 64 * sizeof(int32_t));
+  ASSERT_EQ(error_of([&] { ICPU_RUN_KF(k_write_even, 1, (GM_ADDR)y); }), "");
+  std::vector<bool> w = kgen::sim::gm_written_elements(y, 64, sizeof(int32_t));
+  ASSERT_EQ(w.size(), 64u);
+  for (int i = 0; i < 64; ++i) EXPECT_EQ(w[i], i % 2 == 0) << i;
+  // As bytes: a write to any byte of an element marks it; elements outside the launch's writes are not marked.
+  std::vector<bool> wb = kgen::sim::gm_written_elements(y, 256, 1);
+  EXPECT_TRUE(wb[0] && wb[3] && !wb[4] && wb[8]);
+  GmFree(y);
 }

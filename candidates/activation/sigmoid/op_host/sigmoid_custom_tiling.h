@@ -1,0 +1,19 @@
+// Tiling data of SigmoidCustom: how the elements of x are split over the vector cores and into UB tiles.
+// Sigmoid is elementwise, so x is treated as one flat array whatever its shape.
+#ifndef SIGMOID_CUSTOM_TILING_H
+#define SIGMOID_CUSTOM_TILING_H
+#include "register/tilingdata_base.h"
+
+namespace optiling {
+BEGIN_TILING_DATA_DEF(SigmoidCustomTilingData)
+TILING_DATA_FIELD_DEF(uint32_t, totalLength);   // elements of x
+TILING_DATA_FIELD_DEF(uint32_t, formerNum);     // the first formerNum cores take formerLength elements, the others
+TILING_DATA_FIELD_DEF(uint32_t, formerLength);  // tailLength (both whole 32-byte blocks, so every core starts
+TILING_DATA_FIELD_DEF(uint32_t, tailLength);    // 32-byte aligned; the last core stops at totalLength)
+TILING_DATA_FIELD_DEF(uint32_t, tileLength);    // elements per UB tile, a multiple of 64 (256 bytes of float)
+TILING_DATA_FIELD_DEF(uint32_t, tmpBytes);      // Sigmoid's sharedTmpBuffer, at least CANN's minimum
+END_TILING_DATA_DEF;
+
+REGISTER_TILING_DATA_CLASS(SigmoidCustom, SigmoidCustomTilingData)
+}  // namespace optiling
+#endif

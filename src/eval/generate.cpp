@@ -1,0 +1,72 @@
+// The candidate generators of `kgen bench --generator` (generate.h).
+#include "eval/generate.h"
+
+#include <filesystem>
+#include <fmt/core.h>
+#include <sstream>
+
+#include "cli/subprocess.h"
+
+namespace kgen::eval {
+namespace {
+namespace fs = std::filesystem;
+
+std::vector<std::string> last_lines(const std::string& out, size_t n) {
+  std::vector<std::string> lines;
+  std::istringstream in(out);
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  if (lines.size() > n) lines.erase(lines.begin(), lines.end() - static_cast<long>(n));
+  return lines;
+}
+
+GenOutcome run_exec(const std::vector<std::string>& words, const GeneratorOptions& o, const GenRequest& q) {
+  GenOutcome g;
+  std::vector<std::string> argv = {"/usr/bin/env", "KGEN_TASK_ID=" + q.task_id, "KGEN_SOC=" + q.soc,
+                                   "KGEN_SAMPLE=" + std::to_string(q.sample)};
+  argv.insert(argv.end(), words.begin(), words.end());
+  argv.insert(argv.end(), {q.task_path, q.out_dir, std::to_string(q.sample)});
+  cli::ProcResult r = cli::run_process(argv, o.timeout_s);
+  g.seconds = r.seconds;
+  std::string cmd = words[0];
+  if (r.timed_out) {
+    g.diagnostics = last_lines(r.out, 20);
+    g.diagnostics.push_back(fmt::format("error[generator] {}: no candidate within {} s for {} sample {}", cmd,
+                                        o.timeout_s, q.task_id, q.sample));
+    return g;
+  }
+  if (r.status != 0) {
+    g.diagnostics = last_lines(r.out, 40);
+    g.diagnostics.push_back(fmt::format("error[generator] {} exited with status {} for {} sample {}{}", cmd, r.status,
+                                        q.task_id, q.sample,
+                                        r.status == 127 ? " — the program was not found or not executable" : ""));
+    return g;
+  }
+  std::error_code ec;
+  if (fs::is_empty(q.out_dir, ec)) {
+    g.diagnostics = last_lines(r.out, 20);
+    g.diagnostics.push_back(fmt::format("error[generator] {} succeeded but wrote nothing into {} for {} sample {} — "
+                                        "it must write an op project or one .py submission there",
+                                        cmd, q.out_dir, q.task_id, q.sample));
+    return g;
+  }
+  g.ok = true;
+  return g;
+}
+}  // namespace
+
+bool make_generator(const std::string& spec, const GeneratorOptions& o, Generator& g, std::string& err) {
+  if (spec.rfind("exec:", 0) == 0) {
+    std::vector<std::string> words;
+    std::istringstream in(spec.substr(5));
+    for (std::string w; in >> w;) words.push_back(w);
+    if (words.empty()) {
+      err = "--generator exec: needs a program, e.g. --generator 'exec:python3 my_gen.py'";
+      return false;
+    }
+    g = [words, o](const GenRequest& q) { return run_exec(words, o, q); };
+    return true;
+  }
+  err = "unknown generator '" + spec + "' — known: exec:PROGRAM [ARGS...] (runs PROGRAM ARGS... TASK.py DIR SAMPLE)";
+  return false;
+}
+}  // namespace kgen::eval
