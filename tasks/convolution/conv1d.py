@@ -9,6 +9,7 @@ class Model(nn.Module):
     def __init__(self, in_channels: int, out_channels: int, kernel_size: int, stride: int, padding: int, bias: bool):
         super().__init__()
         self.conv = nn.Conv1d(in_channels, out_channels, kernel_size, stride=stride, padding=padding, bias=bias)
+        self.to(dtype)        # parameters in the case's dtype: a float16 case runs a float16 layer
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.conv(x)
@@ -22,7 +23,7 @@ kernel_size = 5
 stride = 1
 padding = 2
 bias = True
-dtype = torch.float32     # the layer's parameters are fp32
+dtype = torch.float32
 
 
 def get_inputs():
@@ -33,4 +34,4 @@ def get_init_inputs():
     return [in_channels, out_channels, kernel_size, stride, padding, bias]
 
 
-CASES = [dict(batch_size=3, in_channels=7, out_channels=13, length=129, kernel_size=3, stride=2, padding=0, bias=False)]
+CASES = [dict(dtype=torch.float16), dict(batch_size=3, in_channels=7, out_channels=13, length=129, kernel_size=3, stride=2, padding=0, bias=False)]

@@ -9,6 +9,7 @@ class Model(nn.Module):
     def __init__(self, in_channels: int, out_channels: int, kernel_size: int, stride: int, padding: int, bias: bool):
         super().__init__()
         self.conv = nn.Conv2d(in_channels, out_channels, kernel_size, stride=stride, padding=padding, bias=bias)
+        self.to(dtype)        # parameters in the case's dtype: a float16 case runs a float16 layer
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.conv(x)
@@ -23,7 +24,7 @@ kernel_size = 3
 stride = 1
 padding = 1
 bias = True
-dtype = torch.float32     # the layer's parameters are fp32
+dtype = torch.float32
 
 
 def get_inputs():
@@ -35,6 +36,7 @@ def get_init_inputs():
 
 
 CASES = [
+    dict(dtype=torch.float16),
     dict(batch_size=2, in_channels=3, out_channels=17, height=33, width=65, kernel_size=5, stride=2, padding=2),
     dict(bias=False, kernel_size=1, padding=0),
 ]

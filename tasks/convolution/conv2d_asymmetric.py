@@ -11,6 +11,7 @@ class Model(nn.Module):
         super().__init__()
         self.conv = nn.Conv2d(in_channels, out_channels, kernel_size, stride=stride, padding=padding,
                               dilation=dilation, bias=False)
+        self.to(dtype)        # parameters in the case's dtype: a float16 case runs a float16 layer
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.conv(x)
@@ -25,7 +26,7 @@ kernel_size = (3, 5)
 stride = (1, 2)
 padding = (2, 1)
 dilation = (2, 1)
-dtype = torch.float32     # the layer's parameters are fp32
+dtype = torch.float32
 
 
 def get_inputs():
@@ -36,4 +37,4 @@ def get_init_inputs():
     return [in_channels, out_channels, kernel_size, stride, padding, dilation]
 
 
-CASES = [dict(kernel_size=(5, 1), stride=(2, 1), padding=(0, 0), dilation=(1, 3), width=129, height=31)]
+CASES = [dict(dtype=torch.float16), dict(kernel_size=(5, 1), stride=(2, 1), padding=(0, 0), dilation=(1, 3), width=129, height=31)]

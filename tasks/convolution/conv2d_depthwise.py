@@ -9,6 +9,7 @@ class Model(nn.Module):
     def __init__(self, channels: int, kernel_size: int, stride: int, padding: int):
         super().__init__()
         self.conv = nn.Conv2d(channels, channels, kernel_size, stride=stride, padding=padding, groups=channels)
+        self.to(dtype)        # parameters in the case's dtype: a float16 case runs a float16 layer
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.conv(x)
@@ -21,7 +22,7 @@ width = 75                # 300 bytes per row: not a multiple of 32 bytes
 kernel_size = 3
 stride = 1
 padding = 1
-dtype = torch.float32     # the layer's parameters are fp32
+dtype = torch.float32
 
 
 def get_inputs():
@@ -32,4 +33,4 @@ def get_init_inputs():
     return [channels, kernel_size, stride, padding]
 
 
-CASES = [dict(batch_size=2, channels=13, height=33, width=129, kernel_size=5, stride=2, padding=2)]
+CASES = [dict(dtype=torch.float16), dict(batch_size=2, channels=13, height=33, width=129, kernel_size=5, stride=2, padding=2)]

@@ -9,6 +9,7 @@ class Model(nn.Module):
     def __init__(self, in_channels: int, out_channels: int):
         super().__init__()
         self.conv = nn.Conv2d(in_channels, out_channels, kernel_size=1)
+        self.to(dtype)        # parameters in the case's dtype: a float16 case runs a float16 layer
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.conv(x)
@@ -19,7 +20,7 @@ in_channels = 64
 out_channels = 96
 height = 32
 width = 45                # 180 bytes per row: not a multiple of 32 bytes
-dtype = torch.float32     # the layer's parameters are fp32
+dtype = torch.float32
 
 
 def get_inputs():
@@ -30,4 +31,4 @@ def get_init_inputs():
     return [in_channels, out_channels]
 
 
-CASES = [dict(batch_size=1, in_channels=3, out_channels=129, height=17, width=77)]
+CASES = [dict(dtype=torch.float16), dict(batch_size=1, in_channels=3, out_channels=129, height=17, width=77)]

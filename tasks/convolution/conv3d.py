@@ -9,6 +9,7 @@ class Model(nn.Module):
     def __init__(self, in_channels: int, out_channels: int, kernel_size: int, stride: int, padding: int):
         super().__init__()
         self.conv = nn.Conv3d(in_channels, out_channels, kernel_size, stride=stride, padding=padding)
+        self.to(dtype)        # parameters in the case's dtype: a float16 case runs a float16 layer
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.conv(x)
@@ -23,7 +24,7 @@ width = 29                # 116 bytes per row: not a multiple of 32 bytes
 kernel_size = 3
 stride = 1
 padding = 1
-dtype = torch.float32     # the layer's parameters are fp32
+dtype = torch.float32
 
 
 def get_inputs():
@@ -34,4 +35,4 @@ def get_init_inputs():
     return [in_channels, out_channels, kernel_size, stride, padding]
 
 
-CASES = [dict(batch_size=1, in_channels=3, out_channels=5, depth=9, height=17, width=33, stride=2, padding=0)]
+CASES = [dict(dtype=torch.float16), dict(batch_size=1, in_channels=3, out_channels=5, depth=9, height=17, width=33, stride=2, padding=0)]

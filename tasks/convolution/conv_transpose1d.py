@@ -11,6 +11,7 @@ class Model(nn.Module):
         super().__init__()
         self.conv = nn.ConvTranspose1d(in_channels, out_channels, kernel_size, stride=stride, padding=padding,
                                        output_padding=output_padding)
+        self.to(dtype)        # parameters in the case's dtype: a float16 case runs a float16 layer
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.conv(x)
@@ -24,7 +25,7 @@ kernel_size = 4
 stride = 2
 padding = 1
 output_padding = 0
-dtype = torch.float32     # the layer's parameters are fp32
+dtype = torch.float32
 
 
 def get_inputs():
@@ -35,5 +36,5 @@ def get_init_inputs():
     return [in_channels, out_channels, kernel_size, stride, padding, output_padding]
 
 
-CASES = [dict(batch_size=2, in_channels=5, out_channels=3, length=77, kernel_size=3, stride=3, padding=0,
+CASES = [dict(dtype=torch.float16), dict(batch_size=2, in_channels=5, out_channels=3, length=77, kernel_size=3, stride=3, padding=0,
               output_padding=1)]

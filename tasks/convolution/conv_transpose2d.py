@@ -11,6 +11,7 @@ class Model(nn.Module):
         super().__init__()
         self.conv = nn.ConvTranspose2d(in_channels, out_channels, kernel_size, stride=stride, padding=padding,
                                        output_padding=output_padding)
+        self.to(dtype)        # parameters in the case's dtype: a float16 case runs a float16 layer
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.conv(x)
@@ -25,7 +26,7 @@ kernel_size = 4
 stride = 2
 padding = 1
 output_padding = 0
-dtype = torch.float32     # the layer's parameters are fp32
+dtype = torch.float32
 
 
 def get_inputs():
@@ -36,5 +37,5 @@ def get_init_inputs():
     return [in_channels, out_channels, kernel_size, stride, padding, output_padding]
 
 
-CASES = [dict(batch_size=1, in_channels=3, out_channels=7, height=17, width=33, kernel_size=3, stride=2,
+CASES = [dict(dtype=torch.float16), dict(batch_size=1, in_channels=3, out_channels=7, height=17, width=33, kernel_size=3, stride=2,
               padding=1, output_padding=1)]

@@ -11,6 +11,7 @@ class Model(nn.Module):
         self.depthwise = nn.Conv2d(in_channels, in_channels, kernel_size, padding=padding, groups=in_channels,
                                    bias=False)
         self.pointwise = nn.Conv2d(in_channels, out_channels, 1, bias=False)
+        self.to(dtype)        # parameters in the case's dtype: a float16 case runs a float16 layer
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.pointwise(self.depthwise(x))
@@ -23,7 +24,7 @@ height = 40
 width = 45                # 180 bytes per row: not a multiple of 32 bytes
 kernel_size = 3
 padding = 1
-dtype = torch.float32     # the layers' parameters are fp32
+dtype = torch.float32
 
 
 def get_inputs():
@@ -34,4 +35,4 @@ def get_init_inputs():
     return [in_channels, out_channels, kernel_size, padding]
 
 
-CASES = [dict(batch_size=1, in_channels=7, out_channels=33, height=31, width=77, kernel_size=5, padding=2)]
+CASES = [dict(dtype=torch.float16), dict(batch_size=1, in_channels=7, out_channels=33, height=31, width=77, kernel_size=5, padding=2)]

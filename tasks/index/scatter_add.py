@@ -31,4 +31,4 @@ def get_init_inputs():
     return []
 
 
-CASES = [dict(rows=5, cols=129, num_src=77), dict(dtype=torch.int32)]
+CASES = [dict(dtype=torch.float16), dict(rows=5, cols=129, num_src=77), dict(dtype=torch.int32)]

@@ -31,4 +31,4 @@ def get_init_inputs():
     return [dim]
 
 
-CASES = [dict(rows=300, length=33, dim=0), dict(dtype=torch.int32)]
+CASES = [dict(dtype=torch.float16), dict(rows=300, length=33, dim=0), dict(dtype=torch.int32)]

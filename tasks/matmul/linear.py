@@ -9,6 +9,7 @@ class Model(nn.Module):
     def __init__(self, in_features: int, out_features: int, bias: bool):
         super().__init__()
         self.fc = nn.Linear(in_features, out_features, bias=bias)
+        self.to(dtype)        # parameters in the case's dtype: a float16 case runs a float16 layer
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.fc(x)
@@ -18,7 +19,7 @@ batch_size = 128
 in_features = 300         # x rows of 1200 bytes: not a multiple of 32 bytes
 out_features = 256
 bias = True
-dtype = torch.float32     # the layer's parameters are fp32
+dtype = torch.float32
 
 
 def get_inputs():
@@ -29,4 +30,4 @@ def get_init_inputs():
     return [in_features, out_features, bias]
 
 
-CASES = [dict(batch_size=7, in_features=129, out_features=77), dict(bias=False)]
+CASES = [dict(dtype=torch.float16), dict(batch_size=7, in_features=129, out_features=77), dict(bias=False)]

@@ -24,4 +24,4 @@ def get_init_inputs():
     return []
 
 
-CASES = [dict(M=33, K=100, N=17)]
+CASES = [dict(dtype=torch.float16), dict(M=33, K=100, N=17)]

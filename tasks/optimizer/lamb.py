@@ -45,4 +45,4 @@ def get_init_inputs():
     return [lr, beta1, beta2, eps, weight_decay, step]
 
 
-CASES = [dict(rows=1, cols=50001)]
+CASES = [dict(dtype=torch.float16), dict(rows=1, cols=50001)]

@@ -20,7 +20,7 @@ channels = 3
 height = 256
 width = 300               # 1200 bytes per row: not a multiple of 32 bytes
 out_size = (100, 77)
-dtype = torch.float32     # this PyTorch's CPU anti-aliased interpolation has no fp16/bf16 kernel
+dtype = torch.float32
 
 
 def get_inputs():
@@ -31,4 +31,4 @@ def get_init_inputs():
     return [out_size]
 
 
-CASES = [dict(out_size=(37, 129))]      # downscale along H, upscale along W
+CASES = [dict(dtype=torch.float16), dict(out_size=(37, 129))]      # downscale along H, upscale along W
