@@ -137,7 +137,7 @@ check "generator: pass@1 over 2 samples" grep -qE "^overall +2 +.* 50.0%" "$T/ge
 check "generator: second run regenerates only the failures" test "$(wc -l < "$COUNT")" = 6
 check "generator: second run re-evaluates nothing" grep -q "evaluated 0, reused 2" "$T/gen2.txt"
 "$KGEN" bench --suite "$SRC/tasks" --generator "nosuch" --out "$G" > "$T/gen3.txt" 2>&1
-check "unknown generator: precise error" grep -q "unknown generator 'nosuch' — known: exec:PROGRAM" "$T/gen3.txt"
+check "unknown generator: precise error" grep -q "unknown generator 'nosuch' — known: expert" "$T/gen3.txt"
 "$KGEN" bench --suite "$SRC/tasks" --generator "exec:x" --candidates "$C" --out "$G" > "$T/gen4.txt" 2>&1
 check "--generator excludes --candidates" grep -q "excludes" "$T/gen4.txt"
 

@@ -52,6 +52,10 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context) {
   ge::Shape srcShape({8, 64});                                                             // 9 high-level tiling
   uint32_t tmp = AscendC::GetSoftMaxMinTmpSize(srcShape, sizeof(float), false);
   AscendC::SoftMaxTilingFunc(srcShape, sizeof(float), tmp, tiling.softmax);
+  uint32_t maxTmp = 0, minTmp = 0;                                                         // 9b elementwise tmp sizes
+  AscendC::GetSigmoidMaxMinTmpSize(srcShape, sizeof(float), false, maxTmp, minTmp);
+  AscendC::GetRoundMaxMinTmpSize(ascendcPlatform, srcShape, 2, false, maxTmp, minTmp);
+  bool expOk = AscendC::GetExpMaxMinTmpSize(srcShape, 2, false, maxTmp, minTmp);
   tiling.set_totalLength(total);
   tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
   context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());
@@ -59,7 +63,7 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context) {
   ws[0] = ascendcPlatform.GetLibApiWorkSpaceSize();
   PodTiling* pod = context->GetTilingData<PodTiling>();                                    // 11 typed tiling data
   (void)last; (void)k; (void)eps; (void)flag; (void)mode; (void)n; (void)dt; (void)fmt; (void)shapeX;
-  (void)data; (void)bias; (void)ub; (void)is310p; (void)pod;
+  (void)data; (void)bias; (void)ub; (void)is310p; (void)pod; (void)expOk;
   return ge::GRAPH_SUCCESS;
 }
 }  // namespace optiling

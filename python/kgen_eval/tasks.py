@@ -534,6 +534,26 @@ def _forward_line(task: Task) -> int:
     return 1
 
 
+def _low_precision_forward(cls, init, inputs, seed: int) -> str:
+    """'' when Model(*init) runs on the inputs in their own dtypes, else the error. Runs on FakeTensors (shapes and
+    dtypes, no arithmetic), where this CPU's missing float16 kernels do not matter; only dtype mismatches count (a
+    float32 layer fed float16 inputs), the error eager PyTorch on the NPU would raise too."""
+    import torch
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    from torch.nn.utils.stateless import functional_call
+    try:
+        model = make_model(cls, init, seed)
+        with torch.no_grad(), FakeTensorMode() as fm:
+            state = {n: fm.from_tensor(t) for n, t in list(model.named_parameters()) + list(model.named_buffers())}
+            fake = [fm.from_tensor(t) if isinstance(t, torch.Tensor) else t for t in inputs]
+            functional_call(model, state, tuple(fake))
+    except Exception as e:  # noqa: BLE001
+        msg = str(e).splitlines()[0] if str(e) else type(e).__name__
+        if re.search(r"same dtype|should be the same|expected scalar type|dtype", msg, re.I):
+            return f"{type(e).__name__}: {msg}"
+    return ""
+
+
 def check(task: Task, seed: int = 42, max_forward_s: float = 1.0) -> dict:
     """Runs every case through Model on the CPU: loads, every input on the CPU, a dtype override reaches an input,
     the forward runs, leaves its inputs unchanged, gives tensors, finite, not empty, the same output from a fresh model
@@ -578,6 +598,13 @@ def check(task: Task, seed: int = 42, max_forward_s: float = 1.0) -> dict:
         except Exception as e:  # noqa: BLE001
             problems.append(f"{_where(task, e)}: case {c.name}: forward failed: {type(e).__name__}: {e}")
             continue
+        if up:
+            # The reference ran upcast to float32; the forward must also run in the case's own dtypes, as eager
+            # PyTorch on the NPU (and the eager op trace) runs it: shapes and dtypes only, on FakeTensors.
+            problem = _low_precision_forward(cls, init, saved, seed)
+            if problem:
+                problems.append(f"{where}: case {c.name}: the forward fails in the case's dtypes ({problem}) — "
+                                "convert the Model's layers to the case dtype in __init__: self.to(dtype)")
         where = f"{task.path}:{_forward_line(task)}"
         f1, f2 = _flatten(out1), _flatten(out2)
         for (name, a), (_, b) in zip(f1, f2):

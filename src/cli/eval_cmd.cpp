@@ -72,7 +72,7 @@ CLI::App* add_eval_command(CLI::App& app, int& exit_code) {
   auto* e = app.add_subcommand("eval", "Evaluate one candidate (op project or MultiKernelBench submission) on one task: "
                                        "compile, correctness over trials, modeled speedup over eager PyTorch");
   e->add_option("--task", c->o.task, "Task .py (class Model, get_inputs, get_init_inputs)")->required();
-  e->add_option("--candidate", c->o.candidate, "Op-project directory or MultiKernelBench submission .py")->required();
+  e->add_option("--candidate", c->o.candidate, "Op-project directory, MultiKernelBench submission .py or tile program .tile")->required();
   e->add_option("--soc", c->o.soc, "SoC profile for the run and the modeled times")->capture_default_str();
   e->add_option("--trials", c->o.trials, "Fresh random inputs per case")->capture_default_str();
   e->add_option("--seed", c->o.seed, "Seed of the Model's parameters; trial t's inputs use seed + t")->capture_default_str();

@@ -159,22 +159,24 @@ bool find_candidates(const std::string& dir, std::vector<BenchCandidate>& cands,
       if (fs::is_directory(e, ec)) {
         // Numbered entries only (and at least one): samples; otherwise the folder is itself an op project.
         auto inner = sorted_entries(e);
+        if (inner.empty()) continue;   // an empty folder (e.g. a task a generator does not cover)
         bool numbered = !inner.empty();
         for (const auto& s : inner) {
           std::string n = s.filename().string();
           bool num_dir = all_digits(n) && fs::is_directory(s, ec);
-          bool num_py = s.extension() == ".py" && all_digits(s.stem().string()) && fs::is_regular_file(s, ec);
+          bool num_py = (s.extension() == ".py" || s.extension() == ".tile") && all_digits(s.stem().string()) &&
+                        fs::is_regular_file(s, ec);
           numbered &= num_dir || num_py;
         }
         if (numbered) {
           for (const auto& s : inner) {
-            std::string n = s.extension() == ".py" ? s.stem().string() : s.filename().string();
+            std::string n = fs::is_regular_file(s, ec) ? s.stem().string() : s.filename().string();
             if (!add(category + "/" + name, std::stoi(n), s)) return false;
           }
         } else if (!add(category + "/" + name, 0, e)) {
           return false;
         }
-      } else if (e.extension() == ".py") {
+      } else if (e.extension() == ".py" || e.extension() == ".tile") {
         std::string stem = e.stem().string();
         size_t dot = stem.rfind('.');
         if (dot != std::string::npos && all_digits(stem.substr(dot + 1))) {
@@ -183,7 +185,8 @@ bool find_candidates(const std::string& dir, std::vector<BenchCandidate>& cands,
           return false;
         }
       } else {
-        notes.push_back(fmt::format("candidates: {} ignored (neither an op-project folder nor a .py submission)",
+        notes.push_back(fmt::format("candidates: {} ignored (not an op-project folder, a .py submission or a .tile "
+                                    "program)",
                                     e.string()));
       }
     }
@@ -251,10 +254,12 @@ bool generate_all(const BenchOptions& o, const std::vector<BenchTask>& tasks, co
     const std::string text = o.generator + "\n" + task_hash_of(t.path) + "\n";
     for (int k = 0; k < o.samples; ++k) {
       fs::path stamp = folder / fmt::format(".{}.stamp", k);
-      const bool have = fs::exists(folder / std::to_string(k), ec) || fs::exists(folder / fmt::format("{}.py", k), ec);
+      const bool have = fs::exists(folder / std::to_string(k), ec) || fs::exists(folder / fmt::format("{}.py", k), ec) ||
+                        fs::exists(folder / fmt::format("{}.tile", k), ec);
       if (have && read_text(stamp) == text) continue;   // generated before by this generator for this task
       fs::remove_all(folder / std::to_string(k), ec);
       fs::remove(folder / fmt::format("{}.py", k), ec);
+      fs::remove(folder / fmt::format("{}.tile", k), ec);
       fs::remove(stamp, ec);
       jobs.push_back({&t, k, folder, stamp, text});
     }
@@ -273,13 +278,21 @@ bool generate_all(const BenchOptions& o, const std::vector<BenchTask>& tasks, co
       fs::create_directories(out, e2);
       GenRequest q{fs::absolute(j.task->path).string(), j.task->id, j.sample, out.string(), o.eval.soc};
       GenOutcome g = gen(q);
+      if (g.not_covered) {
+        fs::remove_all(out, e2);
+        std::lock_guard<std::mutex> lk(mu);
+        ++pr.done;
+        continue;
+      }
       if (g.ok) {
-        // A folder holding one .py and nothing else is a MultiKernelBench submission: <k>.py.
+        // A folder holding one .py (a MultiKernelBench submission) or one .tile program and nothing else: <k>.py,
+        // <k>.tile.
         std::vector<fs::path> files;
         for (auto it = fs::directory_iterator(out, e2); !e2 && it != fs::directory_iterator(); it.increment(e2))
           files.push_back(it->path());
-        if (files.size() == 1 && files[0].extension() == ".py" && fs::is_regular_file(files[0], e2)) {
-          fs::rename(files[0], j.folder / fmt::format("{}.py", j.sample), e2);
+        if (files.size() == 1 && (files[0].extension() == ".py" || files[0].extension() == ".tile") &&
+            fs::is_regular_file(files[0], e2)) {
+          fs::rename(files[0], j.folder / (std::to_string(j.sample) + files[0].extension().string()), e2);
           fs::remove(out, e2);
         }
         std::string werr;
@@ -314,6 +327,10 @@ bool generate_all(const BenchOptions& o, const std::vector<BenchTask>& tasks, co
   std::vector<std::thread> pool;
   for (int i = 0; i < std::min<int>(o.jobs, static_cast<int>(jobs.size())); ++i) pool.emplace_back(worker);
   for (auto& t : pool) t.join();
+  for (const auto& t : tasks) {   // tasks the generator did not cover leave no folder behind
+    std::error_code e2;
+    if (fs::is_empty(dir / t.id, e2)) fs::remove(dir / t.id, e2);
+  }
   return true;
 }
 
@@ -360,7 +377,9 @@ bool run_bench(const BenchOptions& o, BenchRun& run, std::string& err) {
       continue;
     }
     if (candidate_kind(c.path).empty()) {
-      run.notes.push_back(fmt::format("candidate {} skipped: neither an op-project folder nor a .py submission", c.rel));
+      run.notes.push_back(fmt::format("candidate {} skipped: not an op-project folder, a .py submission or a .tile "
+                                      "program",
+                                      c.rel));
       continue;
     }
     with_cand.insert(c.task_id);

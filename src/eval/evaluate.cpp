@@ -22,6 +22,7 @@
 #include "op/npy.h"
 #include "perf/eager.h"
 #include "perf/profile.h"
+#include "tile/compile.h"
 
 namespace kgen::eval {
 namespace {
@@ -648,7 +649,44 @@ std::string candidate_kind(const std::string& c) {
   std::error_code ec;
   if (fs::is_directory(c, ec)) return "op-project";
   if (fs::is_regular_file(c, ec) && fs::path(c).extension() == ".py") return "mkb";
+  if (fs::is_regular_file(c, ec) && fs::path(c).extension() == ".tile") return "tile";
   return "";
+}
+
+// A tile program compiled to its op project, written under $KGEN_CACHE/tile/<hash of the generated files>/ (the
+// compile takes milliseconds; the folder is named by what it holds, so the op build cache keeps working). False with
+// the compiler's diagnostics (clang style, one line each) when the program has errors.
+static bool compile_tile(const EvalOptions& o, std::string& project, std::vector<std::string>& diags) {
+  const std::string src = read_text(o.candidate);
+  std::error_code ec;
+  tile::Diags d(o.candidate, &src);
+  tile::CompileOptions co;
+  co.soc = o.soc;
+  tile::CompileResult r = tile::compile_program(o.candidate, src, co, d);
+  if (!r.ok) {
+    diags = lines_of(d.render(false));
+    if (diags.empty()) diags.push_back("error[compile] " + o.candidate + ": the tile program did not compile");
+    return false;
+  }
+  uint64_t h = 1469598103934665603ull;
+  for (const auto& [rel, text] : r.files) h = fnv(fnv(h, rel), text);
+  const fs::path dir = fs::path(cache_dir(o)) / "tile" / hex(h);
+  if (fs::exists(dir / "done", ec)) {
+    project = dir.string();
+    return true;
+  }
+  const fs::path tmp = dir.string() + ".tmp-" + std::to_string(getpid());
+  fs::remove_all(tmp, ec);
+  for (const auto& [rel, text] : r.files) {
+    fs::create_directories((tmp / rel).parent_path(), ec);
+    std::ofstream(tmp / rel, std::ios::binary) << text;
+  }
+  std::ofstream(tmp / "done") << "compiled from " << o.candidate << "\n";
+  fs::create_directories(dir.parent_path(), ec);
+  fs::rename(tmp, dir, ec);
+  if (ec) fs::remove_all(tmp, ec);   // another process got there first: use its copy
+  project = dir.string();
+  return true;
 }
 
 std::string task_hash_of(const std::string& task) { return hex(fnv(1469598103934665603ull, read_text(task))); }
@@ -673,6 +711,8 @@ EvalResult evaluate(const EvalOptions& o) {
     std::vector<std::string> found;
     if (R.candidate_kind == "op-project") {
       found = check_op_project(o.candidate);
+    } else if (R.candidate_kind == "tile") {
+      // a tile program cannot call PyTorch or read files: nothing to check
     } else {
       std::string err;
       found = check_mkb_submission(o.candidate, o.python, err);
@@ -683,6 +723,17 @@ EvalResult evaluate(const EvalOptions& o) {
       R.diagnostics.insert(R.diagnostics.end(), found.begin(), found.end());
     } else if (R.candidate_kind == "op-project") {
       eval_op_project(o, R);
+    } else if (R.candidate_kind == "tile") {
+      std::string project;
+      std::vector<std::string> diags;
+      if (!compile_tile(o, project, diags)) {
+        R.verdict = Verdict::CompileError;
+        R.diagnostics = diags;
+      } else {
+        EvalOptions op = o;
+        op.candidate = project;
+        eval_op_project(op, R);
+      }
     } else {
       eval_mkb(o, R);
     }

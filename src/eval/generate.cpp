@@ -52,9 +52,36 @@ GenOutcome run_exec(const std::vector<std::string>& words, const GeneratorOption
   g.ok = true;
   return g;
 }
+
+GenOutcome run_expert(const fs::path& dir, const GenRequest& q) {
+  GenOutcome g;
+  const fs::path prog = dir / (q.task_id + ".tile");
+  std::error_code ec;
+  if (!fs::is_regular_file(prog, ec)) {
+    g.not_covered = true;
+    return g;
+  }
+  fs::copy_file(prog, fs::path(q.out_dir) / prog.filename(), fs::copy_options::overwrite_existing, ec);
+  if (ec) {
+    g.diagnostics.push_back("error[generator] expert: cannot copy " + prog.string() + ": " + ec.message());
+    return g;
+  }
+  g.ok = true;
+  return g;
+}
 }  // namespace
 
 bool make_generator(const std::string& spec, const GeneratorOptions& o, Generator& g, std::string& err) {
+  if (spec == "expert" || spec.rfind("expert:", 0) == 0) {
+    fs::path dir = spec == "expert" ? fs::path(KGEN_SOURCE_DIR) / "kernels" : fs::path(spec.substr(7));
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) {
+      err = "--generator " + spec + ": " + dir.string() + " is not a folder of tile programs";
+      return false;
+    }
+    g = [dir](const GenRequest& q) { return run_expert(dir, q); };
+    return true;
+  }
   if (spec.rfind("exec:", 0) == 0) {
     std::vector<std::string> words;
     std::istringstream in(spec.substr(5));
@@ -66,7 +93,8 @@ bool make_generator(const std::string& spec, const GeneratorOptions& o, Generato
     g = [words, o](const GenRequest& q) { return run_exec(words, o, q); };
     return true;
   }
-  err = "unknown generator '" + spec + "' — known: exec:PROGRAM [ARGS...] (runs PROGRAM ARGS... TASK.py DIR SAMPLE)";
+  err = "unknown generator '" + spec + "' — known: expert[:DIR] (the tile-language expert library, kernels/), "
+        "exec:PROGRAM [ARGS...] (runs PROGRAM ARGS... TASK.py DIR SAMPLE)";
   return false;
 }
 }  // namespace kgen::eval

@@ -5,7 +5,10 @@
 // Generators (make_generator):
 //   exec:PROGRAM [ARGS...]   runs PROGRAM ARGS... TASK.py DIR SAMPLE (no shell; words split on blanks) with
 //                            KGEN_TASK_ID, KGEN_SOC, KGEN_SAMPLE in its environment; it writes an op project into
-//                            the empty folder DIR, or a single .py submission there. Exit status 0 = success.
+//                            the empty folder DIR, or a single .py submission or .tile program there. Exit status 0 =
+//                            success.
+//   expert[:DIR]             the expert library (default kernels/ of the source tree): DIR/<category>/<name>.tile
+//                            for task <category>/<name>; a task without one is not covered (missing, not a failure).
 // A generation that fails (non-zero status, timeout, nothing written) becomes a compile-error result with the
 // generator's output as diagnostics: for pass@k it is a sample that did not compile, as in KernelBench.
 #pragma once
@@ -22,6 +25,7 @@ struct GenRequest {
 };
 struct GenOutcome {
   bool ok = false;
+  bool not_covered = false;               // the generator has nothing for this task: the task is missing
   std::vector<std::string> diagnostics;   // why it failed, or notes
   double seconds = 0;
 };

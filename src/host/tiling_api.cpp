@@ -2,9 +2,11 @@
 // the values the kernel-side implementations accept. The formulas mirror the checks of src/sim/adv_norm.cpp
 // (SoftMax, LayerNorm), src/sim/adv_norm2.cpp (RmsNorm, LogSoftMax) and src/sim/adv_common.h (softmax_rows): change
 // them together (tests/unit/host_api_test.cpp runs the kernel APIs with buffers of exactly these sizes). The
-// pattern reduces call the library's own formula (src/sim/adv_tmp_sizes.h, implemented in src/sim/adv_reduce.cpp).
+// pattern reduces call the library's own formula (src/sim/adv_tmp_sizes.h, implemented in src/sim/adv_reduce.cpp), and
+// so do the elementwise math APIs, Power and CumSum (src/sim/adv_tmp_sizes.cpp).
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 
 #include "tiling/tiling_api.h"
 #include "sim/adv_tmp_sizes.h"
@@ -210,4 +212,112 @@ KGEN_REDUCE_TMP_DEF(Prod)
 KGEN_REDUCE_TMP_DEF(Any)
 KGEN_REDUCE_TMP_DEF(All)
 #undef KGEN_REDUCE_TMP_DEF
+}  // namespace AscendC
+
+// ---- elementwise high-level math APIs: the library's formulas (sim/adv_tmp_sizes.h) ----
+namespace {
+using Elem = kgen::sim::ElemTmpOp;
+// CANN's host checks (ASCENDC_HOST_ASSERT) log the error and return with the outputs untouched.
+void tmp_error(const char* fn, const char* what) { std::fprintf(stderr, "kgen: error[tiling] %s: %s\n", fn, what); }
+bool shape_size(const char* fn, const ge::Shape& s, uint32_t ts, uint64_t& n) {
+  int64_t v = s.GetShapeSize();
+  if (v <= 0) { tmp_error(fn, "the input shape size must be greater than 0"); return false; }
+  if (ts != 2 && ts != 4) { tmp_error(fn, "typeSize must be 2 (half) or 4 (float)"); return false; }
+  n = static_cast<uint64_t>(v);
+  return true;
+}
+bool elem_tmp(const char* fn, Elem op, const ge::Shape& s, uint32_t ts, bool reuse, bool v200, uint32_t& mx,
+              uint32_t& mn) {
+  uint64_t n = 0;
+  if (!shape_size(fn, s, ts, n)) return false;
+  if ((op == Elem::Sin || op == Elem::Cos) && reuse && ts == 2) {
+    tmp_error(fn, "isReuseSource is not supported when the input data type is half");
+    return false;
+  }
+  mn = kgen::sim::elem_min_tmp_bytes(op, ts, reuse, v200);
+  mx = clamp32(kgen::sim::elem_max_tmp_bytes(op, ts, reuse, v200, n));
+  return true;
+}
+bool soc_is_v200(const platform_ascendc::PlatformAscendC& p) {
+  return p.GetSocVersion() == platform_ascendc::SocVersion::ASCEND310P;
+}
+bool is_scalar_shape(const ge::Shape& s) { return s.GetDimNum() == 1 && s.GetDim(0) == 1; }
+}  // namespace
+
+namespace AscendC {
+#define KGEN_ELEM_TMP_DEF(Name)                                                                                   \
+  void Get##Name##MaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource,     \
+                                uint32_t& maxValue, uint32_t& minValue) {                                        \
+    elem_tmp("Get" #Name "MaxMinTmpSize", Elem::Name, srcShape, typeSize, isReuseSource, false, maxValue, minValue); \
+  }
+KGEN_ELEM_TMP_DEF(Tanh)
+KGEN_ELEM_TMP_DEF(Erf)
+KGEN_ELEM_TMP_DEF(Sin)
+KGEN_ELEM_TMP_DEF(Cos)
+KGEN_ELEM_TMP_DEF(Log2)
+KGEN_ELEM_TMP_DEF(Floor)
+KGEN_ELEM_TMP_DEF(Ceil)
+KGEN_ELEM_TMP_DEF(Trunc)
+KGEN_ELEM_TMP_DEF(Sign)
+KGEN_ELEM_TMP_DEF(Clamp)
+KGEN_ELEM_TMP_DEF(Fmod)
+#undef KGEN_ELEM_TMP_DEF
+// Log and Log10 need no temporary space.
+void GetLogMaxMinTmpSize(const ge::Shape&, const uint32_t, const bool, uint32_t& maxValue, uint32_t& minValue) {
+  maxValue = minValue = 0;
+}
+void GetLog10MaxMinTmpSize(const ge::Shape&, const uint32_t, const bool, uint32_t& maxValue, uint32_t& minValue) {
+  maxValue = minValue = 0;
+}
+void GetSigmoidMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, bool isReuseSource,
+                             uint32_t& maxValue, uint32_t& minValue) {
+  elem_tmp("GetSigmoidMaxMinTmpSize", Elem::Sigmoid, srcShape, typeSize, isReuseSource, false, maxValue, minValue);
+}
+bool GetExpMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource,
+                         uint32_t& maxValue, uint32_t& minValue) {
+  return elem_tmp("GetExpMaxMinTmpSize", Elem::Exp, srcShape, typeSize, isReuseSource, false, maxValue, minValue);
+}
+void GetRoundMaxMinTmpSize(const platform_ascendc::PlatformAscendC& ascendcPlatform, const ge::Shape& srcShape,
+                           const uint32_t typeSize, const bool isReuseSource, uint32_t& maxValue, uint32_t& minValue) {
+  elem_tmp("GetRoundMaxMinTmpSize", Elem::Round, srcShape, typeSize, isReuseSource, soc_is_v200(ascendcPlatform),
+           maxValue, minValue);
+}
+void GetPowerMaxMinTmpSize(const ge::Shape& srcShape1, const ge::Shape& srcShape2, const bool typeIsInt,
+                           const uint32_t typeSize, const bool, uint32_t& maxValue, uint32_t& minValue) {
+  const char* fn = "GetPowerMaxMinTmpSize";
+  bool t1 = !is_scalar_shape(srcShape1), t2 = !is_scalar_shape(srcShape2);
+  uint64_t n = 0;
+  if (!shape_size(fn, t1 ? srcShape1 : srcShape2, typeSize, n)) return;
+  if (typeIsInt && typeSize != 4) { tmp_error(fn, "typeIsInt requires typeSize 4 (int32_t)"); return; }
+  bool v200 = soc_is_v200(*platform_ascendc::PlatformAscendCManager::GetInstance());
+  minValue = kgen::sim::power_min_tmp_bytes(typeIsInt, typeSize, t1 && t2, v200);
+  maxValue = clamp32(kgen::sim::power_max_tmp_bytes(typeIsInt, typeSize, t1 && t2, v200, n));
+}
+uint32_t GetGeluMaxTmpSize(const ge::Shape& srcShape, const uint32_t typeSize) {
+  uint32_t mx = 0, mn = 0;
+  elem_tmp("GetGeluMaxTmpSize", Elem::Gelu, srcShape, typeSize, false, false, mx, mn);
+  return mx;
+}
+uint32_t GetGeluMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize) {
+  uint32_t mx = 0, mn = 0;
+  elem_tmp("GetGeluMinTmpSize", Elem::Gelu, srcShape, typeSize, false, false, mx, mn);
+  return mn;
+}
+void GetGeluMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, uint32_t& maxValue, uint32_t& minValue) {
+  elem_tmp("GetGeluMaxMinTmpSize", Elem::Gelu, srcShape, typeSize, false, false, maxValue, minValue);
+}
+void GetSiluTmpSize(const ge::Shape&, const uint32_t, const bool, uint32_t& max, uint32_t& min) { max = min = 0; }
+void GetSwishTmpSize(const ge::Shape&, const uint32_t, const bool, uint32_t& max, uint32_t& min) { max = min = 0; }
+void GetCumSumMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isLastAxis, const bool,
+                            uint32_t& maxValue, uint32_t& minValue) {
+  const char* fn = "GetCumSumMaxMinTmpSize";
+  if (srcShape.GetDimNum() != 2) return tmp_error(fn, "srcShape must have 2 dimensions {outter, inner}");
+  if (typeSize != 2 && typeSize != 4) return tmp_error(fn, "typeSize must be 2 (half) or 4 (float)");
+  int64_t outter = srcShape.GetDim(0), inner = srcShape.GetDim(1);
+  if (outter <= 0 || inner <= 0 || (inner * typeSize) % 32 != 0)
+    return tmp_error(fn, "both dimensions must be positive and inner * typeSize a multiple of 32 bytes");
+  uint64_t o = static_cast<uint64_t>(outter), i = static_cast<uint64_t>(inner);
+  minValue = clamp32(kgen::sim::cumsum_min_tmp_bytes(typeSize, o, i, isLastAxis));
+  maxValue = clamp32(kgen::sim::cumsum_max_tmp_bytes(typeSize, o, i, isLastAxis));
+}
 }  // namespace AscendC

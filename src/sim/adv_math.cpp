@@ -5,6 +5,7 @@
 
 #include "kgen/adv_math.h"
 #include "sim/adv_common.h"
+#include "sim/adv_tmp_sizes.h"
 
 namespace kgen::sim {
 namespace {
@@ -13,18 +14,11 @@ const char* math_name(AdvMath op) {
   static const char* n[] = {"Sigmoid", "Tanh", "Gelu", "Erf", "Sin", "Cos"};
   return n[static_cast<int>(op)];
 }
-// Minimum temporary bytes, as CANN's GetXxxMaxMinTmpSize reports (isReuseSource = false).
-uint32_t min_tmp(AdvMath op, uint32_t es) {
-  bool h = es == 2;
-  switch (op) {
-    case AdvMath::Sigmoid: return 256;
-    case AdvMath::Tanh: return h ? 4 * 256 : 256;
-    case AdvMath::Gelu: return 3 * 256;
-    case AdvMath::Erf: return h ? 8 * 256 : 3 * 256;
-    case AdvMath::Sin:
-    case AdvMath::Cos: return h ? 8 * 256 : 3 * 256;
-  }
-  return 0;
+// Minimum temporary bytes, as CANN's GetXxxMaxMinTmpSize reports them (sim/adv_tmp_sizes.h, shared with the host).
+uint32_t min_tmp(AdvMath op, uint32_t es, bool reuse) {
+  static const ElemTmpOp m[] = {ElemTmpOp::Sigmoid, ElemTmpOp::Tanh, ElemTmpOp::Gelu,
+                                ElemTmpOp::Erf,     ElemTmpOp::Sin,  ElemTmpOp::Cos};
+  return elem_min_tmp_bytes(m[static_cast<int>(op)], es, reuse, cur().soc->arch == 2002);
 }
 float math_value(AdvMath op, float x) {
   switch (op) {
@@ -59,7 +53,7 @@ void adv_math(AdvMath op, DType dt, const LocalRef& dst, const LocalRef& src, co
     fail("param", api, loc, "isReuseSource is not supported for half");
   uint64_t bytes = n * es;
   if (op != AdvMath::Gelu) adv_no_overlap(dst, bytes, "dstTensor", src, bytes, "srcTensor", api, loc);
-  uint32_t need = min_tmp(op, es);
+  uint32_t need = min_tmp(op, es, reuse_source);
   if (tmp) {
     adv_no_overlap(*tmp, tmp->len, "sharedTmpBuffer", src, bytes, "srcTensor", api, loc);
     adv_no_overlap(*tmp, tmp->len, "sharedTmpBuffer", dst, bytes, "dstTensor", api, loc);

@@ -9,6 +9,7 @@
 
 #include "kgen/adv_math2.h"
 #include "sim/adv_common.h"
+#include "sim/adv_tmp_sizes.h"
 
 namespace kgen::sim {
 namespace {
@@ -20,36 +21,18 @@ const char* op_name(AdvOp2 op) {
 }
 bool is_310p() { return cur().soc->arch == 2002; }
 
-// Minimum temporary bytes, as CANN's GetXxxMaxMinTmpSize reports them (isReuseSource = false unless noted).
+// Minimum temporary bytes, as CANN's GetXxxMaxMinTmpSize reports them (sim/adv_tmp_sizes.h, shared with the host).
 // power_form: 0 tensor-tensor, 1 tensor-scalar / scalar-tensor.
 uint32_t min_tmp(AdvOp2 op, DType dt, int power_form, uint32_t level, bool reuse) {
-  bool h = dt == DType::F16;
+  uint32_t ts = dtype_size(dt);
   bool p = is_310p();
-  switch (op) {
-    case AdvOp2::Log:
-    case AdvOp2::Log10:
-    case AdvOp2::Silu:
-    case AdvOp2::Swish: return 0;
-    case AdvOp2::Log2: return h ? 256 : 0;
-    case AdvOp2::Floor: return h ? 512 : 0;
-    case AdvOp2::Ceil:
-    case AdvOp2::Trunc: return h ? 512 : 256;
-    case AdvOp2::Round: return p ? (h ? 512 : 256) : (h ? 256 : 0);
-    case AdvOp2::Sign: return 3 * 256;
-    case AdvOp2::ClampMax:
-    case AdvOp2::ClampMin: return h ? 128 : 64;
-    case AdvOp2::Fmod: return h ? 8 * 256 : 256;   // Trunc's factor plus 3 float tensors for half
-    case AdvOp2::Exp:
-      if (level == 0) return 0;   // level 0 is the plain Exp instruction
-      return h ? 4 * 256 : (reuse ? 2 * 256 : 3 * 256);
-    case AdvOp2::Power: {
-      bool tt = power_form == 0;
-      if (dt == DType::I32) return 256 * (p ? (tt ? 7 : 8) : (tt ? 6 : 7));
-      if (!h) return 256 * (p ? (tt ? 5 : 6) : (tt ? 4 : 5)) + 256;
-      return 256 * (p ? 16 : 14) / 2 + 256;
-    }
-  }
-  return 0;
+  if (op == AdvOp2::Power) return power_min_tmp_bytes(dt == DType::I32, ts, power_form == 0, p);
+  if (op == AdvOp2::Exp && level == 0) return 0;   // level 0 is the plain Exp instruction
+  static const ElemTmpOp m[] = {ElemTmpOp::Log,   ElemTmpOp::Log2,  ElemTmpOp::Log10, ElemTmpOp::Silu,
+                                ElemTmpOp::Swish, ElemTmpOp::Floor, ElemTmpOp::Ceil,  ElemTmpOp::Round,
+                                ElemTmpOp::Trunc, ElemTmpOp::Sign,  ElemTmpOp::Clamp, ElemTmpOp::Clamp,
+                                ElemTmpOp::Exp,   ElemTmpOp::Exp,   ElemTmpOp::Fmod};
+  return elem_min_tmp_bytes(m[static_cast<int>(op)], ts, reuse, p);
 }
 
 // Exact aliasing dst == src is accepted where CANN's implementation works element by element in place (verified
@@ -226,9 +209,7 @@ void cumsum(DType dt, const LocalRef& dst, const LocalRef& last_row, const Local
     fail("param", api, loc, "lastRowTensor holds " + std::to_string(last_row.len / es) + " elements but inner is " +
                                 std::to_string(inner) + " (config.outputLastRow = true writes one row)");
   // GetCumSumMaxMinTmpSize minimum
-  uint64_t need;
-  if (last_axis) need = (dt == DType::F16 ? static_cast<uint64_t>(inner) * 16 * 2 : 0) + 16ull * inner * es * 2;
-  else need = dt == DType::F16 ? total * 4 : 0;
+  uint64_t need = cumsum_min_tmp_bytes(es, outter, inner, last_axis);
   if (tmp) {
     adv_no_overlap(*tmp, tmp->len, "sharedTmpBuffer", src, bytes, "srcTensor", api, loc);
     adv_no_overlap(*tmp, tmp->len, "sharedTmpBuffer", dst, bytes, "dstTensor", api, loc);

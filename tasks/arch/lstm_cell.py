@@ -9,6 +9,7 @@ class Model(nn.Module):
     def __init__(self, input_size: int, hidden_size: int):
         super().__init__()
         self.cell = nn.LSTMCell(input_size, hidden_size)
+        self.to(dtype)        # parameters in the case's dtype: a float16 case runs float16 layers
 
     def forward(self, x: torch.Tensor, h: torch.Tensor, c: torch.Tensor):
         return self.cell(x, (h, c))

@@ -10,6 +10,7 @@ class Model(nn.Module):
         super().__init__()
         self.fc1 = nn.Linear(dim, hidden)
         self.fc2 = nn.Linear(hidden, dim)
+        self.to(dtype)        # parameters in the case's dtype: a float16 case runs float16 layers
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.fc2(torch.nn.functional.gelu(self.fc1(x)))

@@ -12,6 +12,7 @@ class Model(nn.Module):
         self.q_proj = nn.Linear(embed_dim, embed_dim, bias=False)
         self.kv_proj = nn.Linear(context_dim, 2 * embed_dim, bias=False)
         self.out_proj = nn.Linear(embed_dim, embed_dim)
+        self.to(dtype)        # parameters in the case's dtype: a float16 case runs float16 layers
 
     def forward(self, x: torch.Tensor, context: torch.Tensor) -> torch.Tensor:
         b, s, e = x.shape

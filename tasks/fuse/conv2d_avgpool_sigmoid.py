@@ -10,6 +10,7 @@ class Model(nn.Module):
         super().__init__()
         self.conv = nn.Conv2d(in_channels, out_channels, kernel_size)
         self.pool = pool
+        self.to(dtype)        # parameters in the case's dtype: a float16 case runs float16 layers
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return torch.sigmoid(torch.nn.functional.avg_pool2d(self.conv(x), self.pool))

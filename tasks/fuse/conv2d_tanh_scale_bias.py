@@ -11,6 +11,7 @@ class Model(nn.Module):
         self.conv = nn.Conv2d(in_channels, out_channels, kernel_size, padding=kernel_size // 2)
         self.bias = nn.Parameter(torch.randn(out_channels, 1, 1) * 0.1)
         self.scale = scale
+        self.to(dtype)        # parameters in the case's dtype: a float16 case runs float16 layers
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return torch.tanh(self.conv(x)) * self.scale + self.bias

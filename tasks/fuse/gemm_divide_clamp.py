@@ -12,6 +12,7 @@ class Model(nn.Module):
         self.divisor = divisor
         self.min_val = min_val
         self.max_val = max_val
+        self.to(dtype)        # parameters in the case's dtype: a float16 case runs float16 layers
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return torch.clamp(self.linear(x) / self.divisor, self.min_val, self.max_val)

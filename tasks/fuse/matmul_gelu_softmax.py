@@ -9,6 +9,7 @@ class Model(nn.Module):
     def __init__(self, in_features: int, out_features: int):
         super().__init__()
         self.linear = nn.Linear(in_features, out_features)
+        self.to(dtype)        # parameters in the case's dtype: a float16 case runs float16 layers
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return torch.softmax(torch.nn.functional.gelu(self.linear(x)), dim=1)

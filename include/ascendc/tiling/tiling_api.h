@@ -6,7 +6,9 @@
 // Also the host tiling of the high-level vector APIs (guide: SoftMax/LogSoftMax/LayerNorm/RmsNorm "Tiling" and
 // GetReduceXxxMaxMinTmpSize): optiling::SoftMaxTiling, LogSoftMaxTiling, LayerNormTiling, RmsNormTiling (TilingData
 // classes with the layout of the kernel structs AscendC::tiling::*, usable in TILING_DATA_FIELD_DEF_STRUCT) and the
-// AscendC:: functions that size temporary buffers and fill them. Implemented in libkgen_host (src/host/tiling_api.cpp,
+// AscendC:: functions that size temporary buffers and fill them, including GetXxxMaxMinTmpSize of the elementwise
+// math APIs (Sigmoid, Tanh, Gelu, Erf, Sin, Cos, Log/Log2/Log10, Silu, Swish, Floor, Ceil, Round, Trunc, Sign,
+// Clamp, Exp, Power, Fmod, CumSum). Implemented in libkgen_host (src/host/tiling_api.cpp,
 // linked by every op_host library); the sizes are the ones the kernel-side implementations (src/sim/adv_*.cpp) check.
 #pragma once
 #include <cstddef>
@@ -263,4 +265,45 @@ KGEN_REDUCE_TMP_DECL(Prod)
 KGEN_REDUCE_TMP_DECL(Any)
 KGEN_REDUCE_TMP_DECL(All)
 #undef KGEN_REDUCE_TMP_DECL
+// Elementwise high-level math APIs (guide 0510-0626, 0750-0770): the temporary space of the kernel-side API for a
+// source of srcShape's size; a sharedTmpBuffer of minValue bytes is the least the kernel side accepts.
+#define KGEN_ELEM_TMP_DECL(Name)                                                                             \
+  void Get##Name##MaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource, \
+                                uint32_t& maxValue, uint32_t& minValue);
+KGEN_ELEM_TMP_DECL(Tanh)
+KGEN_ELEM_TMP_DECL(Erf)
+KGEN_ELEM_TMP_DECL(Sin)
+KGEN_ELEM_TMP_DECL(Cos)
+KGEN_ELEM_TMP_DECL(Log)
+KGEN_ELEM_TMP_DECL(Log2)
+KGEN_ELEM_TMP_DECL(Log10)
+KGEN_ELEM_TMP_DECL(Floor)
+KGEN_ELEM_TMP_DECL(Ceil)
+KGEN_ELEM_TMP_DECL(Trunc)
+KGEN_ELEM_TMP_DECL(Sign)
+KGEN_ELEM_TMP_DECL(Clamp)
+KGEN_ELEM_TMP_DECL(Fmod)
+#undef KGEN_ELEM_TMP_DECL
+void GetSigmoidMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, bool isReuseSource,
+                             uint32_t& maxValue, uint32_t& minValue);
+bool GetExpMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource,
+                         uint32_t& maxValue, uint32_t& minValue);
+// Round: for the SoC of ascendcPlatform. Power: for the SoC of PlatformAscendCManager::GetInstance(); a shape {1}
+// is a scalar operand.
+void GetRoundMaxMinTmpSize(const platform_ascendc::PlatformAscendC& ascendcPlatform, const ge::Shape& srcShape,
+                           const uint32_t typeSize, const bool isReuseSource, uint32_t& maxValue, uint32_t& minValue);
+void GetPowerMaxMinTmpSize(const ge::Shape& srcShape1, const ge::Shape& srcShape2, const bool typeIsInt,
+                           const uint32_t typeSize, const bool isReuseSource, uint32_t& maxValue, uint32_t& minValue);
+// Gelu, FasterGelu, FasterGeluV2.
+uint32_t GetGeluMaxTmpSize(const ge::Shape& srcShape, const uint32_t typeSize);
+uint32_t GetGeluMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize);
+void GetGeluMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, uint32_t& maxValue, uint32_t& minValue);
+// Silu and Swish need no temporary space (both 0).
+void GetSiluTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource, uint32_t& max,
+                    uint32_t& min);
+void GetSwishTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource, uint32_t& max,
+                     uint32_t& min);
+// CumSum of a 2-D srcShape {outter, inner} along the last axis (isLastAxis) or the first.
+void GetCumSumMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isLastAxis,
+                            const bool isReuseSource, uint32_t& maxValue, uint32_t& minValue);
 }  // namespace AscendC

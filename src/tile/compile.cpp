@@ -1,0 +1,77 @@
+// The pipeline (compile.h): one list of passes, the IR printable after each.
+#include "tile/compile.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "tile/emit.h"
+#include "tile/parser.h"
+#include "tile/passes.h"
+#include "tile/sema.h"
+
+namespace kgen::tile {
+
+const std::vector<std::string>& pass_names() {
+  static const std::vector<std::string> names = {"parse",      "check",         "plan_buffers", "assign_stages",
+                                                 "size_tiles", "split_cores",   "emit"};
+  return names;
+}
+
+std::string prelude_text(const std::string& name, std::string& err) {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> dirs;
+  if (const char* d = std::getenv("KGEN_TILE_PRELUDE")) dirs.emplace_back(d);
+  dirs.emplace_back(fs::path(KGEN_SOURCE_DIR) / "src" / "tile" / "prelude");
+  for (const auto& d : dirs) {
+    std::ifstream in(d / name, std::ios::binary);
+    if (!in) continue;
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  }
+  err = "cannot find the tile helper header " + name + " (looked in src/tile/prelude of the source tree; set "
+        "KGEN_TILE_PRELUDE to its folder)";
+  return "";
+}
+
+CompileResult compile_program(const std::string& file, const std::string& source, const CompileOptions& o,
+                              Diags& diags) {
+  CompileResult r;
+  auto dump = [&](const std::string& pass, const std::string& ir) {
+    if (o.dump) o.dump(pass, ir);
+  };
+  Program p;
+  if (!parse(file, source, p, diags)) return r;
+  dump("parse", print_ast(p));
+  Kernel& k = r.kernel;
+  if (!check(p, o.soc, k, diags)) return r;
+  dump("check", print_ir(k));
+  plan_buffers(k);
+  dump("plan_buffers", print_ir(k));
+  assign_stages(k);
+  dump("assign_stages", print_ir(k));
+  size_tiles(k);
+  dump("size_tiles", print_ir(k));
+  split_cores(k);
+  dump("split_cores", print_ir(k));
+  std::string err;
+  const std::string helpers = prelude_text("kgen_tile.h", err);
+  if (!err.empty()) {
+    diags.error({}, err);
+    return r;
+  }
+  const std::string base = k.kernel_symbol;
+  r.files["op_kernel/" + base + ".cpp"] = emit_kernel(k);
+  r.files["op_kernel/kgen_tile.h"] = helpers;
+  r.files["op_host/" + base + "_tiling.h"] = emit_tiling_header(k);
+  r.files["op_host/" + base + ".cpp"] = emit_host(k);
+  r.files[base + ".json"] = emit_json(k);
+  std::string all;
+  for (const auto& [path, text] : r.files)
+    if (path.find("kgen_tile") == std::string::npos) all += "=== " + path + "\n" + text;
+  dump("emit", all);
+  r.ok = true;
+  return r;
+}
+}  // namespace kgen::tile

@@ -1,0 +1,163 @@
+// The tile IR: what the lowering passes work on after the checks (sema.h). A kernel is its arguments, the
+// per-core prologue (resident loads before the tile loop) and the loop body as a list of SSA instructions on UB
+// tiles; later passes fill in the buffers (plan_buffers), the stages (assign_stages), the bytes per tile unit
+// (size_tiles) and the tiling fields (split_cores). print_ir shows all of it (`kgen tile compile --dump-after`).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tile/ast.h"
+
+namespace kgen::tile {
+
+enum class DType : uint8_t { F32, F16, BF16, I32, I8, U8, Bool };
+const char* dtype_name(DType t);        // "f32"
+const char* dtype_cpp(DType t);         // "float", "half", "bfloat16_t", "int32_t", "int8_t", "uint8_t", "bool"
+const char* dtype_ge(DType t);          // "ge::DT_FLOAT", ...
+uint32_t dtype_size(DType t);
+bool parse_dtype(const std::string& s, DType& t);
+
+// A dtype as the program writes it: concrete, or a dtype variable (then `var` indexes Kernel::dtype_vars).
+struct TypeOf {
+  int var = -1;
+  DType fixed = DType::F32;
+  bool operator==(const TypeOf& o) const { return var == o.var && (var >= 0 || fixed == o.fixed); }
+};
+
+// Value forms: a flat tile [len], a row tile [rows, n], a column [rows, 1], a row vector [n], a scalar.
+enum class Form : uint8_t { Scalar, Flat, Rows, Col, Vec };
+const char* form_name(Form f);
+
+struct TensorArg {                 // an input or output of the op
+  std::string name;
+  bool output = false;
+  TypeOf type;
+  std::vector<Dim> dims;           // as written
+  Range range;
+};
+struct AttrArg {
+  std::string name;
+  DType type = DType::F32;         // F32 (OpDef Float), I32 (Int), Bool
+  double default_value = 0;
+  Range range;
+};
+struct DtypeVar {
+  std::string name;
+  std::vector<DType> types;
+};
+// A symbolic size and where its value comes from: the product of dims [first, last] of input `tensor`.
+struct Sym {
+  std::string name;
+  int tensor = -1;
+  int first = 0, last = 0;         // dims from the end: last = 0 is the innermost dim
+  bool star = false;
+};
+
+// A scalar operand: C++ text evaluated on the kernel's scalar unit (attrs and dims are tiling fields).
+struct ScalarExpr {
+  std::string cpp;                 // "negativeSlope", "1.0f / (float)n"
+  bool constant = false;
+  double value = 0;                // when constant
+};
+
+enum class Op : uint8_t {
+  Load,        // dst <- tensor (Flat/Rows/Col/Vec), converted to dst's dtype
+  Store,       // tensor <- srcs[0], converted to the tensor's dtype
+  Cast,        // dst <- srcs[0]
+  Unary,       // dst <- fn(srcs[0])                 fn: exp, log, sqrt, rsqrt, abs, relu, sigmoid, tanh, erf, gelu, ...
+  UnaryScalar, // dst <- fn(srcs[0], scalar)         fn: leaky_relu, elu, pow
+  Binary,      // dst <- srcs[0] fn srcs[1], same form  fn: add, sub, mul, div, max, min
+  Scalar,      // dst <- srcs[0] fn scalar           fn: add, sub, rsub (s - a), mul, div, rdiv (s / a), max, min
+  RowBcast,    // dst <- srcs[0] (Rows) fn srcs[1] (Col)
+  VecBcast,    // dst <- srcs[0] (Rows) fn srcs[1] (Vec)
+  Reduce,      // dst (Col) <- fn over each row of srcs[0] (Rows)   fn: sum, max, min, mean
+  Compare,     // dst (mask) <- srcs[0] fn srcs[1] or scalar         fn: lt, le, gt, ge, eq, ne
+  Select,      // dst <- srcs[0] (mask) ? srcs[1] or scalar : srcs[2] or scalar2
+  Fill,        // dst <- scalar (a tile of a constant)
+};
+const char* op_name(Op o);
+
+struct Instr {
+  Op op = Op::Unary;
+  std::string fn;
+  int dst = -1;                    // value id
+  std::vector<int> srcs;           // value ids
+  ScalarExpr scalar, scalar2;      // Scalar/UnaryScalar/Compare (when srcs has one operand)/Select (missing operands)
+  bool scalar_first = false;       // Select: scalar stands for the "true" operand
+  int tensor = -1;                 // Load/Store: index into Kernel::tensors
+  Range range;                     // the source expression
+  std::string text;                // the source expression, for the comments of the generated code
+};
+
+struct Value {
+  int id = -1;
+  Form form = Form::Flat;
+  TypeOf type;
+  bool mask = false;               // a comparison result (bits)
+  std::string name;                // program name when assigned, else ""
+  bool resident = false;           // computed in the prologue (once per core)
+  // plan_buffers
+  int buffer = -1;                 // index into Kernel::buffers (-1: aliases another value or none)
+  int alias_of = -1;               // a Load/Cast/Store conversion that is a no-op for some columns
+};
+
+enum class BufKind : uint8_t { InQueue, OutQueue, Temp, Resident, MathTmp, RowWork };
+struct Buffer {
+  std::string name;                // "xIn", "yOut", "tmp0", "weightRes"
+  BufKind kind = BufKind::Temp;
+  TypeOf type;
+  Form form = Form::Flat;          // unit of size: Flat/Rows per tile unit, Col per row, Vec: n
+  bool mask = false;
+  int tensor = -1;                 // queues: the tensor they carry
+  int depth = 1;                   // queue depth
+  // Present only for columns where T != this type (a conversion buffer), else always.
+  int only_if_var_differs = -1;    // dtype var index
+  DType differs_from = DType::F32;
+};
+
+// assign_stages: queue operations around the three stages of one tile (copy-in, compute, copy-out).
+struct QueueOp {
+  enum Kind : uint8_t { AllocIn, EnQueIn, DeQueIn, FreeIn, AllocOut, EnQueOut, DeQueOut, FreeOut } kind;
+  int buffer = -1;
+  int after = -1;                  // compute stage: after body instruction `after` (-1: at the stage's start)
+};
+// size_tiles: the UB bytes of a buffer as a C++ expression of the host's variables (tileUnits, n, sizes).
+struct UbTerm {
+  int buffer = -1;
+  std::string per_unit;            // bytes per tile unit (element or row), times the depth; "" for fixed buffers
+  std::string fixed;               // bytes independent of the tile size ("" when none)
+};
+// split_cores: a field of the tiling struct and how the host computes it.
+struct TilingField {
+  std::string name, type;          // "tileUnits", "uint32_t"
+  std::string host_expr;           // C++ on the host side
+  std::string why;                 // comment in the generated tiling header
+};
+
+struct Kernel {
+  std::string name;                // snake_case, as written: softmax
+  std::string op_type;             // SoftmaxCustom
+  std::string kernel_symbol;       // softmax_custom
+  std::string doc;
+  std::string file;
+  std::vector<TensorArg> tensors;  // inputs then outputs
+  std::vector<AttrArg> attrs;
+  std::vector<DtypeVar> dtype_vars;
+  std::vector<Sym> syms;
+  bool rows = false;               // a row program (tiles over rows of n) vs flat
+  int extent_sym = -1;             // the loop's extent (m or n)
+  int row_sym = -1;                // row programs: n
+  int queue_depth = 2;             // buffers= of the loop
+  int64_t tile_request = 0;        // tile=INT (0: auto)
+  std::string loop_var;
+  std::vector<Value> values;
+  std::vector<Instr> prologue, body;
+  std::vector<Buffer> buffers;     // plan_buffers
+  std::vector<QueueOp> queue_ops;  // assign_stages
+  std::vector<UbTerm> ub_terms;    // size_tiles
+  std::vector<TilingField> fields; // split_cores
+};
+
+std::string print_ir(const Kernel& k);
+}  // namespace kgen::tile

@@ -1,0 +1,18 @@
+// The lowering passes after the checks, in pipeline order (compile.cpp runs them). Each fills in one part of the
+// Kernel (ir.h); print_ir shows the result after any of them.
+#pragma once
+#include "tile/ir.h"
+
+namespace kgen::tile {
+// UB buffers: input/output queues, resident vectors, temporaries shared by liveness, helper scratch.
+void plan_buffers(Kernel& k);
+// The three stages of one tile: where each queue tensor is allocated, enqueued, dequeued and freed.
+void assign_stages(Kernel& k);
+// UB bytes of each buffer per tile unit (element or row) and fixed, so the host can size the tile for the SoC's UB.
+void size_tiles(Kernel& k);
+// The tiling struct: extent, row length, per-core range, tile size, attrs, scalar dims; the block dim.
+void split_cores(Kernel& k);
+
+int work_buffer(const Kernel& k, TypeOf t, bool row);   // helper scratch of type t: tile-sized or row helpers' (-1: none)
+int math_buffer(const Kernel& k);             // the math scratch buffer (-1: none)
+}  // namespace kgen::tile

@@ -1,0 +1,232 @@
+// plan_buffers: gives every tile value a place in the Unified Buffer. Loads land in an input queue per tensor (a
+// resident buffer before the loop), stores leave from an output queue per tensor, the value a store takes is computed
+// straight into its queue when the dtypes allow, and temporaries share buffers when their lifetimes do not overlap.
+#include "tile/passes.h"
+
+#include <algorithm>
+
+namespace kgen::tile {
+namespace {
+std::string camel_lower(const std::string& s) {
+  std::string o;
+  bool up = false;
+  for (char c : s) {
+    if (c == '_') {
+      up = true;
+      continue;
+    }
+    o += up ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+    up = false;
+  }
+  return o;
+}
+
+bool needs_math_tmp(const Instr& in) {
+  static const char* fns[] = {"sigmoid", "tanh", "erf", "gelu", "gelu_tanh", "silu", "softplus", "elu", "pow"};
+  if (in.op != Op::Unary && in.op != Op::UnaryScalar) return false;
+  return std::find(std::begin(fns), std::end(fns), in.fn) != std::end(fns);
+}
+// Scratch of a tile's size (kt::Softplus, kt::Elu).
+bool needs_work(const Instr& in) {
+  return (in.op == Op::Unary && in.fn == "softplus") || (in.op == Op::UnaryScalar && in.fn == "elu");
+}
+// Scratch of the row helpers: kt::RowReduceWorkElems (a repeat per row) or kt::RowBroadcastWorkElems (a block per
+// row), never both at once.
+bool needs_row_work(const Instr& in) { return in.op == Op::Reduce || in.op == Op::RowBcast; }
+}  // namespace
+
+void plan_buffers(Kernel& k) {
+  k.buffers.clear();
+  auto add = [&](Buffer b) {
+    k.buffers.push_back(std::move(b));
+    return static_cast<int>(k.buffers.size()) - 1;
+  };
+  // A conversion buffer of type `to` for a value whose source has type `from`: always when both are concrete and
+  // differ; only in the columns where they differ when one is a dtype variable; none when they are equal.
+  auto conversion = [&](const std::string& name, TypeOf from, TypeOf to, Form f, BufKind kind) -> int {
+    if (from == to) return -1;
+    Buffer b;
+    b.name = name;
+    b.kind = kind;
+    b.type = to;
+    b.form = f;
+    if (from.var >= 0 && to.var < 0) {
+      b.only_if_var_differs = from.var;
+      b.differs_from = to.fixed;
+    } else if (to.var >= 0 && from.var < 0) {
+      b.only_if_var_differs = to.var;
+      b.differs_from = from.fixed;
+    }
+    return add(b);
+  };
+
+  // Prologue: resident whole vectors.
+  for (const Instr& in : k.prologue) {
+    if (in.op != Op::Load) continue;
+    const TensorArg& t = k.tensors[in.tensor];
+    Value& v = k.values[in.dst];
+    Buffer raw;
+    raw.name = camel_lower(t.name) + "Res";
+    raw.kind = BufKind::Resident;
+    raw.type = t.type;
+    raw.form = Form::Vec;
+    raw.tensor = in.tensor;
+    int r = add(raw);
+    int c = conversion(camel_lower(t.name) + "Vec", t.type, v.type, Form::Vec, BufKind::Resident);
+    v.buffer = c >= 0 ? c : r;
+    v.alias_of = c >= 0 ? r : -1;   // the raw buffer the conversion reads
+  }
+
+  // Liveness over the body.
+  const int n = static_cast<int>(k.body.size());
+  std::vector<int> def(k.values.size(), -1), last(k.values.size(), -1), uses(k.values.size(), 0);
+  for (int i = 0; i < n; ++i) {
+    const Instr& in = k.body[i];
+    if (in.dst >= 0) def[in.dst] = i;
+    for (int s : in.srcs)
+      if (s >= 0) {
+        last[s] = std::max(last[s], i);
+        ++uses[s];
+      }
+  }
+
+  // Queues.
+  std::vector<int> in_queue(k.tensors.size(), -1), out_queue(k.tensors.size(), -1);
+  for (const Instr& in : k.body) {
+    const TensorArg* t = in.tensor >= 0 ? &k.tensors[in.tensor] : nullptr;
+    if (in.op == Op::Load && in_queue[in.tensor] < 0) {
+      Buffer b;
+      b.name = camel_lower(t->name) + "In";
+      b.kind = BufKind::InQueue;
+      b.type = t->type;
+      b.form = k.values[in.dst].form;
+      b.tensor = in.tensor;
+      b.depth = k.queue_depth;
+      in_queue[in.tensor] = add(b);
+    }
+    if (in.op == Op::Store && out_queue[in.tensor] < 0) {
+      Buffer b;
+      b.name = camel_lower(t->name) + "Out";
+      b.kind = BufKind::OutQueue;
+      b.type = t->type;
+      b.form = k.values[in.srcs[0]].form;
+      b.tensor = in.tensor;
+      b.depth = k.queue_depth;
+      out_queue[in.tensor] = add(b);
+    }
+  }
+
+  // Values a store takes straight from its producer: computed in the body, used once (by this store).
+  std::vector<int> direct_store(k.values.size(), -1);
+  for (const Instr& in : k.body)
+    if (in.op == Op::Store) {
+      int s = in.srcs[0];
+      if (def[s] >= 0 && k.body[def[s]].op != Op::Load && uses[s] == 1 && direct_store[s] < 0)
+        direct_store[s] = in.tensor;
+    }
+
+  // Temporaries: a pool of buffers per (form, type, mask); a buffer is free again after its value's last use.
+  struct Slot {
+    int buffer;
+    int busy_until;
+  };
+  std::vector<Slot> pool;
+  int temps = 0;
+  auto temp_for = [&](const Value& v, int from, int until) {
+    for (Slot& s : pool) {
+      const Buffer& b = k.buffers[s.buffer];
+      if (s.busy_until < from && b.form == v.form && b.type == v.type && b.mask == v.mask &&
+          b.only_if_var_differs < 0) {
+        s.busy_until = until;
+        return s.buffer;
+      }
+    }
+    Buffer b;
+    b.name = (v.mask ? "mask" : "tmp") + std::to_string(temps++);
+    b.kind = BufKind::Temp;
+    b.type = v.mask ? TypeOf{-1, DType::U8} : v.type;
+    b.form = v.form;
+    b.mask = v.mask;
+    int id = add(b);
+    pool.push_back({id, until});
+    return id;
+  };
+
+  for (int i = 0; i < n; ++i) {
+    const Instr& in = k.body[i];
+    if (in.dst < 0) continue;
+    Value& v = k.values[in.dst];
+    const int until = std::max(last[in.dst], i);
+    if (in.op == Op::Load) {
+      const int q = in_queue[in.tensor];
+      const TensorArg& t = k.tensors[in.tensor];
+      std::string cname = camel_lower(t.name) + (v.type.var >= 0 ? k.dtype_vars[v.type.var].name
+                                                                   : std::string(dtype_name(v.type.fixed)));
+      cname[camel_lower(t.name).size()] = static_cast<char>(std::toupper(static_cast<unsigned char>(cname[camel_lower(t.name).size()])));
+      for (const Buffer& b : k.buffers)
+        if (b.name == cname) cname += "b";
+      int c = conversion(cname, t.type, v.type, v.form, BufKind::Temp);
+      v.buffer = c >= 0 ? c : q;
+      v.alias_of = c >= 0 ? q : -1;
+      continue;
+    }
+    if (direct_store[in.dst] >= 0) {
+      const int q = out_queue[direct_store[in.dst]];
+      const TensorArg& t = k.tensors[direct_store[in.dst]];
+      int c = conversion(camel_lower(t.name) + "Result", t.type, v.type, v.form, BufKind::Temp);
+      v.buffer = c >= 0 ? c : q;
+      v.alias_of = c >= 0 ? q : -1;   // converted into the queue at the store
+      continue;
+    }
+    v.buffer = temp_for(v, i, until);
+  }
+
+  // Scratch of the helpers: one work buffer per value type that needs it, one math scratch (kMathTmpBytes).
+  bool math = false;
+  std::vector<TypeOf> work_types, row_work_types;
+  for (const Instr& in : k.body) {
+    math |= needs_math_tmp(in);
+    auto note = [&](std::vector<TypeOf>& v) {
+      TypeOf t = k.values[in.srcs[0]].type;
+      if (std::find(v.begin(), v.end(), t) == v.end()) v.push_back(t);
+    };
+    if (needs_work(in)) note(work_types);
+    if (needs_row_work(in)) note(row_work_types);
+  }
+  for (size_t w = 0; w < row_work_types.size(); ++w) {
+    Buffer b;
+    b.name = "rowWork" + std::to_string(w);
+    b.kind = BufKind::RowWork;
+    b.type = row_work_types[w];
+    b.form = Form::Col;
+    add(b);
+  }
+  for (size_t w = 0; w < work_types.size(); ++w) {
+    Buffer b;
+    b.name = "work" + std::to_string(w);
+    b.kind = BufKind::Temp;
+    b.type = work_types[w];
+    b.form = k.rows ? Form::Rows : Form::Flat;
+    add(b);
+  }
+  if (math) {
+    Buffer b;
+    b.name = "mathTmp";
+    b.kind = BufKind::MathTmp;
+    b.type = {-1, DType::U8};
+    b.form = Form::Scalar;
+    add(b);
+  }
+}
+
+int work_buffer(const Kernel& k, TypeOf t, bool row) {
+  for (size_t i = 0; i < k.buffers.size(); ++i)
+    if (k.buffers[i].name.rfind(row ? "rowWork" : "work", 0) == 0 && k.buffers[i].type == t) return static_cast<int>(i);
+  return -1;
+}
+int math_buffer(const Kernel& k) {
+  for (size_t i = 0; i < k.buffers.size(); ++i)
+    if (k.buffers[i].kind == BufKind::MathTmp) return static_cast<int>(i);
+  return -1;
+}
+}  // namespace kgen::tile

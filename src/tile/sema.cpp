@@ -1,0 +1,987 @@
+// The semantic checks and the lowering of expressions to SSA instructions (sema.h).
+#include "tile/sema.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <map>
+#include <set>
+
+namespace kgen::tile {
+namespace {
+
+// What the 910B vector unit computes per dtype (count-form APIs and the kt:: helpers they lower to). The 310P has no
+// bfloat16 at all. Moves (load/store/cast) are always available.
+bool supports(const std::string& fn, DType t) {
+  const bool fp = t == DType::F32 || t == DType::F16;
+  static const std::set<std::string> int_ok = {"add", "sub", "mul", "max", "min", "relu", "abs", "fill", "select",
+                                               "rsub"};
+  if (fp) return true;
+  if (t == DType::I32) return int_ok.count(fn) > 0;
+  return fn == "fill";
+}
+
+std::string camel(const std::string& snake, bool upper_first) {
+  std::string o;
+  bool up = upper_first;
+  for (char c : snake) {
+    if (c == '_') {
+      up = true;
+      continue;
+    }
+    o += up ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+    up = false;
+  }
+  return o;
+}
+
+const std::set<std::string> kUnary = {"exp",  "log",  "sqrt", "rsqrt", "abs",       "relu",     "sigmoid",
+                                      "tanh", "erf",  "gelu", "gelu_tanh", "silu",  "softplus", "reciprocal",
+                                      "hardsigmoid"};
+const std::set<std::string> kUnaryScalar = {"leaky_relu", "elu"};
+const std::vector<std::string> kAllFunctions = {
+    "load", "store", "cast", "exp",  "log",  "sqrt", "rsqrt", "abs",  "relu", "sigmoid", "tanh", "erf",  "gelu",
+    "gelu_tanh", "silu", "softplus", "reciprocal", "hardsigmoid", "leaky_relu", "elu", "min", "max", "sum",
+    "mean", "clamp", "where", "tiles"};
+
+// An operand during lowering: a value (tile or mask) or a scalar.
+struct Operand {
+  bool ok = false;
+  bool scalar = false;
+  int value = -1;
+  ScalarExpr s;
+  TypeOf scalar_type{-1, DType::F32};   // scalars adapt to the tile they meet
+};
+
+class Checker {
+ public:
+  Checker(const Program& p, const std::string& soc, Kernel& k, Diags& d) : p_(p), soc_(soc), k_(k), d_(d) {}
+
+  bool run() {
+    k_.name = p_.name;
+    k_.op_type = camel(p_.name, true) + "Custom";
+    k_.kernel_symbol = p_.name + "_custom";
+    k_.doc = p_.doc;
+    k_.file = p_.file;
+    if (p_.name.empty()) {
+      d_.error(p_.header_range, "the program has no kernel", "start with `kernel NAME(x: T[*n]) -> (y: T[*n]):`");
+      return false;
+    }
+    for (char c : p_.name)
+      if (!(std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_')) {
+        d_.error(p_.name_range, "kernel name '" + p_.name + "' is not snake_case",
+                 "use lower-case letters, digits and '_' (the op type is its CamelCase + \"Custom\")");
+        break;
+      }
+    dtypes();
+    header();
+    body();
+    return !d_.has_errors();
+  }
+
+ private:
+  // --- header ------------------------------------------------------------------------------------------------
+  void dtypes() {
+    for (const DtypeDecl& dd : p_.dtypes) {
+      DType t;
+      if (parse_dtype(dd.var, t)) {
+        d_.error(dd.var_range, "'" + dd.var + "' is a dtype, not a dtype variable", "name the variable T (or U, ...)");
+        continue;
+      }
+      for (const auto& v : k_.dtype_vars)
+        if (v.name == dd.var) d_.error(dd.var_range, "dtype variable '" + dd.var + "' is declared twice");
+      DtypeVar v{dd.var, {}};
+      for (size_t i = 0; i < dd.types.size(); ++i) {
+        DType ty;
+        if (!parse_dtype(dd.types[i], ty)) {
+          d_.error(dd.type_ranges[i], "unknown dtype '" + dd.types[i] + "'",
+                   hint_dtype(dd.types[i]));
+          continue;
+        }
+        if (ty == DType::BF16 && soc_.find("310") != std::string::npos)
+          d_.error(dd.type_ranges[i], soc_ + " has no bfloat16", "drop bf16 from the list for this SoC");
+        if (std::find(v.types.begin(), v.types.end(), ty) != v.types.end())
+          d_.error(dd.type_ranges[i], "dtype '" + dd.types[i] + "' is listed twice");
+        v.types.push_back(ty);
+      }
+      if (dd.types.empty()) d_.error(dd.range, "dtype variable '" + dd.var + "' lists no dtype", "dtype T in (f32, f16)");
+      k_.dtype_vars.push_back(v);
+    }
+  }
+
+  std::string hint_dtype(const std::string& s) {
+    std::string c = closest(s, {"f32", "f16", "bf16", "i32", "i8", "u8", "bool"});
+    return c.empty() ? "dtypes: f32, f16, bf16, i32, i8, u8, bool" : "did you mean '" + c + "'?";
+  }
+
+  bool type_of(const TypeRef& r, TypeOf& t) {
+    DType d;
+    if (parse_dtype(r.dtype, d)) {
+      t = {-1, d};
+      return true;
+    }
+    for (size_t i = 0; i < k_.dtype_vars.size(); ++i)
+      if (k_.dtype_vars[i].name == r.dtype) {
+        t = {static_cast<int>(i), DType::F32};
+        return true;
+      }
+    std::vector<std::string> names = {"f32", "f16", "bf16", "i32", "i8", "u8", "bool"};
+    for (auto& v : k_.dtype_vars) names.push_back(v.name);
+    std::string c = closest(r.dtype, names);
+    d_.error(r.dtype_range, "unknown dtype or dtype variable '" + r.dtype + "'",
+             c.empty() ? "declare it first: dtype " + r.dtype + " in (f32, f16)" : "did you mean '" + c + "'?");
+    return false;
+  }
+
+  void header() {
+    std::set<std::string> names;
+    auto unique = [&](const std::string& n, Range r) {
+      if (!names.insert(n).second) d_.error(r, "'" + n + "' is declared twice", "give each parameter its own name");
+    };
+    for (const Param& pa : p_.params) {
+      unique(pa.name, pa.name_range);
+      if (pa.type.is_tensor) {
+        TensorArg t{pa.name, false, {}, pa.type.dims, pa.range};
+        if (type_of(pa.type, t.type)) {
+          dims(t, static_cast<int>(k_.tensors.size()), true);
+          if (pa.default_value) d_.error(pa.default_value->range, "a tensor input has no default value");
+          k_.tensors.push_back(t);
+        }
+      } else {
+        AttrArg a{pa.name, DType::F32, 0, pa.range};
+        if (pa.type.dtype == "f32" || pa.type.dtype == "float") a.type = DType::F32;
+        else if (pa.type.dtype == "i32" || pa.type.dtype == "int") a.type = DType::I32;
+        else if (pa.type.dtype == "bool") a.type = DType::Bool;
+        else {
+          d_.error(pa.type.dtype_range, "attr '" + pa.name + "' has type '" + pa.type.dtype + "'",
+                   "attrs are f32, i32 or bool scalars; a tensor needs dims: " + pa.name + ": " + pa.type.dtype +
+                       "[*n]");
+          continue;
+        }
+        if (!pa.default_value) {
+          d_.error(pa.name_range, "attr '" + pa.name + "' has no default value",
+                   "write " + pa.name + ": " + pa.type.dtype + " = " + (a.type == DType::Bool ? "false" : "0"));
+        } else if (!constant(*pa.default_value, a.default_value)) {
+          d_.error(pa.default_value->range, "the default of attr '" + pa.name + "' is not a constant",
+                   "write a number, true or false");
+        }
+        k_.attrs.push_back(a);
+      }
+    }
+    int first_output = static_cast<int>(k_.tensors.size());
+    if (first_output == 0)
+      d_.error(p_.header_range, "the kernel has no tensor input", "add one: kernel " + p_.name + "(x: T[*n]) -> ...");
+    if (p_.outputs.empty())
+      d_.error(p_.header_range, "the kernel has no output", "add one after '->': -> (y: T[*n])");
+    for (const Param& pa : p_.outputs) {
+      unique(pa.name, pa.name_range);
+      if (!pa.type.is_tensor) {
+        d_.error(pa.type.range, "output '" + pa.name + "' is not a tensor", "give it dims: " + pa.name + ": " +
+                                                                              pa.type.dtype + "[*n]");
+        continue;
+      }
+      TensorArg t{pa.name, true, {}, pa.type.dims, pa.range};
+      if (type_of(pa.type, t.type)) {
+        dims(t, static_cast<int>(k_.tensors.size()), false);
+        k_.tensors.push_back(t);
+      }
+    }
+    (void)first_output;
+  }
+
+  bool constant(const Expr& e, double& v) {
+    if (e.kind == ExprKind::Number) {
+      v = e.number;
+      return true;
+    }
+    if (e.kind == ExprKind::Name && (e.text == "true" || e.text == "false")) {
+      v = e.text == "true";
+      return true;
+    }
+    if (e.kind == ExprKind::Name && e.text == "inf") {
+      v = INFINITY;
+      return true;
+    }
+    if (e.kind == ExprKind::Unary && e.text == "-" && e.args.size() == 1 && constant(*e.args[0], v)) {
+      v = -v;
+      return true;
+    }
+    return false;
+  }
+
+  // Binds each dim name of an input to its source; checks an output's names are bound.
+  void dims(const TensorArg& t, int index, bool input) {
+    int stars = 0;
+    const int nd = static_cast<int>(t.dims.size());
+    for (int i = 0; i < nd; ++i) {
+      const Dim& d = t.dims[i];
+      stars += d.star;
+      if (d.name.empty()) {
+        if (d.value < 1) d_.error(d.range, "a literal dim must be at least 1");
+        continue;
+      }
+      if (std::find_if(k_.attrs.begin(), k_.attrs.end(), [&](const AttrArg& a) { return a.name == d.name; }) !=
+          k_.attrs.end())
+        d_.error(d.range, "dim '" + d.name + "' has the name of an attr", "rename one of them");
+      auto it = std::find_if(k_.syms.begin(), k_.syms.end(), [&](const Sym& s) { return s.name == d.name; });
+      if (it != k_.syms.end()) {
+        if (it->star != d.star)
+          d_.error(d.range, "'" + d.name + "' is " + (d.star ? "a starred dim here" : "a single dim here") +
+                                " but " + (it->star ? "a starred dim" : "a single dim") + " in '" +
+                                k_.tensors[it->tensor].name + "'",
+                   "use one form for a name everywhere");
+        continue;
+      }
+      if (!input) {
+        d_.error(d.range, "dim '" + d.name + "' of output '" + t.name + "' is not a dim of any input",
+                 "an output's dims come from the inputs' dims");
+        continue;
+      }
+      k_.syms.push_back({d.name, index, nd - 1 - i, nd - 1 - i, d.star});
+    }
+    if (stars > 1)
+      d_.error(t.range, "tensor '" + t.name + "' has " + std::to_string(stars) + " starred dims",
+               "at most one: *m stands for all the leading dims");
+    if (t.dims.empty()) d_.error(t.range, "tensor '" + t.name + "' has no dims", "x: T[*n] for any shape");
+  }
+
+  int sym_of(const std::string& name) const {
+    for (size_t i = 0; i < k_.syms.size(); ++i)
+      if (k_.syms[i].name == name) return static_cast<int>(i);
+    return -1;
+  }
+  int tensor_of(const std::string& name) const {
+    for (size_t i = 0; i < k_.tensors.size(); ++i)
+      if (k_.tensors[i].name == name) return static_cast<int>(i);
+    return -1;
+  }
+  int attr_of(const std::string& name) const {
+    for (size_t i = 0; i < k_.attrs.size(); ++i)
+      if (k_.attrs[i].name == name) return static_cast<int>(i);
+    return -1;
+  }
+
+  // --- body --------------------------------------------------------------------------------------------------
+  void body() {
+    const Stmt* loop = nullptr;
+    // The loop's header first: whether the program is flat or over rows decides what the prologue may load.
+    for (const StmtPtr& s : p_.body)
+      if (s->kind == StmtKind::For) {
+        loop_header(*s);
+        break;
+      }
+    const size_t errors_before_body = d_.error_count();
+    for (const StmtPtr& s : p_.body) {
+      if (s->kind == StmtKind::For) {
+        if (loop) {
+          d_.error(s->range, "a second tiles loop", "a kernel has one tiles loop; put both computations in it");
+          continue;
+        }
+        loop = s.get();
+        in_loop_ = true;
+        for (const StmtPtr& b : s->body) stmt(*b);
+        in_loop_ = false;
+      } else if (loop) {
+        d_.error(s->range, "a statement after the tiles loop",
+                 "the loop is the kernel's last statement: move this into the loop or before it");
+      } else {
+        stmt(*s);
+      }
+    }
+    if (!loop && !d_.has_errors())
+      d_.error(p_.header_range, "the kernel has no tiles loop",
+               "add one: for t in tiles(n):  (flat) or  for r in tiles(m):  (rows of x: T[*m, n])");
+    bool stored[64] = {};
+    for (const Instr& in : k_.body)
+      if (in.op == Op::Store && in.tensor >= 0 && in.tensor < 64) stored[in.tensor] = true;
+    for (size_t i = 0; i < k_.tensors.size() && i < 64; ++i)
+      if (k_.tensors[i].output && !stored[i] && loop && d_.error_count() == errors_before_body)
+        d_.error(k_.tensors[i].range, "output '" + k_.tensors[i].name + "' is never stored",
+                 "store(" + k_.tensors[i].name + "[" + k_.loop_var + (k_.rows ? ", :" : "") + "], VALUE) in the loop");
+  }
+
+  void loop_header(const Stmt& s) {
+    if (s.loop_vars.size() != 1) {
+      d_.error(s.range, "a tiles loop has one loop variable", "for t in tiles(n):");
+      return;
+    }
+    k_.loop_var = s.loop_vars[0];
+    const Expr* it = s.value.get();
+    if (!it || it->kind != ExprKind::Call || it->text != "tiles") {
+      d_.error(it ? it->range : s.range, "the loop must iterate over tiles(...)", "for t in tiles(n, buffers=2):");
+      return;
+    }
+    if (it->args.size() != 1 || it->args[0]->kind != ExprKind::Name) {
+      d_.error(it->range, "tiles() takes one dim name", "tiles(n) over a flat x: T[*n], tiles(m) over rows of x: T[*m, n]");
+      return;
+    }
+    const std::string& ext = it->args[0]->text;
+    int si = sym_of(ext);
+    if (si < 0) {
+      std::vector<std::string> names;
+      for (auto& y : k_.syms) names.push_back(y.name);
+      std::string c = closest(ext, names);
+      d_.error(it->args[0]->range, "'" + ext + "' is not a dim of any input",
+               c.empty() ? "iterate over a dim name of an input" : "did you mean '" + c + "'?");
+      return;
+    }
+    k_.extent_sym = si;
+    // Flat if the extent is the only dim of its tensor's pattern; rows if it is the leading part of [*m, n].
+    const TensorArg& t = k_.tensors[k_.syms[si].tensor];
+    const Sym& sy = k_.syms[si];
+    if (t.dims.size() == 1) {
+      k_.rows = false;
+    } else if (t.dims.size() == 2 && sy.first == 1) {
+      k_.rows = true;
+      const Dim& last = t.dims[1];
+      if (!last.name.empty()) k_.row_sym = sym_of(last.name);
+    } else {
+      d_.error(it->args[0]->range, "tiles(" + ext + "): '" + ext + "' must be the whole of a flat tensor (x: T[*" +
+                                       ext + "]) or the rows of x: T[*" + ext + ", n]",
+               "describe the tensor by the view the loop needs");
+    }
+    for (size_t i = 0; i < it->kwargs.size(); ++i) {
+      const auto& [key, val] = it->kwargs[i];
+      double v = 0;
+      if (key == "buffers") {
+        if (!constant(*val, v) || v < 1 || v > 4 || v != std::floor(v))
+          d_.error(val->range, "buffers= is the queue depth, 1 to 4", "buffers=2 double-buffers the copies");
+        else k_.queue_depth = static_cast<int>(v);
+      } else if (key == "tile") {
+        if (val->kind == ExprKind::Name && val->text == "auto") continue;
+        if (!constant(*val, v) || v < 1 || v != std::floor(v))
+          d_.error(val->range, "tile= is a positive integer or auto", "tile=auto sizes it for the UB");
+        else k_.tile_request = static_cast<int64_t>(v);
+      } else {
+        d_.error(it->kwarg_ranges[i], "tiles() has no argument '" + key + "'", "tiles(n, tile=auto, buffers=2)");
+      }
+    }
+  }
+
+  void stmt(const Stmt& s) {
+    switch (s.kind) {
+      case StmtKind::Pass: return;
+      case StmtKind::For:
+        d_.error(s.range, "nested tiles loops are not supported", "one tiles loop per kernel");
+        return;
+      case StmtKind::AugAssign:
+        d_.error(s.target_range, "'" + s.op + "': accumulators are not supported in this version",
+                 "write the value as one expression");
+        return;
+      case StmtKind::Assign: {
+        if (tensor_of(s.target) >= 0 || attr_of(s.target) >= 0 || sym_of(s.target) >= 0 || s.target == k_.loop_var) {
+          d_.error(s.target_range, "'" + s.target + "' is already a parameter, dim or the loop variable",
+                   "pick another name");
+          return;
+        }
+        if (locals_.count(s.target))
+          d_.error(s.target_range, "'" + s.target + "' is assigned twice", "values are immutable: use a new name");
+        Operand o = expr(*s.value);
+        if (!o.ok) return;
+        if (!o.scalar) {
+          Value& v = k_.values[o.value];
+          if (v.name.empty()) v.name = s.target;
+        }
+        locals_[s.target] = o;
+        return;
+      }
+      case StmtKind::Expr: {
+        const Expr& e = *s.value;
+        if (e.kind == ExprKind::Call && e.text == "store") {
+          store(e);
+          return;
+        }
+        d_.error(e.range, "this expression's value is not used", "assign it (v = ...) or store it: store(y[t], ...)");
+        return;
+      }
+    }
+  }
+
+  std::vector<Instr>& out() { return in_loop_ ? k_.body : k_.prologue; }
+
+  int new_value(Form f, TypeOf t, bool mask = false) {
+    Value v;
+    v.id = static_cast<int>(k_.values.size());
+    v.form = f;
+    v.type = t;
+    v.mask = mask;
+    v.resident = !in_loop_;
+    k_.values.push_back(v);
+    return v.id;
+  }
+
+  std::string tname(TypeOf t) const { return t.var >= 0 ? k_.dtype_vars[t.var].name : dtype_name(t.fixed); }
+
+  // Each dtype the value can have, over the columns.
+  std::vector<DType> each(TypeOf t) const {
+    if (t.var < 0) return {t.fixed};
+    return k_.dtype_vars[t.var].types;
+  }
+
+  bool require(const std::string& fn, TypeOf t, Range r, const std::string& what) {
+    for (DType d : each(t))
+      if (!supports(fn, d)) {
+        d_.error(r, fmt::format("{} has no {} form on the vector unit{}", what, dtype_name(d),
+                                t.var >= 0 ? fmt::format(" (column {} = {})", tname(t), dtype_name(d)) : ""),
+                 d == DType::BF16 || d == DType::I32 || d == DType::I8 || d == DType::U8
+                     ? "compute in float32: load(x[...], f32), then store() converts back"
+                     : "");
+        return false;
+      }
+    return true;
+  }
+
+  // The index of a load/store: x[t] (flat), x[r, :] (rows / col), w[:] (vec). Returns the form or Scalar on error.
+  Form index_form(const Expr& sub, int ti) {
+    const TensorArg& t = k_.tensors[ti];
+    const size_t ni = sub.args.size() - 1;
+    auto is_loop = [&](const Expr& e) { return e.kind == ExprKind::Name && e.text == k_.loop_var; };
+    auto is_all = [&](const Expr& e) { return e.kind == ExprKind::Slice; };
+    if (ni == 1 && is_all(*sub.args[1])) {
+      if (t.dims.size() != 1 || t.dims[0].star || t.dims[0].name.empty()) {
+        d_.error(sub.range, "'" + t.name + "[:]' takes a whole vector; '" + t.name + "' is not declared as one",
+                 "declare it as " + t.name + ": " + tname(t.type) + "[n] with n the rows' length");
+        return Form::Scalar;
+      }
+      if (!k_.rows || k_.row_sym < 0 || t.dims[0].name != k_.syms[k_.row_sym].name) {
+        d_.error(sub.range, "a whole vector is broadcast down the rows of a row program; its dim must be the rows' "
+                            "length",
+                 "for r in tiles(m) over x: T[*m, n], with " + t.name + ": " + tname(t.type) + "[n]");
+        return Form::Scalar;
+      }
+      return Form::Vec;
+    }
+    if (!in_loop_) {
+      d_.error(sub.range, "only whole vectors (w[:]) are loaded before the loop", "move this into the loop");
+      return Form::Scalar;
+    }
+    if (k_.extent_sym < 0) return Form::Scalar;   // the loop's header had an error (reported there)
+    if (!k_.rows) {
+      if (ni != 1 || !is_loop(*sub.args[1])) {
+        d_.error(sub.range, "index a flat program's tensor with the loop variable: " + t.name + "[" + k_.loop_var + "]");
+        return Form::Scalar;
+      }
+      if (t.dims.size() != 1 || t.dims[0].name != k_.syms[k_.extent_sym].name) {
+        d_.error(sub.range, "'" + t.name + "' is not a flat tensor of " + k_.syms[k_.extent_sym].name + " elements",
+                 "declare it as " + t.name + ": " + tname(t.type) + "[*" + k_.syms[k_.extent_sym].name + "]");
+        return Form::Scalar;
+      }
+      return Form::Flat;
+    }
+    const std::string& m = k_.syms[k_.extent_sym].name;
+    // One value per row: t: T[*m] indexed t[r] (the reduced dim dropped), or t: T[*m, 1] indexed t[r, :].
+    if (ni == 1 && is_loop(*sub.args[1]) && t.dims.size() == 1 && t.dims[0].name == m) return Form::Col;
+    if (ni != 2 || !is_loop(*sub.args[1]) || !is_all(*sub.args[2])) {
+      d_.error(sub.range, "index a row program's tensor as " + t.name + "[" + k_.loop_var + ", :]",
+               t.dims.size() == 1 ? "a tensor of one value per row is " + t.name + ": " + tname(t.type) + "[*" + m +
+                                        "], indexed " + t.name + "[" + k_.loop_var + "]"
+                                  : "");
+      return Form::Scalar;
+    }
+    if (t.dims.size() != 2 || t.dims[0].name != m) {
+      d_.error(sub.range, "'" + t.name + "' is not viewed as rows of " + m,
+               "declare it as " + t.name + ": " + tname(t.type) + "[*" + m + ", n]");
+      return Form::Scalar;
+    }
+    if (t.dims[1].name.empty() && t.dims[1].value == 1) return Form::Col;
+    if (k_.row_sym < 0 || t.dims[1].name != k_.syms[k_.row_sym].name) {
+      d_.error(sub.range, "'" + t.name + "' has rows of another length than the loop's tensor",
+               "all row tensors share the last dim (" + t.name + ": " + tname(t.type) + "[*" + m + ", " +
+                   (k_.row_sym >= 0 ? k_.syms[k_.row_sym].name : "n") + "]), or have 1 (a column: " + t.name + ": " +
+                   tname(t.type) + "[*" + m + ", 1])");
+      return Form::Scalar;
+    }
+    return Form::Rows;
+  }
+
+  // tensor[...] inside load/store: the tensor index and the form; -1 on error.
+  int access(const Expr& e, bool want_output, Form& f) {
+    if (e.kind != ExprKind::Subscript || e.args.empty() || e.args[0]->kind != ExprKind::Name) {
+      d_.error(e.range, want_output ? "store() writes to an output: store(y[t], value)"
+                                    : "load() reads an input: load(x[t])");
+      return -1;
+    }
+    const std::string& n = e.args[0]->text;
+    int ti = tensor_of(n);
+    if (ti < 0) {
+      std::vector<std::string> names;
+      for (auto& t : k_.tensors) names.push_back(t.name);
+      std::string c = closest(n, names);
+      d_.error(e.args[0]->range, "'" + n + "' is not a tensor of the kernel", c.empty() ? "" : "did you mean '" + c + "'?");
+      return -1;
+    }
+    if (k_.tensors[ti].output != want_output) {
+      d_.error(e.args[0]->range, want_output ? "'" + n + "' is an input; store() writes outputs"
+                                             : "'" + n + "' is an output; load() reads inputs",
+               "");
+      return -1;
+    }
+    f = index_form(e, ti);
+    return f == Form::Scalar ? -1 : ti;
+  }
+
+  void store(const Expr& e) {
+    if (!in_loop_) {
+      d_.error(e.range, "store() outside the tiles loop", "store inside the loop");
+      return;
+    }
+    if (e.args.size() != 2 || !e.kwargs.empty()) {
+      d_.error(e.range, "store() takes a destination and a value", "store(y[t], v)");
+      return;
+    }
+    Form f;
+    int ti = access(*e.args[0], true, f);
+    Operand v = expr(*e.args[1]);
+    if (ti < 0 || !v.ok) return;
+    if (v.scalar) v = fill(v, f, k_.tensors[ti].type, e.args[1]->range);
+    const Value& val = k_.values[v.value];
+    if (val.mask) {
+      d_.error(e.args[1]->range, "storing a comparison result", "turn it into values: where(mask, 1.0, 0.0)");
+      return;
+    }
+    if (val.form != f) {
+      d_.error(e.args[1]->range, fmt::format("storing a {} value into {}[...] which takes a {} tile",
+                                             form_name(val.form), k_.tensors[ti].name, form_name(f)),
+               f == Form::Col ? "reduce along the row first: sum(v, axis=1)" : "");
+      return;
+    }
+    Instr in;
+    in.op = Op::Store;
+    in.tensor = ti;
+    in.srcs = {v.value};
+    in.range = e.range;
+    in.text = print_expr(e);
+    out().push_back(in);
+  }
+
+  Operand fill(const Operand& s, Form f, TypeOf t, Range r) {
+    Operand o;
+    o.ok = true;
+    o.value = new_value(f, t);
+    Instr in;
+    in.op = Op::Fill;
+    in.fn = "fill";
+    in.dst = o.value;
+    in.scalar = s.s;
+    in.range = r;
+    in.text = s.s.cpp;
+    out().push_back(in);
+    return o;
+  }
+
+  Operand scalar(const std::string& cpp, bool constant = false, double v = 0) {
+    Operand o;
+    o.ok = o.scalar = true;
+    o.s = {cpp, constant, v};
+    return o;
+  }
+
+  Operand expr(const Expr& e) {
+    switch (e.kind) {
+      case ExprKind::Number: {
+        if (std::isinf(e.number)) return scalar(e.number > 0 ? "kt::kInf" : "(-kt::kInf)", true, e.number);
+        const bool small_int = e.is_int && std::fabs(e.number) < 9007199254740992.0;   // 2^53: exact as int64
+        std::string c = small_int ? fmt::format("{}", static_cast<int64_t>(e.number)) : fmt::format("{:.9g}", e.number);
+        if (!e.is_int && c.find_first_of(".e") == std::string::npos) c += ".0";
+        return scalar(c, true, e.number);
+      }
+      case ExprKind::Name: return name(e);
+      case ExprKind::Unary: {
+        Operand a = expr(*e.args[0]);
+        if (!a.ok) return a;
+        if (e.text == "not") {
+          d_.error(e.range, "'not' is not supported", "invert the comparison instead");
+          return {};
+        }
+        if (a.scalar) return scalar("(-" + a.s.cpp + ")", a.s.constant, -a.s.value);
+        return scalar_op(e, a, scalar("-1.0", true, -1), "mul");
+      }
+      case ExprKind::Binary: return binary(e);
+      case ExprKind::Call: return call(e);
+      case ExprKind::Subscript:
+        d_.error(e.range, "a tensor is read with load(): load(" + print_expr(e) + ")");
+        return {};
+      case ExprKind::Slice:
+      case ExprKind::Tuple:
+        d_.error(e.range, "unexpected " + std::string(e.kind == ExprKind::Slice ? "':'" : "tuple") + " here");
+        return {};
+    }
+    return {};
+  }
+
+  Operand name(const Expr& e) {
+    const std::string& n = e.text;
+    if (auto it = locals_.find(n); it != locals_.end()) {
+      if (in_loop_ == false || !it->second.scalar) {
+        Operand o = it->second;
+        return o;
+      }
+      return it->second;
+    }
+    if (int a = attr_of(n); a >= 0) return scalar(camel(n, false) + "_");
+    if (int s = sym_of(n); s >= 0) return scalar("static_cast<float>(" + camel(n, false) + "_)");
+    if (n == "inf") return scalar("kt::kInf", true, INFINITY);
+    if (n == "true" || n == "false") return scalar(n == "true" ? "1" : "0", true, n == "true");
+    if (tensor_of(n) >= 0) {
+      d_.error(e.range, "'" + n + "' is a tensor; read it with load(" + n + "[" + k_.loop_var + "])");
+      return {};
+    }
+    if (n == k_.loop_var) {
+      d_.error(e.range, "the loop variable indexes tensors; it is not a value", "load(x[" + n + "])");
+      return {};
+    }
+    std::vector<std::string> names;
+    for (auto& [k, v] : locals_) names.push_back(k);
+    for (auto& a : k_.attrs) names.push_back(a.name);
+    for (auto& s : k_.syms) names.push_back(s.name);
+    std::string c = closest(n, names);
+    d_.error(e.range, "unknown name '" + n + "'", c.empty() ? "" : "did you mean '" + c + "'?");
+    return {};
+  }
+
+  TypeOf type_of_op(const Operand& o) const { return o.scalar ? o.scalar_type : k_.values[o.value].type; }
+
+  Operand emit(Op op, const std::string& fn, Form f, TypeOf t, std::vector<int> srcs, const Expr& e,
+               ScalarExpr s = {}, bool mask = false) {
+    Operand o;
+    o.ok = true;
+    o.value = new_value(f, t, mask);
+    Instr in;
+    in.op = op;
+    in.fn = fn;
+    in.dst = o.value;
+    in.srcs = std::move(srcs);
+    in.scalar = s;
+    in.range = e.range;
+    in.text = print_expr(e);
+    out().push_back(in);
+    return o;
+  }
+
+  bool not_mask(const Operand& o, Range r) {
+    if (!o.scalar && k_.values[o.value].mask) {
+      d_.error(r, "a comparison result used as a number", "select with it: where(mask, a, b)");
+      return false;
+    }
+    return true;
+  }
+
+  Operand scalar_op(const Expr& e, const Operand& tile, const Operand& s, const std::string& fn) {
+    if (!tile.ok || tile.scalar) return {};
+    const Value& v = k_.values[tile.value];
+    if (!not_mask(tile, e.range) || !require(fn == "rsub" ? "sub" : fn == "rdiv" ? "div" : fn, v.type, e.range,
+                                              "'" + print_expr(e) + "'"))
+      return {};
+    return emit(Op::Scalar, fn, v.form, v.type, {tile.value}, e, s.s);
+  }
+
+  Operand binary(const Expr& e) {
+    static const std::map<std::string, std::string> arith = {{"+", "add"}, {"-", "sub"}, {"*", "mul"}, {"/", "div"}};
+    static const std::map<std::string, std::string> cmp = {{"<", "lt"},  {"<=", "le"}, {">", "gt"},
+                                                           {">=", "ge"}, {"==", "eq"}, {"!=", "ne"}};
+    if (e.text == "and" || e.text == "or") {
+      d_.error(e.range, "'" + e.text + "' on masks is not supported", "nest where(): where(a, where(b, x, y), y)");
+      return {};
+    }
+    Operand a = expr(*e.args[0]);
+    Operand b = expr(*e.args[1]);
+    if (!a.ok || !b.ok) return {};
+    if (e.text == "**") {
+      if (!b.scalar) {
+        d_.error(e.args[1]->range, "the exponent must be a scalar", "");
+        return {};
+      }
+      if (a.scalar) {
+        d_.error(e.range, "a power of scalars", "write the product, or precompute it as an attr");
+        return {};
+      }
+      if (b.s.constant && b.s.value == 2) return binary_values(e, a, a, "mul");
+      if (b.s.constant && b.s.value == 0.5) return unary_value(e, a, "sqrt");
+      if (b.s.constant && b.s.value == 3) return binary_values(e, binary_values(e, a, a, "mul"), a, "mul");
+      d_.error(e.args[1]->range, "a tile's power must be 2, 3 or 0.5", "write the product: v * v * v * v");
+      return {};
+    }
+    if (auto it = cmp.find(e.text); it != cmp.end()) {
+      if (a.scalar && b.scalar) {
+        d_.error(e.range, "comparing two scalars", "compare a tile: where(v > 0, v, 0)");
+        return {};
+      }
+      static const std::map<std::string, std::string> flip = {{"lt", "gt"}, {"le", "ge"}, {"gt", "lt"},
+                                                               {"ge", "le"}, {"eq", "eq"}, {"ne", "ne"}};
+      std::string fn = it->second;
+      if (a.scalar) {
+        std::swap(a, b);
+        fn = flip.at(fn);
+      }
+      const Value va = k_.values[a.value];
+      if (!not_mask(a, e.range) || !not_mask(b, e.range) || !require("compare", va.type, e.range, "comparison"))
+        return {};
+      if (b.scalar) return emit(Op::Compare, fn, va.form, va.type, {a.value}, e, b.s, true);
+      const Value vb = k_.values[b.value];
+      if (!same(va, vb, e)) return {};
+      if (va.form != vb.form) {
+        d_.error(e.range, fmt::format("comparing a {} tile with a {} tile", form_name(va.form), form_name(vb.form)),
+                 "compare tiles of one form");
+        return {};
+      }
+      return emit(Op::Compare, fn, va.form, va.type, {a.value, b.value}, e, {}, true);
+    }
+    const std::string fn = arith.at(e.text);
+    if (a.scalar && b.scalar) {
+      double v = 0;
+      bool c = a.s.constant && b.s.constant;
+      if (c) v = fn == "add" ? a.s.value + b.s.value : fn == "sub" ? a.s.value - b.s.value
+                 : fn == "mul" ? a.s.value * b.s.value : a.s.value / b.s.value;
+      return scalar("(" + a.s.cpp + " " + e.text + " " + b.s.cpp + ")", c, v);
+    }
+    if (b.scalar) {
+      if (fn == "sub") return scalar_op(e, a, scalar("(-" + b.s.cpp + ")", b.s.constant, -b.s.value), "add");
+      if (fn == "div") return scalar_op(e, a, scalar("(1.0f / " + b.s.cpp + ")", b.s.constant, 1 / b.s.value), "mul");
+      return scalar_op(e, a, b, fn);
+    }
+    if (a.scalar) {
+      if (fn == "add" || fn == "mul") return scalar_op(e, b, a, fn);
+      return scalar_op(e, b, a, fn == "sub" ? "rsub" : "rdiv");
+    }
+    return binary_values(e, a, b, fn);
+  }
+
+  bool same(const Value& a, const Value& b, const Expr& e) {
+    if (a.type == b.type) return true;
+    d_.error(e.range, "operands of '" + print_expr(e) + "' have dtypes " + tname(a.type) + " and " + tname(b.type),
+             "convert one: cast(v, " + tname(b.type) + ") or load(x[...], " + tname(b.type) + ")");
+    return false;
+  }
+
+  Operand binary_values(const Expr& e, Operand a, Operand b, const std::string& fn) {
+    if (!a.ok || !b.ok) return {};
+    if (!not_mask(a, e.range) || !not_mask(b, e.range)) return {};
+    Value va = k_.values[a.value], vb = k_.values[b.value];
+    if (!same(va, vb, e) || !require(fn, va.type, e.range, "'" + print_expr(e) + "'")) return {};
+    if (va.form == vb.form) return emit(Op::Binary, fn, va.form, va.type, {a.value, b.value}, e);
+    const bool commutes = fn == "add" || fn == "mul" || fn == "max" || fn == "min";
+    auto bcast = [&](Form small, Op op) -> Operand {
+      if (va.form == Form::Rows && vb.form == small) return emit(op, fn, Form::Rows, va.type, {a.value, b.value}, e);
+      if (vb.form == Form::Rows && va.form == small) {
+        if (commutes) return emit(op, fn, Form::Rows, va.type, {b.value, a.value}, e);
+        // small - rows = -(rows) + small;  small / rows = (1 / rows) * small
+        Operand t = fn == "sub" ? emit(Op::Scalar, "mul", Form::Rows, vb.type, {b.value}, e, {"-1.0", true, -1})
+                                : emit(Op::Unary, "reciprocal", Form::Rows, vb.type, {b.value}, e);
+        return emit(op, fn == "sub" ? "add" : "mul", Form::Rows, va.type, {t.value, a.value}, e);
+      }
+      return Operand{};
+    };
+    if (Operand o = bcast(Form::Col, Op::RowBcast); o.ok) return o;
+    if (Operand o = bcast(Form::Vec, Op::VecBcast); o.ok) return o;
+    d_.error(e.range, fmt::format("cannot combine a {} tile with a {} tile", form_name(va.form), form_name(vb.form)),
+             "row tiles combine with columns (reductions along axis=1) and whole vectors (w[:]); flat tiles with "
+             "flat tiles");
+    return {};
+  }
+
+  Operand unary_value(const Expr& e, Operand a, const std::string& fn) {
+    if (!not_mask(a, e.range)) return {};
+    const Value v = k_.values[a.value];
+    if (!require(fn, v.type, e.range, fn + "()")) return {};
+    return emit(Op::Unary, fn, v.form, v.type, {a.value}, e);
+  }
+
+  bool dtype_arg(const Expr& e, TypeOf& t) {
+    if (e.kind != ExprKind::Name) {
+      d_.error(e.range, "expected a dtype (f32, f16, ...)");
+      return false;
+    }
+    TypeRef r;
+    r.dtype = e.text;
+    r.dtype_range = e.range;
+    return type_of(r, t);
+  }
+
+  Operand call(const Expr& e) {
+    const std::string& f = e.text;
+    auto nargs = [&](size_t n, const std::string& form) {
+      if (e.args.size() == n) return true;
+      d_.error(e.range, fmt::format("{}() takes {} argument(s), got {}", f, n, e.args.size()), form);
+      return false;
+    };
+    auto no_kwargs = [&]() {
+      if (e.kwargs.empty()) return true;
+      d_.error(e.kwarg_ranges[0], f + "() has no argument '" + e.kwargs[0].first + "'");
+      return false;
+    };
+    if (f == "store") {
+      d_.error(e.range, "store() is a statement, not a value", "store(y[t], v) on its own line");
+      return {};
+    }
+    if (f == "tiles") {
+      d_.error(e.range, "tiles() belongs in a for statement", "for t in tiles(n):");
+      return {};
+    }
+    if (f == "load") {
+      if (e.args.empty() || e.args.size() > 2 || !no_kwargs()) {
+        if (e.args.empty() || e.args.size() > 2) d_.error(e.range, "load() takes a tensor index and an optional dtype",
+                                                          "load(x[t]) or load(x[t], f32)");
+        return {};
+      }
+      Form form;
+      int ti = access(*e.args[0], false, form);
+      if (ti < 0) return {};
+      TypeOf t = k_.tensors[ti].type;
+      if (e.args.size() == 2 && !dtype_arg(*e.args[1], t)) return {};
+      const TypeOf src = k_.tensors[ti].type;
+      const bool byte_src = src.var < 0 && dtype_size(src.fixed) == 1;
+      if (byte_src && !(t == src) && !(t.var < 0 && t.fixed == DType::F16)) {
+        d_.error(e.range, std::string("the vector unit converts ") + dtype_name(src.fixed) + " only to f16",
+                 "load(" + print_expr(*e.args[0]) + ", f16), then cast(v, f32) if needed");
+        return {};
+      }
+      Operand o = emit(Op::Load, "load", form, t, {}, e);
+      out().back().tensor = ti;
+      return o;
+    }
+    if (f == "cast") {
+      if (!nargs(2, "cast(v, f32)") || !no_kwargs()) return {};
+      Operand a = expr(*e.args[0]);
+      TypeOf t;
+      if (!a.ok || !dtype_arg(*e.args[1], t)) return {};
+      if (a.scalar) return a;
+      if (!not_mask(a, e.range)) return {};
+      return emit(Op::Cast, "cast", k_.values[a.value].form, t, {a.value}, e);
+    }
+    if (kUnary.count(f)) {
+      if (!nargs(1, f + "(v)") || !no_kwargs()) return {};
+      Operand a = expr(*e.args[0]);
+      if (!a.ok) return {};
+      if (a.scalar) {
+        d_.error(e.range, f + "() of a scalar", "apply it to a tile");
+        return {};
+      }
+      return unary_value(e, a, f);
+    }
+    if (kUnaryScalar.count(f)) {
+      if (!nargs(2, f + "(v, s)") || !no_kwargs()) return {};
+      Operand a = expr(*e.args[0]);
+      Operand s = expr(*e.args[1]);
+      if (!a.ok || !s.ok) return {};
+      if (a.scalar || !s.scalar) {
+        d_.error(e.range, f + "() takes a tile and a scalar", f + "(v, 0.01)");
+        return {};
+      }
+      if (!not_mask(a, e.range) || !require(f, k_.values[a.value].type, e.range, f + "()")) return {};
+      return emit(Op::UnaryScalar, f, k_.values[a.value].form, k_.values[a.value].type, {a.value}, e, s.s);
+    }
+    if (f == "sum" || f == "mean" || ((f == "max" || f == "min") && !e.kwargs.empty())) {
+      if (e.args.size() != 1 || e.kwargs.size() != 1 || e.kwargs[0].first != "axis") {
+        d_.error(e.range, f + "() reduces along the rows: " + f + "(v, axis=1)", "");
+        return {};
+      }
+      double ax = 0;
+      if (!constant(*e.kwargs[0].second, ax) || (ax != 1 && ax != -1)) {
+        d_.error(e.kwargs[0].second->range, "only axis=1 (along each row) is supported", f + "(v, axis=1)");
+        return {};
+      }
+      Operand a = expr(*e.args[0]);
+      if (!a.ok) return {};
+      if (a.scalar || k_.values[a.value].form != Form::Rows) {
+        d_.error(e.args[0]->range, f + "(..., axis=1) reduces a row tile [rows, n]",
+                 k_.rows ? "" : "flat programs have no rows: use a row program, for r in tiles(m) over x: T[*m, n]");
+        return {};
+      }
+      const Value v = k_.values[a.value];
+      if (!not_mask(a, e.range) || !require(f == "mean" ? "sum" : f, v.type, e.range, f + "()")) return {};
+      return emit(Op::Reduce, f, Form::Col, v.type, {a.value}, e);
+    }
+    if (f == "max" || f == "min") {
+      if (!nargs(2, f + "(a, b) or " + f + "(v, axis=1)")) return {};
+      Operand a = expr(*e.args[0]);
+      Operand b = expr(*e.args[1]);
+      if (!a.ok || !b.ok) return {};
+      if (a.scalar && b.scalar) return scalar(std::string(f == "max" ? "kt::ScalarMax(" : "kt::ScalarMin(") + a.s.cpp + ", " + b.s.cpp + ")");
+      if (a.scalar) std::swap(a, b);
+      if (b.scalar) return scalar_op(e, a, b, f);
+      return binary_values(e, a, b, f);
+    }
+    if (f == "clamp") {
+      if (!nargs(3, "clamp(v, lo, hi)") || !no_kwargs()) return {};
+      Operand v = expr(*e.args[0]);
+      Operand lo = expr(*e.args[1]);
+      Operand hi = expr(*e.args[2]);
+      if (!v.ok || !lo.ok || !hi.ok) return {};
+      if (v.scalar) {
+        d_.error(e.args[0]->range, "clamp() of a scalar", "clamp a tile");
+        return {};
+      }
+      Operand m = lo.scalar ? scalar_op(e, v, lo, "max") : binary_values(e, v, lo, "max");
+      if (!m.ok) return {};
+      return hi.scalar ? scalar_op(e, m, hi, "min") : binary_values(e, m, hi, "min");
+    }
+    if (f == "where") {
+      if (!nargs(3, "where(mask, a, b)") || !no_kwargs()) return {};
+      Operand m = expr(*e.args[0]);
+      Operand a = expr(*e.args[1]);
+      Operand b = expr(*e.args[2]);
+      if (!m.ok || !a.ok || !b.ok) return {};
+      if (!m.scalar && !k_.values[m.value].mask && k_.values[m.value].type.var < 0 &&
+          (k_.values[m.value].type.fixed == DType::Bool || k_.values[m.value].type.fixed == DType::U8)) {
+        // A bool tensor as the mask: nonzero bytes select the first operand.
+        const Value bv = k_.values[m.value];
+        Operand h = emit(Op::Cast, "cast", bv.form, {-1, DType::F16}, {m.value}, *e.args[0]);
+        m = emit(Op::Compare, "ne", bv.form, {-1, DType::F16}, {h.value}, *e.args[0], {"0.0", true, 0}, true);
+      }
+      if (m.scalar || !k_.values[m.value].mask) {
+        d_.error(e.args[0]->range, "where()'s first argument must be a comparison of tiles", "where(v > 0, v, 0.0)");
+        return {};
+      }
+      const Value mv = k_.values[m.value];
+      TypeOf t = !a.scalar ? k_.values[a.value].type : !b.scalar ? k_.values[b.value].type : mv.type;
+      for (const Operand* o : {&a, &b})
+        if (!o->scalar) {
+          const Value& v = k_.values[o->value];
+          if (!not_mask(*o, e.range)) return {};
+          if (v.form != mv.form) {
+            d_.error(e.range, fmt::format("where() over a {} mask with a {} operand", form_name(mv.form),
+                                          form_name(v.form)),
+                     "the operands have the mask's form");
+            return {};
+          }
+          if (!(v.type == t)) {
+            d_.error(e.range, "where()'s operands have dtypes " + tname(t) + " and " + tname(v.type),
+                     "convert one with cast()");
+            return {};
+          }
+        }
+      if (!require("select", t, e.range, "where()")) return {};
+      Operand o;
+      o.ok = true;
+      o.value = new_value(mv.form, t);
+      Instr in;
+      in.op = Op::Select;
+      in.fn = "select";
+      in.dst = o.value;
+      in.srcs = {m.value, a.scalar ? -1 : a.value, b.scalar ? -1 : b.value};
+      in.scalar = a.s;
+      in.scalar2 = b.s;
+      in.range = e.range;
+      in.text = print_expr(e);
+      out().push_back(in);
+      return o;
+    }
+    std::string c = closest(f, kAllFunctions);
+    d_.error(e.range, "unknown function '" + f + "'", c.empty() ? "see docs/tile-language.md, Functions" : "did you mean '" + c + "'?");
+    return {};
+  }
+
+  const Program& p_;
+  std::string soc_;
+  Kernel& k_;
+  Diags& d_;
+  bool in_loop_ = false;
+  std::map<std::string, Operand> locals_;
+};
+}  // namespace
+
+bool check(const Program& p, const std::string& soc, Kernel& out, Diags& diags) {
+  out = Kernel{};
+  return Checker(p, soc, out, diags).run();
+}
+}  // namespace kgen::tile

@@ -1,0 +1,65 @@
+// size_tiles: what each UB buffer costs per tile unit (an element of a flat program, a row of a row program) and
+// what it costs regardless of the tile size, as C++ expressions of the host's variables (`n`, the row length;
+// `sizeT`/`dtT`, the size and ge::DataType of each dtype variable's column). The host then takes the largest tile
+// that fits the SoC's UB: tileUnits = (ub - fixed) / perUnit. Each buffer also gets up to 512 bytes of slack
+// (kt::RoundUp256), because the count forms of compare/select round to 256-byte repeats.
+#include <fmt/format.h>
+
+#include "tile/passes.h"
+
+namespace kgen::tile {
+namespace {
+std::string size_of(const Kernel& k, TypeOf t) {
+  if (t.var >= 0) return "size" + k.dtype_vars[t.var].name;
+  return std::to_string(dtype_size(t.fixed));
+}
+}  // namespace
+
+void size_tiles(Kernel& k) {
+  k.ub_terms.clear();
+  for (size_t i = 0; i < k.buffers.size(); ++i) {
+    const Buffer& b = k.buffers[i];
+    UbTerm t;
+    t.buffer = static_cast<int>(i);
+    const std::string es = size_of(k, b.type);
+    // Queues hold `depth` tiles (the program's buffers=, lowered by the host when a tile would not fit otherwise).
+    const bool queue = b.kind == BufKind::InQueue || b.kind == BufKind::OutQueue;
+    const std::string depth = queue ? "depth * " : "";
+    // The kernel rounds each buffer up to whole 256-byte repeats and adds one more (kt::RoundUp256).
+    const std::string slack = queue ? "512 * depth" : "512";
+    // Mask buffers hold one bit per element of the compared tile (its dtype sets the row padding).
+    switch (b.form) {
+      case Form::Flat:
+        t.per_unit = b.mask ? depth + "0.125" : depth + es;
+        t.fixed = slack;
+        break;
+      case Form::Rows:
+        t.per_unit = b.mask ? depth + "rowBytes(1) / 8.0" : depth + "rowBytes(" + es + ")";
+        t.fixed = slack;
+        break;
+      case Form::Col:
+        if (b.kind == BufKind::RowWork) {   // 256 bytes per row (a repeat), an 8 KB accumulator for long rows
+          t.per_unit = "256";
+          t.fixed = "8192 + 256 + " + slack;
+          break;
+        }
+        t.per_unit = b.mask ? depth + "0.125" : depth + es;
+        t.fixed = slack;
+        break;
+      case Form::Vec:
+        t.fixed = "rowBytes(" + es + ") + 512";
+        break;
+      case Form::Scalar:
+        t.fixed = b.kind == BufKind::MathTmp ? "kMathTmpBytes + 512" : "512";
+        break;
+    }
+    if (b.only_if_var_differs >= 0) {
+      const std::string cond = fmt::format("(dt{} != {} ? 1 : 0)", k.dtype_vars[b.only_if_var_differs].name,
+                                           dtype_ge(b.differs_from));
+      if (!t.per_unit.empty()) t.per_unit = cond + " * " + t.per_unit;
+      if (!t.fixed.empty()) t.fixed = cond + " * (" + t.fixed + ")";
+    }
+    k.ub_terms.push_back(t);
+  }
+}
+}  // namespace kgen::tile

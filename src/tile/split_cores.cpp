@@ -1,0 +1,50 @@
+// split_cores: the tiling struct. The extent (elements of a flat program, rows of a row program) is split into
+// contiguous per-core ranges: a flat range is a multiple of 64 elements, so every core's transfers start on a
+// 32-byte boundary for 1- to 4-byte types and only the last core has a tail; rows need no rounding (each row is its
+// own transfer). Then the tile size, attrs and the dims the program uses as scalars. Tail tiles (the last of a core,
+// shorter than tileUnits) are moved with DataCopyPad by the kt:: helpers; nothing past the tensor is touched.
+#include <fmt/format.h>
+
+#include "tile/passes.h"
+
+namespace kgen::tile {
+namespace {
+std::string camel_lower(const std::string& s) {
+  std::string o;
+  bool up = false;
+  for (char c : s) {
+    if (c == '_') {
+      up = true;
+      continue;
+    }
+    o += up ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+    up = false;
+  }
+  return o;
+}
+}  // namespace
+
+void split_cores(Kernel& k) {
+  k.fields.clear();
+  const std::string unit = k.rows ? "rows" : "elements";
+  k.fields.push_back({"total", "uint64_t", "total", "the loop's extent: " + unit + " in all"});
+  if (k.rows) k.fields.push_back({"n", "uint32_t", "n", "length of a row (elements)"});
+  k.fields.push_back({"perCore", "uint64_t", "perCore", unit + " per core (the last core may have fewer)"});
+  k.fields.push_back({"tileUnits", "uint32_t", "tileUnits", unit + " per tile (the last tile of a core may have fewer)"});
+  k.fields.push_back({"depth", "uint32_t", "depth", "tiles per queue: the program's buffers=, or fewer when a tile would not fit"});
+  for (const AttrArg& a : k.attrs)
+    k.fields.push_back({camel_lower(a.name), a.type == DType::F32 ? "float" : a.type == DType::I32 ? "int64_t" : "bool",
+                        "attr_" + camel_lower(a.name), "attr " + a.name});
+  // Dims used as scalars in the computation (e.g. `/ n`), other than the ones above.
+  for (const Sym& s : k.syms) {
+    const std::string f = camel_lower(s.name);
+    bool used = false;
+    for (const auto* list : {&k.prologue, &k.body})
+      for (const Instr& in : *list)
+        used |= in.scalar.cpp.find(f + "_)") != std::string::npos || in.scalar2.cpp.find(f + "_)") != std::string::npos;
+    bool have = false;
+    for (const auto& fd : k.fields) have |= fd.name == f;
+    if (used && !have) k.fields.push_back({f, "uint64_t", "dim_" + f, "dim " + s.name});
+  }
+}
+}  // namespace kgen::tile

@@ -1,0 +1,49 @@
+// Dtype and form names of the tile IR (ir.h).
+#include "tile/ir.h"
+
+namespace kgen::tile {
+namespace {
+struct DInfo {
+  DType t;
+  const char *name, *cpp, *ge;
+  uint32_t size;
+};
+constexpr DInfo kTypes[] = {
+    {DType::F32, "f32", "float", "ge::DT_FLOAT", 4},      {DType::F16, "f16", "half", "ge::DT_FLOAT16", 2},
+    {DType::BF16, "bf16", "bfloat16_t", "ge::DT_BF16", 2}, {DType::I32, "i32", "int32_t", "ge::DT_INT32", 4},
+    {DType::I8, "i8", "int8_t", "ge::DT_INT8", 1},         {DType::U8, "u8", "uint8_t", "ge::DT_UINT8", 1},
+    {DType::Bool, "bool", "bool", "ge::DT_BOOL", 1},
+};
+const DInfo& info(DType t) { return kTypes[static_cast<int>(t)]; }
+}  // namespace
+
+const char* dtype_name(DType t) { return info(t).name; }
+const char* dtype_cpp(DType t) { return info(t).cpp; }
+const char* dtype_ge(DType t) { return info(t).ge; }
+uint32_t dtype_size(DType t) { return info(t).size; }
+bool parse_dtype(const std::string& s, DType& t) {
+  for (const DInfo& d : kTypes)
+    if (s == d.name) {
+      t = d.t;
+      return true;
+    }
+  return false;
+}
+
+const char* form_name(Form f) {
+  switch (f) {
+    case Form::Scalar: return "scalar";
+    case Form::Flat: return "flat";
+    case Form::Rows: return "rows";
+    case Form::Col: return "col";
+    case Form::Vec: return "vec";
+  }
+  return "?";
+}
+
+const char* op_name(Op o) {
+  static const char* names[] = {"load", "store", "cast", "unary", "unary_scalar", "binary", "scalar", "row_bcast",
+                                "vec_bcast", "reduce", "compare", "select", "fill"};
+  return names[static_cast<int>(o)];
+}
+}  // namespace kgen::tile

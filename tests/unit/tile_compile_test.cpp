@@ -1,0 +1,236 @@
+// The tile compiler after the parser: every semantic diagnostic reached on purpose (position, message, hint), the IR
+// after each lowering pass on small programs, and the emitted op project's shape (files, OpDef columns, tiling
+// fields). The emitted code is compiled and run by tests/tile_test.sh.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "tile/compile.h"
+#include "tile/parser.h"
+#include "tile/passes.h"
+#include "tile/sema.h"
+
+using namespace kgen::tile;
+
+namespace {
+struct Checked {
+  bool ok = false;
+  std::string diags;
+  Kernel k;
+};
+
+Checked check_src(const std::string& src) {
+  Checked c;
+  Diags d("t.tile", &src);
+  Program p;
+  if (parse("t.tile", src, p, d)) c.ok = check(p, "Ascend910B2", c.k, d);
+  c.diags = d.render(false);
+  return c;
+}
+
+std::string ir_after(const std::string& src, const std::string& pass) {
+  std::string out;
+  CompileOptions o;
+  o.dump = [&](const std::string& p, const std::string& ir) {
+    if (p == pass) out = ir;
+  };
+  Diags d("t.tile", &src);
+  compile_program("t.tile", src, o, d);
+  EXPECT_FALSE(d.has_errors()) << d.render(false);
+  return out;
+}
+
+bool contains(const std::string& s, const std::string& sub) { return s.find(sub) != std::string::npos; }
+
+const char* kFlat = R"(kernel scale_add(x: T[*n], y: T[*n], alpha: f32 = 2.0) -> (z: T[*n]):
+    dtype T in (f32, f16)
+    for t in tiles(n):
+        a = load(x[t], f32)
+        b = load(y[t], f32)
+        store(z[t], a * alpha + b)
+)";
+
+const char* kRows = R"(kernel softmax(x: T[*m, n]) -> (y: T[*m, n]):
+    dtype T in (f32, f16, bf16)
+    for r in tiles(m, buffers=2):
+        v = load(x[r, :], f32)
+        e = exp(v - max(v, axis=1))
+        store(y[r, :], e / sum(e, axis=1))
+)";
+}  // namespace
+
+TEST(TileSema, CleanProgramsCheck) {
+  Checked a = check_src(kFlat);
+  EXPECT_TRUE(a.ok) << a.diags;
+  EXPECT_FALSE(a.k.rows);
+  EXPECT_EQ(a.k.op_type, "ScaleAddCustom");
+  EXPECT_EQ(a.k.kernel_symbol, "scale_add_custom");
+  Checked b = check_src(kRows);
+  EXPECT_TRUE(b.ok) << b.diags;
+  EXPECT_TRUE(b.k.rows);
+}
+
+// One program per diagnostic: the message and where it points.
+TEST(TileSema, EveryDiagnostic) {
+  struct Case {
+    std::string src;
+    const char* where;     // "line:col"
+    const char* message;   // substring of the message
+    const char* hint;      // substring of the hint ("" = not checked)
+  };
+  const std::string head = "kernel k(x: T[*n]) -> (y: T[*n]):\n    dtype T in (f32, f16)\n";
+  const std::vector<Case> cases = {
+      {"kernel k(x: T[*n]) -> (y: T[*n]):\n    dtype T in (f32, f17)\n    for t in tiles(n):\n        store(y[t], load(x[t]))\n",
+       "2:22", "unknown dtype 'f17'", "did you mean 'f16'?"},
+      {"kernel k(x: U[*n]) -> (y: U[*n]):\n    dtype T in (f32)\n    for t in tiles(n):\n        store(y[t], load(x[t]))\n",
+       "1:13", "unknown dtype or dtype variable 'U'", ""},
+      {"kernel K(x: f32[*n]) -> (y: f32[*n]):\n    for t in tiles(n):\n        store(y[t], load(x[t]))\n", "1:8",
+       "is not snake_case", ""},
+      {"kernel k(x: f32[*n], a: f32) -> (y: f32[*n]):\n    for t in tiles(n):\n        store(y[t], load(x[t]))\n",
+       "1:22", "attr 'a' has no default value", "a: f32 = 0"},
+      {"kernel k(x: f32[*n]) -> (y: f32[*m]):\n    for t in tiles(n):\n        store(y[t], load(x[t]))\n", "1:33",
+       "dim 'm' of output 'y' is not a dim of any input", ""},
+      {"kernel k(x: f32[*n, *m]) -> (y: f32[*n, *m]):\n    for t in tiles(n):\n        pass\n", "1:10",
+       "has 2 starred dims", ""},
+      {head + "    for t in tiles(q):\n        store(y[t], load(x[t]))\n", "3:20", "'q' is not a dim of any input", ""},
+      {head + "    for t in tiles(n, buffers=9):\n        store(y[t], load(x[t]))\n", "3:31", "buffers= is the queue depth", ""},
+      {head + "    for t in tiles(n, tiel=4):\n        store(y[t], load(x[t]))\n", "3:23", "tiles() has no argument 'tiel'", ""},
+      {head + "    v = 1.0\n", "1:1", "the kernel has no tiles loop", ""},
+      {head + "    for t in tiles(n):\n        store(y[t], sigmod(load(x[t])))\n", "4:21", "unknown function 'sigmod'",
+       "did you mean 'sigmoid'?"},
+      {head + "    for t in tiles(n):\n        store(y[t], exp(load(w[t])))\n", "4:30", "'w' is not a tensor of the kernel", ""},
+      {head + "    for t in tiles(n):\n        store(x[t], load(x[t]))\n", "4:15", "'x' is an input; store() writes outputs", ""},
+      {head + "    for t in tiles(n):\n        v = load(x[t])\n        v = v + 1.0\n        store(y[t], v)\n", "5:9",
+       "'v' is assigned twice", ""},
+      {head + "    for t in tiles(n):\n        store(y[t], load(x[t]) + vv)\n", "4:34", "unknown name 'vv'", ""},
+      {head + "    for t in tiles(n):\n        v = load(x[t])\n", "1:24", "output 'y' is never stored", ""},
+      {"kernel k(x: T[*n]) -> (y: T[*n]):\n    dtype T in (f32, bf16)\n    for t in tiles(n):\n        store(y[t], exp(load(x[t])))\n",
+       "4:21", "exp() has no bf16 form on the vector unit (column T = bf16)", "load(x[...], f32)"},
+      {head + "    for t in tiles(n):\n        store(y[t], load(x[t], f32) + load(x[t]))\n", "4:21",
+       "operands of 'load(x[t], f32) + load(x[t])' have dtypes f32 and T", "cast("},
+      {"kernel k(x: f32[*m, n]) -> (y: f32[*m, n]):\n    for r in tiles(m):\n        store(y[r, :], sum(load(x[r]), axis=1))\n",
+       "3:33", "index a row program's tensor as x[r, :]", ""},
+      {"kernel k(x: f32[*n]) -> (y: f32[*n]):\n    for t in tiles(n):\n        store(y[t], sum(load(x[t]), axis=1))\n", "3:25",
+       "reduces a row tile", "flat programs have no rows"},
+      {"kernel k(x: f32[*m, n]) -> (y: f32[*m, n]):\n    for r in tiles(m):\n        v = load(x[r, :])\n        store(y[r, :], sum(v, axis=0))\n",
+       "4:36", "only axis=1", ""},
+      {"kernel k(x: f32[*m, n]) -> (y: f32[*m, n]):\n    for r in tiles(m):\n        v = load(x[r, :])\n        store(y[r, :], sum(v, axis=1))\n",
+       "4:24", "storing a col value into y[...] which takes a rows tile", ""},
+      {head + "    for t in tiles(n):\n        v = load(x[t])\n        store(y[t], v > 0.0)\n", "5:21",
+       "storing a comparison result", "where(mask, 1.0, 0.0)"},
+      {head + "    for t in tiles(n):\n        v = load(x[t])\n        store(y[t], where(v, v, 0.0))\n", "5:27",
+       "where()'s first argument must be a comparison", ""},
+      {head + "    for t in tiles(n):\n        v = load(x[t])\n        store(y[t], v ** 1.7)\n", "5:26",
+       "a tile's power must be 2, 3 or 0.5", ""},
+      {head + "    for t in tiles(n):\n        store(y[t], load(x[t]))\n    v = 1.0\n", "5:5", "a statement after the tiles loop", ""},
+      {head + "    for t in tiles(n):\n        acc += load(x[t])\n        store(y[t], load(x[t]))\n", "4:9",
+       "accumulators are not supported", ""},
+      {head + "    for t in tiles(n):\n        for u in tiles(n):\n            pass\n        store(y[t], load(x[t]))\n", "4:9",
+       "nested tiles loops are not supported", ""},
+  };
+  for (const Case& c : cases) {
+    Checked r = check_src(c.src);
+    EXPECT_FALSE(r.ok) << c.src;
+    EXPECT_TRUE(contains(r.diags, std::string("t.tile:") + c.where + ": error: ")) << c.where << "\n" << r.diags;
+    EXPECT_TRUE(contains(r.diags, c.message)) << c.message << "\n" << r.diags;
+    if (*c.hint) EXPECT_TRUE(contains(r.diags, std::string("hint: ")) && contains(r.diags, c.hint)) << c.hint << "\n" << r.diags;
+  }
+}
+
+TEST(TileSema, SeveralErrorsInOneRun) {
+  Checked r = check_src("kernel k(x: f32[*n]) -> (y: f32[*n]):\n    for t in tiles(n):\n        a = exq(load(x[t]))\n"
+                        "        b = load(x[t]) + zz\n        store(y[t], load(q[t]))\n");
+  EXPECT_FALSE(r.ok);
+  EXPECT_TRUE(contains(r.diags, "t.tile:3:13")) << r.diags;
+  EXPECT_TRUE(contains(r.diags, "t.tile:4:26")) << r.diags;
+  EXPECT_TRUE(contains(r.diags, "t.tile:5:26")) << r.diags;
+}
+
+TEST(TilePasses, CheckLowersToOneInstructionPerOperation) {
+  const std::string ir = ir_after(kFlat, "check");
+  EXPECT_TRUE(contains(ir, "loop t in tiles(n) over elements, queues of depth 2, tile=auto")) << ir;
+  EXPECT_TRUE(contains(ir, "%0(a): flat f32 = load x")) << ir;
+  EXPECT_TRUE(contains(ir, "%1(b): flat f32 = load y")) << ir;
+  EXPECT_TRUE(contains(ir, "%2: flat f32 = scalar.mul %0(a) {alpha_}")) << ir;
+  EXPECT_TRUE(contains(ir, "%3: flat f32 = binary.add %2 %1(b)")) << ir;
+  EXPECT_TRUE(contains(ir, "store z %3")) << ir;
+  EXPECT_FALSE(contains(ir, "buffers:")) << "no buffers before plan_buffers\n" << ir;
+  const std::string rows = ir_after(kRows, "check");
+  EXPECT_TRUE(contains(rows, "%1: col f32 = reduce.max %0(v)")) << rows;
+  EXPECT_TRUE(contains(rows, "%2: rows f32 = row_bcast.sub %0(v) %1")) << rows;
+  EXPECT_TRUE(contains(rows, "%5: rows f32 = row_bcast.div %3(e) %4")) << rows;
+}
+
+TEST(TilePasses, PlanBuffersQueuesConversionsAndReuse) {
+  const std::string ir = ir_after(kFlat, "plan_buffers");
+  // One in-queue per input, one out-queue per output; f32 conversions only in the f16 column; the stored value is
+  // computed straight into the out-queue where T is f32.
+  EXPECT_TRUE(contains(ir, "xIn in-queue flat T depth 2")) << ir;
+  EXPECT_TRUE(contains(ir, "yIn in-queue flat T depth 2")) << ir;
+  EXPECT_TRUE(contains(ir, "zOut out-queue flat T depth 2")) << ir;
+  EXPECT_TRUE(contains(ir, "xF32 temp flat f32 (only where T != f32)")) << ir;
+  EXPECT_TRUE(contains(ir, "-> zResult (via zOut)")) << ir;
+  // Softmax: max -> tmp, sub -> tmp, exp reuses nothing still live, the column buffers are shared.
+  const std::string rows = ir_after(kRows, "plan_buffers");
+  EXPECT_TRUE(contains(rows, "%1: col f32 = reduce.max %0(v)    -> tmp0")) << rows;
+  EXPECT_TRUE(contains(rows, "%4: col f32 = reduce.sum %3(e)    -> tmp0")) << rows;   // tmp0 free again
+  EXPECT_TRUE(contains(rows, "rowWork0 row-work col f32")) << rows;
+}
+
+TEST(TilePasses, AssignStagesPlacesQueueOperations) {
+  const std::string ir = ir_after(kFlat, "assign_stages");
+  EXPECT_TRUE(contains(ir, "copy-in: alloc xIn")) << ir;
+  EXPECT_TRUE(contains(ir, "compute: free xIn after body[2]")) << ir;   // last reader: a * alpha
+  EXPECT_TRUE(contains(ir, "compute: free yIn after body[3]")) << ir;   // last reader: + b
+  EXPECT_TRUE(contains(ir, "compute: alloc zOut after body[2]")) << ir; // before its writer, body[3]
+  EXPECT_TRUE(contains(ir, "compute: enque zOut after body[4]")) << ir;
+  EXPECT_TRUE(contains(ir, "copy-out: free zOut")) << ir;
+}
+
+TEST(TilePasses, SizeTilesAndSplitCores) {
+  const std::string ir = ir_after(kRows, "split_cores");
+  EXPECT_TRUE(contains(ir, "xIn in-queue rows T depth 2   ub: depth * rowBytes(sizeT) per unit + 512 * depth fixed")) << ir;
+  EXPECT_TRUE(contains(ir, "(dtT != ge::DT_FLOAT ? 1 : 0) * rowBytes(4) per unit")) << ir;
+  EXPECT_TRUE(contains(ir, "uint64_t total = total   // the loop's extent: rows in all")) << ir;
+  EXPECT_TRUE(contains(ir, "uint32_t n = n   // length of a row (elements)")) << ir;
+  EXPECT_TRUE(contains(ir, "uint32_t tileUnits = tileUnits")) << ir;
+  const std::string flat = ir_after(kFlat, "split_cores");
+  EXPECT_TRUE(contains(flat, "float alpha = attr_alpha   // attr alpha")) << flat;
+}
+
+TEST(TileEmit, OpProjectFilesAndOpDef) {
+  const std::string src = kRows;
+  Diags d("softmax.tile", &src);
+  CompileResult r = compile_program("softmax.tile", src, {}, d);
+  ASSERT_TRUE(r.ok) << d.render(false);
+  for (const char* f : {"op_kernel/softmax_custom.cpp", "op_kernel/kgen_tile.h", "op_host/softmax_custom.cpp",
+                        "op_host/softmax_custom_tiling.h", "softmax_custom.json"})
+    EXPECT_TRUE(r.files.count(f)) << f;
+  const std::string& host = r.files["op_host/softmax_custom.cpp"];
+  EXPECT_TRUE(contains(host, ".DataType({ge::DT_FLOAT, ge::DT_FLOAT16, ge::DT_BF16})")) << host;
+  EXPECT_TRUE(contains(host, "OP_ADD(SoftmaxCustom);")) << host;
+  EXPECT_TRUE(contains(host, "context->SetBlockDim(")) << host;
+  const std::string& kernel = r.files["op_kernel/softmax_custom.cpp"];
+  EXPECT_TRUE(contains(kernel, "extern \"C\" __global__ __aicore__ void softmax_custom(GM_ADDR x, GM_ADDR y, GM_ADDR "
+                               "workspace, GM_ADDR tiling)"))
+      << kernel;
+  EXPECT_TRUE(contains(kernel, "KernelSoftmax<DTYPE_X> op;")) << kernel;
+  EXPECT_TRUE(contains(kernel, "// e / sum(e, axis=1)")) << kernel;   // a comment per stage line
+  const std::string& tiling = r.files["op_host/softmax_custom_tiling.h"];
+  EXPECT_TRUE(contains(tiling, "BEGIN_TILING_DATA_DEF(SoftmaxCustomTilingData)")) << tiling;
+  // The MultiKernelBench form carries the helpers inline and a ModelNew.
+  const std::string mkb = mkb_submission(r);
+  for (const char* s : {"project_json_src", "host_tiling_src", "host_operator_src", "kernel_src", "python_bind_src",
+                        "model_src", "EXEC_NPU_CMD(aclnnSoftmaxCustom, x, y);", "class ModelNew"})
+    EXPECT_TRUE(contains(mkb, s)) << s;
+  EXPECT_FALSE(contains(mkb, "#include \"kgen_tile.h\"")) << "helpers must be inline";
+}
+
+TEST(TileEmit, Deterministic) {
+  const std::string src = kFlat;
+  Diags d1("a.tile", &src), d2("a.tile", &src);
+  CompileResult a = compile_program("a.tile", src, {}, d1), b = compile_program("a.tile", src, {}, d2);
+  ASSERT_TRUE(a.ok && b.ok);
+  EXPECT_EQ(a.files, b.files);
+}
