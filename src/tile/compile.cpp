@@ -13,8 +13,8 @@
 namespace kgen::tile {
 
 const std::vector<std::string>& pass_names() {
-  static const std::vector<std::string> names = {"parse",      "check",         "plan_buffers", "assign_stages",
-                                                 "size_tiles", "split_cores",   "emit"};
+  static const std::vector<std::string> names = {"parse",      "check",       "plan_buffers", "assign_stages",
+                                                 "size_tiles", "plan_chunks", "split_cores",  "emit"};
   return names;
 }
 
@@ -53,6 +53,8 @@ CompileResult compile_program(const std::string& file, const std::string& source
   dump("assign_stages", print_ir(k));
   size_tiles(k);
   dump("size_tiles", print_ir(k));
+  plan_chunks(k);
+  dump("plan_chunks", print_ir(k));
   split_cores(k);
   dump("split_cores", print_ir(k));
   std::string err;

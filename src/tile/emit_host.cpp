@@ -179,30 +179,63 @@ std::string emit_host(const Kernel& k) {
     for (const Buffer& b : k.buffers)
       if (!b.mask && b.type.var < 0 && dtype_size(b.type.fixed) == 1) one = true;
     line(fmt::format("  const uint64_t npad = (n + {0} - 1) / {0} * {0};   // row stride in UB (elements)", one ? 32 : 16));
-    line("  auto rowBytes = [&](uint64_t es) { return static_cast<double>(npad * es); };");
   } else {
-    line("  auto rowBytes = [&](uint64_t es) { return static_cast<double>(es); };");
+    line("  const uint64_t npad = 1;   // (flat: a unit is one element)");
   }
-  line("  (void)rowBytes;");
   // UB budget.
-  line("  // UB bytes per tile unit and fixed, buffer by buffer (the kernel's InitBuffer sizes).");
-  line(fmt::format("  // Queue depth {} (buffers=), or less when not even one {} fits at that depth.", k.queue_depth,
-                   k.rows ? "row" : "element group"));
-  line("  uint64_t tileUnits = 0, depth = " + std::to_string(k.queue_depth) + ";");
-  line("  for (; depth >= 1; --depth) {");
-  line("    double perUnit = 0, fixedBytes = kReserveBytes;");
+  line("  // UB bytes of the buffers (the kernel's InitBuffer sizes) for rows padded to npadV elements and queues of");
+  line("  // depthV tiles: per tile unit and fixed.");
+  line("  auto ubBytes = [&](uint64_t npadV, uint64_t depth, double& perUnit, double& fixedBytes) {");
+  line(k.rows ? "    auto rowBytes = [&](uint64_t es) { return static_cast<double>(npadV * es); };"
+              : "    auto rowBytes = [&](uint64_t es) { return static_cast<double>(es) + 0 * npadV; };");
+  line("    (void)rowBytes;");
+  line("    perUnit = 0;");
+  line("    fixedBytes = kReserveBytes;");
   for (const UbTerm& t : k.ub_terms) {
     const Buffer& b = k.buffers[t.buffer];
     if (!t.per_unit.empty()) line(fmt::format("    perUnit += {};   // {}", t.per_unit, b.name));
     if (!t.fixed.empty()) line(fmt::format("    fixedBytes += {};   // {}", t.fixed, b.name));
   }
+  line("  };");
+  line(fmt::format("  // Queue depth {} (buffers=), or less when not even one {} fits at that depth.", k.queue_depth,
+                   k.rows ? "row" : "element group"));
+  line("  uint64_t tileUnits = 0, depth = " + std::to_string(k.queue_depth) + ";");
+  line("  for (; depth >= 1; --depth) {");
+  line("    double perUnit = 0, fixedBytes = 0;");
+  line("    ubBytes(npad, depth, perUnit, fixedBytes);");
   line("    if (fixedBytes < static_cast<double>(ubSize) && perUnit > 0)");
   line("      tileUnits = static_cast<uint64_t>((static_cast<double>(ubSize) - fixedBytes) / perUnit);");
   if (!k.rows) line("    if (tileUnits >= 64) tileUnits = tileUnits / 64 * 64;   // whole 256-byte repeats of float");
   line("    if (tileUnits > 0) break;");
   line("  }");
+  if (k.rows && k.chunks.possible) {
+    int cols = 0;
+    for (const Value& v : k.values) cols += v.form == Form::Col && !v.mask && !v.resident;
+    for (const Instr& in : k.body)
+      cols += in.op == Op::Reduce || (in.op == Op::Load && k.values[in.dst].form == Form::Col) ||
+              (in.op == Op::Store && k.values[in.srcs[0]].form == Form::Col);
+    line("  // A row longer than UB: one row at a time in chunks of `chunk` columns (a multiple of 64), as large as fit.");
+    line("  uint64_t chunk = 0;");
+    line("  if (tileUnits == 0) {");
+    line(fmt::format("    const double colBytes = {} * 768.0;   // the row's columns and partials (512 B each + alignment)",
+                     cols));
+    line("    for (depth = " + std::to_string(k.queue_depth) + "; depth >= 1 && chunk == 0; --depth) {");
+    line("      double p0 = 0, f0 = 0, p1 = 0, f1 = 0;");
+    line("      ubBytes(0, depth, p0, f0);");
+    line("      ubBytes(64, depth, p1, f1);");
+    line("      const double base = p0 + f0 + colBytes, per64 = (p1 + f1) - (p0 + f0);");
+    line("      if (base < static_cast<double>(ubSize) && per64 > 0)");
+    line("        chunk = static_cast<uint64_t>((static_cast<double>(ubSize) - base) / per64) * 64;");
+    line("      if (chunk > 0) break;");
+    line("    }");
+    line("    if (chunk > npad) chunk = npad;");
+    line("    if (chunk > 0) tileUnits = 1;");
+    line("  }");
+  }
   line(std::string("  if (tileUnits == 0) return ge::GRAPH_FAILED;   // ") +
-       (k.rows ? "one row needs more UB than the SoC has (rows longer than UB are not supported yet)"
+       (k.rows ? (k.chunks.possible ? "not even a chunk of 64 columns fits in UB"
+                                    : "one row needs more UB than the SoC has (and this program cannot be chunked: " +
+                                          k.chunks.why_not + ")")
                : "no room for a tile"));
   if (k.tile_request > 0)
     line(fmt::format("  if (tileUnits > {0}) tileUnits = {0};   // tile={0} in the program", k.tile_request));

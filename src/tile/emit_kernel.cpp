@@ -3,6 +3,7 @@
 // and the three stages CopyIn / Compute / CopyOut; each computation is preceded by the line of the program it
 // implements. Conversions that are no-ops in some dtype columns are `if constexpr` aliases.
 #include <fmt/format.h>
+#include <set>
 
 #include "tile/emit.h"
 #include "tile/passes.h"
@@ -119,11 +120,25 @@ class KernelEmitter {
     line("  __aicore__ inline " + cls + "() {}");
     init();
     process();
+    if (k_.chunks.possible) {
+      chunk_mode_ = true;
+      process_chunked();
+    }
+    chunk_mode_ = false;
     line();
     line(" private:");
     copy_in();
     compute();
     copy_out();
+    if (k_.chunks.possible) {
+      chunk_mode_ = true;
+      for (int p = 0; p < k_.chunks.passes; ++p) {
+        copy_in(p);
+        compute_pass(p);
+        copy_out(p);
+      }
+      chunk_mode_ = false;
+    }
     members();
     line("};");
     line();
@@ -141,7 +156,11 @@ class KernelEmitter {
     line("    // This core's range of the extent (" + std::string(k_.rows ? "rows" : "elements") + ").");
     line("    const uint64_t begin = AscendC::GetBlockIdx() * perCore_;");
     line("    count_ = begin >= total_ ? 0 : (total_ - begin < perCore_ ? total_ - begin : perCore_);");
-    if (k_.rows) line(std::string("    npad_ = kt::RoundUp(n_, ") + (one_byte() ? "32" : "16") + ");   // row stride in UB");
+    if (k_.rows) {
+      line(std::string("    npad_ = kt::RoundUp(n_, ") + (one_byte() ? "32" : "16") + ");   // row stride in UB");
+      if (k_.chunks.possible) line("    if (chunk_ > 0) npad_ = chunk_;   // rows longer than UB: one chunk of a row per tile");
+      line("    len_ = n_;");
+    }
     for (size_t i = 0; i < k_.tensors.size(); ++i) {
       const TensorArg& t = k_.tensors[i];
       bool vec = false;
@@ -160,6 +179,17 @@ class KernelEmitter {
         line(fmt::format("    if constexpr (!std::is_same<{}, {}>::value) {}", k_.dtype_vars[b.only_if_var_differs].name,
                          dtype_cpp(b.differs_from), call));
       else line("    " + call);
+    }
+    if (k_.chunks.possible) {
+      line("    if (chunk_ > 0) {   // the columns of one row, kept across its chunks and passes");
+      for (const Value& v : k_.values)
+        if (v.form == Form::Col && !v.mask && !v.resident)
+          line(fmt::format("      pipe_.InitBuffer({}, 512);", col_member(v.id)));
+      for (const Instr& in : k_.body)
+        if (in.op == Op::Reduce) line(fmt::format("      pipe_.InitBuffer(part{}_, 512);", in.dst));
+      for (size_t i = 0; i < k_.body.size(); ++i)
+        if (is_col_io(k_.body[i])) line(fmt::format("      pipe_.InitBuffer(colIo{}_, 512);", i));
+      line("    }");
     }
     line("  }");
     line();
@@ -186,6 +216,12 @@ class KernelEmitter {
 
   void process() {
     line("  __aicore__ inline void Process() {");
+    if (k_.chunks.possible) {
+      line("    if (chunk_ > 0) {   // a row does not fit in UB: the host chose chunks of columns");
+      line("      ProcessChunked();");
+      line("      return;");
+      line("    }");
+    }
     if (!k_.prologue.empty()) {
       line("    // Once per core, before the loop: values that stay in UB.");
       for (size_t i = 0; i < k_.prologue.size(); ++i) instr(k_.prologue[i], static_cast<int>(i), true, "    ");
@@ -201,19 +237,36 @@ class KernelEmitter {
     line("  }");
   }
 
+  // GM offset of tile i (whole rows: the i-th tile; chunked: `i` is the element offset row * n + column).
   std::string gm_offset(int tensor) const {
+    if (chunk_mode_) return "i";
     return k_.rows && !is_col(static_cast<size_t>(tensor)) ? "uint64_t(i) * tileUnits_ * n_" : "uint64_t(i) * tileUnits_";
   }
 
-  void copy_in() {
-    line("  // Stage 1, copy-in (MTE2): the tile of each input, GM -> UB.");
-    line("  __aicore__ inline void CopyIn(uint32_t i, uint32_t units) {");
-    for (const Buffer& b : k_.buffers) {
-      if (b.kind != BufKind::InQueue) continue;
+  // Queues a pass of the chunked mode uses (all of them for the whole-row path, pass = -1).
+  bool queue_in_pass(int buffer, int pass) const {
+    if (pass < 0) return true;
+    for (int i : k_.chunks.pass_body[pass]) {
+      const Instr& in = k_.body[i];
+      if (in.op == Op::Load && k_.buffers[buffer].kind == BufKind::InQueue && k_.buffers[buffer].tensor == in.tensor) return true;
+      if (in.op == Op::Store && k_.buffers[buffer].kind == BufKind::OutQueue && k_.buffers[buffer].tensor == in.tensor)
+        return true;
+    }
+    return false;
+  }
+  std::string pass_suffix(int pass) const { return pass < 0 ? "" : "Pass" + std::to_string(pass); }
+
+  void copy_in(int pass = -1) {
+    line(pass < 0 ? "  // Stage 1, copy-in (MTE2): the tile of each input, GM -> UB."
+                  : "  // Pass " + std::to_string(pass) + ", copy-in: this chunk of each input the pass reads.");
+    line("  __aicore__ inline void CopyIn" + pass_suffix(pass) + "(uint64_t i, uint32_t units) {");
+    for (size_t bi = 0; bi < k_.buffers.size(); ++bi) {
+      const Buffer& b = k_.buffers[bi];
+      if (b.kind != BufKind::InQueue || !queue_in_pass(static_cast<int>(bi), pass)) continue;
       const std::string t = cpp(b.type), v = b.name;
       line(fmt::format("    AscendC::LocalTensor<{}> {} = {}.AllocTensor<{}>();", t, v, member(b), t));
       if (b.form == Form::Rows)
-        line(fmt::format("    kt::LoadRows({}, {}[{}], units, n_, npad_);", v, gm(b.tensor), gm_offset(b.tensor)));
+        line(fmt::format("    kt::LoadRows({}, {}[{}], units, len_, npad_);", v, gm(b.tensor), gm_offset(b.tensor)));
       else line(fmt::format("    kt::LoadFlat({}, {}[{}], units);", v, gm(b.tensor), gm_offset(b.tensor)));
       line(fmt::format("    {}.EnQue({});", member(b), v));
     }
@@ -221,15 +274,17 @@ class KernelEmitter {
     line();
   }
 
-  void copy_out() {
-    line("  // Stage 3, copy-out (MTE3): each output tile, UB -> GM.");
-    line("  __aicore__ inline void CopyOut(uint32_t i, uint32_t units) {");
-    for (const Buffer& b : k_.buffers) {
-      if (b.kind != BufKind::OutQueue) continue;
+  void copy_out(int pass = -1) {
+    line(pass < 0 ? "  // Stage 3, copy-out (MTE3): each output tile, UB -> GM."
+                  : "  // Pass " + std::to_string(pass) + ", copy-out: this chunk of each output the pass writes.");
+    line("  __aicore__ inline void CopyOut" + pass_suffix(pass) + "(uint64_t i, uint32_t units) {");
+    for (size_t bi = 0; bi < k_.buffers.size(); ++bi) {
+      const Buffer& b = k_.buffers[bi];
+      if (b.kind != BufKind::OutQueue || !queue_in_pass(static_cast<int>(bi), pass)) continue;
       const std::string t = cpp(b.type), v = b.name;
       line(fmt::format("    AscendC::LocalTensor<{}> {} = {}.DeQue<{}>();", t, v, member(b), t));
       if (b.form == Form::Rows)
-        line(fmt::format("    kt::StoreRows({}[{}], {}, units, n_, npad_);", gm(b.tensor), gm_offset(b.tensor), v));
+        line(fmt::format("    kt::StoreRows({}[{}], {}, units, len_, npad_);", gm(b.tensor), gm_offset(b.tensor), v));
       else line(fmt::format("    kt::StoreFlat({}[{}], {}, units);", gm(b.tensor), gm_offset(b.tensor), v));
       line(fmt::format("    {}.FreeTensor({});", member(b), v));
     }
@@ -264,10 +319,147 @@ class KernelEmitter {
     line();
   }
 
+  // Chunked mode, pass p: the instructions the pass needs on one chunk (a [1, len_] tile); reductions accumulate
+  // into their column; the queues are dequeued/allocated first and freed/enqueued last.
+  void compute_pass(int p) {
+    line("  // Pass " + std::to_string(p) + ", compute: " + pass_summary(p) + ".");
+    line("  __aicore__ inline void ComputePass" + std::to_string(p) + "(uint32_t units) {");
+    for (size_t bi = 0; bi < k_.buffers.size(); ++bi) {
+      const Buffer& b = k_.buffers[bi];
+      if (!queue_in_pass(static_cast<int>(bi), p)) continue;
+      if (b.kind == BufKind::InQueue)
+        line(fmt::format("    AscendC::LocalTensor<{}> {} = {}.DeQue<{}>();", cpp(b.type), b.name, member(b), cpp(b.type)));
+      if (b.kind == BufKind::OutQueue)
+        line(fmt::format("    AscendC::LocalTensor<{}> {} = {}.AllocTensor<{}>();", cpp(b.type), b.name, member(b),
+                         cpp(b.type)));
+    }
+    declared_.clear();
+    for (int i : k_.chunks.pass_body[p])   // the columns this pass reads (final since an earlier pass)
+      for (int v : k_.body[i].srcs)
+        if (v >= 0 && k_.values[v].form == Form::Col && !k_.values[v].mask && !k_.values[v].resident) declare(v, "    ");
+    for (int i : k_.chunks.pass_body[p])
+      if (k_.body[i].op == Op::Reduce) declare(k_.body[i].dst, "    ");
+    for (int i : k_.chunks.pass_body[p]) instr(k_.body[i], i, false, "    ");
+    for (size_t bi = 0; bi < k_.buffers.size(); ++bi) {
+      const Buffer& b = k_.buffers[bi];
+      if (!queue_in_pass(static_cast<int>(bi), p)) continue;
+      if (b.kind == BufKind::InQueue) line(fmt::format("    {}.FreeTensor({});", member(b), b.name));
+      if (b.kind == BufKind::OutQueue) line(fmt::format("    {}.EnQue({});", member(b), b.name));
+    }
+    line("  }");
+    line();
+  }
+
+  std::string pass_summary(int p) const {
+    std::string s;
+    for (int i : k_.chunks.pass_body[p])
+      if (k_.body[i].op == Op::Reduce || k_.body[i].op == Op::Store)
+        s += (s.empty() ? "" : ", ") + std::string(k_.body[i].op == Op::Reduce ? "accumulates " : "") + k_.body[i].text;
+    return s;
+  }
+
+  std::string col_member(int value) const { return fmt::format("col{}_", value); }
+  bool is_col_io(const Instr& in) const {
+    return (in.op == Op::Load && k_.values[in.dst].form == Form::Col) ||
+           (in.op == Op::Store && k_.values[in.srcs[0]].form == Form::Col);
+  }
+
+  // Once per row in chunked mode: accumulator start values of the reductions of pass p (sum 0, max -inf, min +inf).
+  void init_accumulators(int p, const std::string& ind) {
+    for (int i : k_.chunks.pass_body[p]) {
+      const Instr& in = k_.body[i];
+      if (in.op != Op::Reduce) continue;
+      const std::string t = cpp(k_.values[in.dst].type);
+      const std::string start = in.fn == "max" ? "-kt::kInf" : in.fn == "min" ? "kt::kInf" : "0";
+      line(ind + fmt::format("AscendC::Duplicate({}.Get<{}>(), static_cast<{}>({}), kt::RoundRep<{}>(1));",
+                             col_member(in.dst), t, t, start, t));
+    }
+  }
+
+  // Chunked mode, finalize[idx] (after pass idx - 1; idx 0: before the first pass): the mean's scaling, then the
+  // column operations that are final now.
+  void finalize(int idx, const std::string& ind) {
+    if (idx > 0)
+      for (int i : k_.chunks.pass_body[idx - 1]) {
+        const Instr& in = k_.body[i];
+        if (in.op != Op::Reduce || in.fn != "mean") continue;
+        const std::string t = cpp(k_.values[in.dst].type), c = col_member(in.dst) + ".Get<" + t + ">()";
+        line(ind + "AscendC::PipeBarrier<PIPE_V>();");
+        line(ind + fmt::format("AscendC::Muls({0}, {0}, static_cast<{1}>(1.0f / static_cast<float>(n_)), "
+                               "kt::RoundRep<{1}>(1));",
+                               c, t));
+      }
+    for (int i : k_.chunks.finalize[idx]) {
+      const Instr& in = k_.body[i];
+      if (in.op == Op::Load || in.op == Op::Store) {
+        col_io(in, i, ind);
+        continue;
+      }
+      instr(in, i, false, ind);
+    }
+  }
+
+  // Chunked mode: the one value per row of a column input or output, moved outside the queues.
+  void col_io(const Instr& in, int index, const std::string& ind) {
+    const TensorArg& t = k_.tensors[in.tensor];
+    const std::string tt = cpp(t.type), io = fmt::format("colIo{}_.Get<{}>()", index, tt);
+    line(ind + "// " + in.text + " (one value of this row)");
+    line(ind + "AscendC::PipeBarrier<PIPE_ALL>();");
+    if (in.op == Op::Load) {
+      const Value& v = k_.values[in.dst];
+      declare(in.dst, ind);
+      line(ind + fmt::format("kt::LoadFlat({}, {}[row], 1);", io, gm(in.tensor)));
+      line(ind + "kt::SyncMte2ToV();");
+      line(ind + fmt::format("kt::Convert({}, {}, {});", var(in.dst), io, count_conv(Form::Col, t.type, v.type)));
+    } else {
+      const Value& v = k_.values[in.srcs[0]];
+      line(ind + fmt::format("kt::Convert({}, {}, {});", io, var(in.srcs[0]), count_conv(Form::Col, t.type, v.type)));
+      line(ind + "AscendC::PipeBarrier<PIPE_ALL>();");
+      line(ind + fmt::format("kt::StoreFlat({}[row], {}, 1);", gm(in.tensor), io));
+    }
+    line(ind + "AscendC::PipeBarrier<PIPE_ALL>();");
+  }
+
+  void process_chunked() {
+    const ChunkPlan& c = k_.chunks;
+    line();
+    line("  // Rows longer than UB: each row in chunks of chunk_ columns, " + std::to_string(c.passes) +
+         " pass(es) over its chunks (one per level of reductions).");
+    line("  __aicore__ inline void ProcessChunked() {");
+    line("    const uint32_t units = 1;");
+    declared_.clear();
+    for (const Value& v : k_.values)
+      if (v.form == Form::Col && !v.mask && !v.resident) declare(v.id, "    ");
+    line("    for (uint64_t row = 0; row < count_; ++row) {");
+    finalize(0, "      ");
+    for (int p = 0; p < c.passes; ++p) {
+      init_accumulators(p, "      ");
+      line("      for (uint64_t c = 0; c < n_; c += chunk_) {");
+      line("        len_ = static_cast<uint32_t>(n_ - c < chunk_ ? n_ - c : chunk_);");
+      if (!k_.prologue.empty()) {
+        line("        AscendC::PipeBarrier<PIPE_ALL>();   // the previous chunk's readers of the vectors are done");
+        for (size_t i = 0; i < k_.prologue.size(); ++i) instr(k_.prologue[i], static_cast<int>(i), true, "        ");
+      }
+      line(fmt::format("        CopyInPass{0}(row * n_ + c, units);", p));
+      line(fmt::format("        ComputePass{0}(units);", p));
+      line(fmt::format("        CopyOutPass{0}(row * n_ + c, units);", p));
+      line("      }");
+      finalize(p + 1, "      ");
+    }
+    line("    }");
+    line("    len_ = n_;");
+    line("  }");
+  }
+
   // The LocalTensor a value lives in; declares it (`decl`) from its buffer.
   void declare(int value, const std::string& ind) {
     const Value& v = k_.values[value];
     const std::string t = v.mask ? "uint8_t" : cpp(v.type), name = var(value);
+    if (chunk_mode_ && v.form == Form::Col && !v.mask) {   // a column lives across the chunks and passes of a row
+      if (!declared_.insert(value).second) return;
+      line(ind + "AscendC::LocalTensor<" + t + "> " + name + " = " + col_member(value) + ".Get<" + t + ">();");
+      return;
+    }
     if (v.buffer < 0) return;
     const Buffer& b = k_.buffers[v.buffer];
     const bool queue = b.kind == BufKind::OutQueue;
@@ -316,7 +508,8 @@ class KernelEmitter {
                                          : raw.name;
         if (prologue) {
           line(ind + fmt::format("AscendC::LocalTensor<{}> {} = {}.Get<{}>();", rt, raw.name, member(raw), rt));
-          line(ind + fmt::format("kt::LoadFlat({}, {}, n_);", raw.name, gm(in.tensor)));
+          line(ind + (chunk_mode_ ? fmt::format("kt::LoadFlat({}, {}[c], len_);", raw.name, gm(in.tensor))
+                                  : fmt::format("kt::LoadFlat({}, {}, n_);", raw.name, gm(in.tensor))));
           line(ind + "kt::SyncMte2ToV();   // the vector unit reads it next");
         }
         if (!conv) {
@@ -412,7 +605,7 @@ class KernelEmitter {
                                                                    {"max", "RowMax"}, {"min", "RowMin"}};
         for (auto& [fn, api] : apis)
           if (in.fn == fn)
-            line(ind + fmt::format("kt::{}({}, {}, {}, {}, units, n_, npad_);", api, d, src(0), src(1), work(dv->type, true)));
+            line(ind + fmt::format("kt::{}({}, {}, {}, {}, units, len_, npad_);", api, d, src(0), src(1), work(dv->type, true)));
         break;
       }
       case Op::VecBcast: {
@@ -420,13 +613,21 @@ class KernelEmitter {
                                                                    {"mul", "VecMul"}, {"div", "VecDiv"},
                                                                    {"max", "VecMax"}, {"min", "VecMin"}};
         for (auto& [fn, api] : apis)
-          if (in.fn == fn) line(ind + fmt::format("kt::{}({}, {}, {}, units, n_, npad_);", api, d, src(0), src(1)));
+          if (in.fn == fn) line(ind + fmt::format("kt::{}({}, {}, {}, units, len_, npad_);", api, d, src(0), src(1)));
         break;
       }
       case Op::Reduce: {
         const TypeOf st = k_.values[in.srcs[0]].type;
         const char* api = in.fn == "max" ? "RowMax" : in.fn == "min" ? "RowMin" : "RowSum";
-        line(ind + fmt::format("kt::{}({}, {}, {}, units, n_, npad_);", api, d, src(0), work(st, true)));
+        if (chunk_mode_) {   // this chunk's partial, folded into the row's accumulator
+          const std::string part = fmt::format("part{}_.Get<{}>()", in.dst, t);
+          line(ind + fmt::format("kt::{}({}, {}, {}, units, len_, npad_);", api, part, src(0), work(st, true)));
+          line(ind + "AscendC::PipeBarrier<PIPE_V>();");
+          const char* fold = in.fn == "max" ? "Max" : in.fn == "min" ? "Min" : "Add";
+          line(ind + fmt::format("AscendC::{}({}, {}, {}, kt::RoundRep<{}>(1));", fold, d, d, part, t));
+          break;
+        }
+        line(ind + fmt::format("kt::{}({}, {}, {}, units, len_, npad_);", api, d, src(0), work(st, true)));
         if (in.fn == "mean") {
           line(ind + "AscendC::PipeBarrier<PIPE_V>();");
           line(ind + fmt::format("AscendC::Muls({}, {}, static_cast<{}>(1.0f / static_cast<float>(n_)), {});", d, d, t, c));
@@ -477,7 +678,24 @@ class KernelEmitter {
       if (in.dst >= 0) line(fmt::format("  AscendC::LocalTensor<{}> {};", cpp(k_.values[in.dst].type), var(in.dst)));
     for (const auto& f : k_.fields) line(fmt::format("  {} {}_ = 0;", f.type, f.name));
     line("  uint64_t count_ = 0;   // this core's extent");
-    if (k_.rows) line("  uint32_t npad_ = 0;    // row stride in UB (elements)");
+    if (k_.rows) {
+      line("  uint32_t npad_ = 0;    // row stride in UB (elements)");
+      line("  uint32_t len_ = 0;     // elements of a row the helpers work on: n_, or the current chunk's length");
+    }
+    if (k_.chunks.possible) {
+      for (const Value& v : k_.values)
+        if (v.form == Form::Col && !v.mask && !v.resident)
+          line(fmt::format("  AscendC::TBuf<AscendC::TPosition::VECCALC> {};   // chunked mode: a column of the row",
+                           col_member(v.id)));
+      for (const Instr& in : k_.body)
+        if (in.op == Op::Reduce)
+          line(fmt::format("  AscendC::TBuf<AscendC::TPosition::VECCALC> part{}_;   // chunked mode: a chunk's partial",
+                           in.dst));
+      for (size_t i = 0; i < k_.body.size(); ++i)
+        if (is_col_io(k_.body[i]))
+          line(fmt::format("  AscendC::TBuf<AscendC::TPosition::VECCALC> colIo{}_;   // chunked mode: a row's {} value",
+                           i, k_.tensors[k_.body[i].tensor].name));
+    }
   }
 
   void entry() {
@@ -513,6 +731,8 @@ class KernelEmitter {
 
   const Kernel& k_;
   std::string o_;
+  bool chunk_mode_ = false;   // emitting the chunked (long rows) path
+  std::set<int> declared_;    // chunked mode: columns declared in the function being emitted
 };
 }  // namespace
 

@@ -135,6 +135,16 @@ struct TilingField {
   std::string why;                 // comment in the generated tiling header
 };
 
+// plan_chunks: how a row program runs when one row does not fit in UB (rows streamed in chunks of columns).
+struct ChunkPlan {
+  bool possible = false;
+  std::string why_not;             // when !possible
+  int passes = 0;                  // passes over each row's chunks
+  std::vector<int> value_stage;    // per value: the pass after which it is final (cols) / in which it is computed
+  std::vector<std::vector<int>> pass_body;   // body instructions executed per chunk in pass p (in program order)
+  std::vector<std::vector<int>> finalize;    // instructions on columns run once after pass p's last chunk
+};
+
 struct Kernel {
   std::string name;                // snake_case, as written: softmax
   std::string op_type;             // SoftmaxCustom
@@ -157,6 +167,7 @@ struct Kernel {
   std::vector<QueueOp> queue_ops;  // assign_stages
   std::vector<UbTerm> ub_terms;    // size_tiles
   std::vector<TilingField> fields; // split_cores
+  ChunkPlan chunks;                // plan_chunks
 };
 
 std::string print_ir(const Kernel& k);

@@ -107,6 +107,22 @@ std::string print_ir(const Kernel& k) {
                            ? fmt::format(" after body[{}]", q.after)
                            : "");
   }
+  if (k.chunks.possible) {
+    o += fmt::format("  long rows: {} pass(es) over chunks of columns\n", k.chunks.passes);
+    auto list = [&](const std::vector<int>& v) {
+      std::string s;
+      for (int i : v) s += (s.empty() ? "" : ", ") + fmt::format("body[{}]", i);
+      return s.empty() ? std::string("-") : s;
+    };
+    for (size_t i = 0; i < k.chunks.finalize.size(); ++i) {
+      if (i > 0) o += fmt::format("    pass {}: per chunk {}\n", i - 1, list(k.chunks.pass_body[i - 1]));
+      if (!k.chunks.finalize[i].empty())
+        o += fmt::format("    {} columns: {}\n", i == 0 ? "before the passes" : fmt::format("after pass {}", i - 1),
+                         list(k.chunks.finalize[i]));
+    }
+  } else if (!k.chunks.why_not.empty() && k.rows) {
+    o += "  long rows: not supported here (" + k.chunks.why_not + ")\n";
+  }
   if (!k.fields.empty()) {
     o += "  tiling:\n";
     for (const auto& f : k.fields) o += fmt::format("    {} {} = {}   // {}\n", f.type, f.name, f.host_expr, f.why);

@@ -10,6 +10,8 @@ void plan_buffers(Kernel& k);
 void assign_stages(Kernel& k);
 // UB bytes of each buffer per tile unit (element or row) and fixed, so the host can size the tile for the SoC's UB.
 void size_tiles(Kernel& k);
+// Long rows: the passes over column chunks that compute a row program when one row does not fit in UB.
+void plan_chunks(Kernel& k);
 // The tiling struct: extent, row length, per-core range, tile size, attrs, scalar dims; the block dim.
 void split_cores(Kernel& k);
 

@@ -228,7 +228,8 @@ class Checker {
         if (it->star != d.star)
           d_.error(d.range, "'" + d.name + "' is " + (d.star ? "a starred dim here" : "a single dim here") +
                                 " but " + (it->star ? "a starred dim" : "a single dim") + " in '" +
-                                k_.tensors[it->tensor].name + "'",
+                                (it->tensor < static_cast<int>(k_.tensors.size()) ? k_.tensors[it->tensor].name : t.name) +
+                                "'",
                    "use one form for a name everywhere");
         continue;
       }

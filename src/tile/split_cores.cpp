@@ -32,6 +32,8 @@ void split_cores(Kernel& k) {
   k.fields.push_back({"perCore", "uint64_t", "perCore", unit + " per core (the last core may have fewer)"});
   k.fields.push_back({"tileUnits", "uint32_t", "tileUnits", unit + " per tile (the last tile of a core may have fewer)"});
   k.fields.push_back({"depth", "uint32_t", "depth", "tiles per queue: the program's buffers=, or fewer when a tile would not fit"});
+  if (k.chunks.possible)
+    k.fields.push_back({"chunk", "uint32_t", "chunk", "0: whole rows per tile; else rows longer than UB, in chunks of this many columns"});
   for (const AttrArg& a : k.attrs)
     k.fields.push_back({camel_lower(a.name), a.type == DType::F32 ? "float" : a.type == DType::I32 ? "int64_t" : "bool",
                         "attr_" + camel_lower(a.name), "attr " + a.name});

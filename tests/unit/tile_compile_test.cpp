@@ -199,6 +199,24 @@ TEST(TilePasses, SizeTilesAndSplitCores) {
   EXPECT_TRUE(contains(flat, "float alpha = attr_alpha   // attr alpha")) << flat;
 }
 
+TEST(TilePasses, PlanChunksForLongRows) {
+  // softmax: pass 0 accumulates the max, pass 1 the sum of exp(v - max), pass 2 writes the output.
+  const std::string ir = ir_after(kRows, "plan_chunks");
+  EXPECT_TRUE(contains(ir, "long rows: 3 pass(es) over chunks of columns")) << ir;
+  EXPECT_TRUE(contains(ir, "pass 0: per chunk body[0], body[1]\n")) << ir;
+  EXPECT_TRUE(contains(ir, "pass 1: per chunk body[0], body[2], body[3], body[4]\n")) << ir;
+  EXPECT_TRUE(contains(ir, "pass 2: per chunk body[0], body[2], body[3], body[5], body[6]\n")) << ir;
+  // A flat program never needs chunks; the emitted row kernel has the chunked path and the host chooses it.
+  EXPECT_FALSE(contains(ir_after(kFlat, "plan_chunks"), "long rows")) << "flat";
+  const std::string src = kRows;
+  Diags d("s.tile", &src);
+  CompileResult r = compile_program("s.tile", src, {}, d);
+  ASSERT_TRUE(r.ok);
+  EXPECT_TRUE(contains(r.files["op_kernel/softmax_custom.cpp"], "ProcessChunked()"));
+  EXPECT_TRUE(contains(r.files["op_host/softmax_custom.cpp"], "uint64_t chunk = 0;"));
+  EXPECT_TRUE(contains(r.files["op_host/softmax_custom_tiling.h"], "TILING_DATA_FIELD_DEF(uint32_t, chunk);"));
+}
+
 TEST(TileEmit, OpProjectFilesAndOpDef) {
   const std::string src = kRows;
   Diags d("softmax.tile", &src);

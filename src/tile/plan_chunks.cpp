@@ -1,0 +1,68 @@
+// plan_chunks: a row program whose rows do not fit in UB runs each row in chunks of columns, in as many passes as
+// its reductions are deep: softmax needs max(v) before exp(v - max), then the sum, then the output — three passes,
+// each streaming the row again. A value's stage is the pass in which it is final: loads 0, an elementwise op the
+// latest of its operands, a reduction one more than its operand (it is accumulated over the chunks of that pass).
+// Row ops run per chunk in every pass that needs them; column ops run once when their operands are final.
+#include "tile/passes.h"
+
+#include <algorithm>
+
+namespace kgen::tile {
+void plan_chunks(Kernel& k) {
+  ChunkPlan& c = k.chunks;
+  c = ChunkPlan{};
+  if (!k.rows) {
+    c.why_not = "flat programs never need it";
+    return;
+  }
+  std::vector<int> def(k.values.size(), -1);
+  for (size_t i = 0; i < k.body.size(); ++i)
+    if (k.body[i].dst >= 0) def[k.body[i].dst] = static_cast<int>(i);
+  c.value_stage.assign(k.values.size(), 0);
+  for (const Instr& in : k.body) {
+    if (in.dst < 0) continue;
+    int s = 0;
+    for (int v : in.srcs)
+      if (v >= 0 && !k.values[v].resident) s = std::max(s, c.value_stage[v]);
+    if (in.op == Op::Reduce) ++s;
+    c.value_stage[in.dst] = s;
+  }
+  // Which row instructions each pass needs: those feeding a reduction accumulated in the pass or a store in it.
+  // Column loads and stores move one value per row, before the passes and after the pass that makes it final.
+  int passes = 1;
+  for (const Instr& in : k.body) {
+    const bool col_store = in.op == Op::Store && k.values[in.srcs[0]].form == Form::Col;
+    if (in.op == Op::Store && !col_store) passes = std::max(passes, c.value_stage[in.srcs[0]] + 1);
+    if (col_store) passes = std::max(passes, c.value_stage[in.srcs[0]]);
+    if (in.op == Op::Reduce) passes = std::max(passes, c.value_stage[in.srcs[0]] + 1);
+  }
+  c.passes = passes;
+  c.pass_body.assign(passes, {});
+  c.finalize.assign(passes + 1, {});   // finalize[p + 1]: after pass p; finalize[0]: before the first pass
+  for (int p = 0; p < passes; ++p) {
+    std::vector<bool> need(k.body.size(), false);
+    for (int i = static_cast<int>(k.body.size()) - 1; i >= 0; --i) {
+      const Instr& in = k.body[i];
+      const bool col_store = in.op == Op::Store && k.values[in.srcs[0]].form == Form::Col;
+      bool root = (in.op == Op::Store && !col_store && c.value_stage[in.srcs[0]] == p) ||
+                  (in.op == Op::Reduce && c.value_stage[in.srcs[0]] == p);
+      if (!root && !need[i]) continue;
+      need[i] = true;
+      for (int v : in.srcs)   // row operands are recomputed in the chunk; columns are final already
+        if (v >= 0 && def[v] >= 0 && k.values[v].form != Form::Col) need[def[v]] = true;
+    }
+    for (size_t i = 0; i < k.body.size(); ++i)
+      if (need[i]) c.pass_body[p].push_back(static_cast<int>(i));
+  }
+  for (size_t i = 0; i < k.body.size(); ++i) {
+    const Instr& in = k.body[i];
+    if (in.op == Op::Store && k.values[in.srcs[0]].form == Form::Col) {
+      c.finalize[c.value_stage[in.srcs[0]]].push_back(static_cast<int>(i));
+      continue;
+    }
+    if (in.dst < 0 || in.op == Op::Reduce || k.values[in.dst].form != Form::Col) continue;
+    c.finalize[c.value_stage[in.dst]].push_back(static_cast<int>(i));
+  }
+  c.possible = true;
+}
+}  // namespace kgen::tile
