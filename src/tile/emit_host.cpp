@@ -262,7 +262,10 @@ std::string emit_host(const Kernel& k) {
   line("  tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());");
   line("  context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());");
   line("  size_t* workspace = context->GetWorkspaceSizes(1);");
-  line("  workspace[0] = 0;");
+  int nacc = 0;
+  for (const Value& v : k.values) nacc += v.accumulator;
+  if (nacc > 0) line(fmt::format("  workspace[0] = {} * blockDim * 32;   // a 32-byte slot per core and accumulator", nacc));
+  else line("  workspace[0] = 0;");
   line("  return ge::GRAPH_SUCCESS;");
   line("}");
   line("}  // namespace optiling");

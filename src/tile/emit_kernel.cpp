@@ -85,7 +85,12 @@ class KernelEmitter {
         break;
       case Form::Rows: per = b.mask ? "tileUnits_ * npad_ / 8" : "tileUnits_ * npad_ * " + es; break;
       case Form::Vec: per = "npad_ * " + es; break;
-      case Form::Scalar: per = b.kind == BufKind::MathTmp ? "kt::kMathTmpBytes" : "0"; break;
+      case Form::Scalar:
+        per = b.kind == BufKind::MathTmp       ? "kt::kMathTmpBytes"
+              : b.kind == BufKind::Partials    ? "AscendC::GetBlockNum() * 32"
+              : b.kind == BufKind::CombineWork ? "9216"
+                                               : "0";
+        break;
     }
     return "kt::RoundUp256(" + per + ")";
   }
@@ -147,7 +152,13 @@ class KernelEmitter {
   std::string args_decl() const {
     std::string s;
     for (const auto& t : k_.tensors) s += "GM_ADDR " + camel_lower(t.name) + ", ";
+    if (!k_.epilogue.empty()) s += "GM_ADDR workspace, ";
     return s + "const " + k_.op_type + "TilingData& tiling";
+  }
+  int n_accumulators() const {
+    int n = 0;
+    for (const Value& v : k_.values) n += v.accumulator;
+    return n;
   }
 
   void init() {
@@ -165,11 +176,15 @@ class KernelEmitter {
       const TensorArg& t = k_.tensors[i];
       bool vec = false;
       for (const Instr& in : k_.prologue) vec |= in.op == Op::Load && in.tensor == static_cast<int>(i);
-      std::string off = vec ? "0" : k_.rows && !is_col(i) ? "begin * n_" : "begin";
-      std::string len = vec ? "n_" : k_.rows && !is_col(i) ? "count_ * n_" : "count_";
+      std::string off = vec || t.dims.empty() ? "0" : k_.rows && !is_col(i) ? "begin * n_" : "begin";
+      std::string len = vec ? "n_" : t.dims.empty() ? "1" : k_.rows && !is_col(i) ? "count_ * n_" : "count_";
       line(fmt::format("    {}.SetGlobalBuffer(reinterpret_cast<__gm__ {}*>({}) + {}, {});", gm(static_cast<int>(i)),
                        cpp(t.type), camel_lower(t.name), off, len));
     }
+    if (!k_.epilogue.empty())
+      line(fmt::format("    wsGm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(workspace), {} * AscendC::GetBlockNum() * 8);"
+                       "   // a 32-byte slot per core and accumulator",
+                       n_accumulators()));
     line("    // UB: queues of depth_ tiles for the copies, one buffer per temporary (shared when lifetimes do not overlap).");
     for (const Buffer& b : k_.buffers) {
       std::string call = b.kind == BufKind::InQueue || b.kind == BufKind::OutQueue
@@ -226,6 +241,12 @@ class KernelEmitter {
       line("    // Once per core, before the loop: values that stay in UB.");
       for (size_t i = 0; i < k_.prologue.size(); ++i) instr(k_.prologue[i], static_cast<int>(i), true, "    ");
     }
+    for (const Value& v : k_.values)
+      if (v.accumulator) {
+        line("    // " + v.name + " starts at 0 on every core");
+        line(fmt::format("    AscendC::Duplicate({}.Get<float>(), 0.0f, kt::RoundRep<float>(tileUnits_));",
+                         member(k_.buffers[v.buffer])));
+      }
     line("    const uint32_t tiles = static_cast<uint32_t>((count_ + tileUnits_ - 1) / tileUnits_);");
     line("    for (uint32_t i = 0; i < tiles; ++i) {");
     line("      const uint32_t units = i + 1 == tiles ? static_cast<uint32_t>(count_ - uint64_t(i) * tileUnits_) : "
@@ -234,6 +255,71 @@ class KernelEmitter {
     line("      Compute(units);");
     line("      CopyOut(i, units);");
     line("    }");
+    if (!k_.epilogue.empty()) {
+      line("    // Each core's sum of each accumulator into its workspace slot; once all cores are there, core 0 "
+           "finishes.");
+      int k = 0;
+      for (const Value& v : k_.values) {
+        if (!v.accumulator) continue;
+        line(fmt::format("    {{  // {}", v.name));
+        line("      AscendC::LocalTensor<float> slot = partials_.Get<float>();");
+        line(fmt::format("      kt::RowSum(slot, {}.Get<float>(), combineWork_.Get<float>(), 1, tileUnits_, "
+                         "kt::RoundUp(tileUnits_, 16));",
+                         member(k_.buffers[v.buffer])));
+        line("      AscendC::PipeBarrier<PIPE_ALL>();");
+        line(fmt::format("      AscendC::DataCopy(wsGm_[({} * AscendC::GetBlockNum() + AscendC::GetBlockIdx()) * 8], slot, 8);",
+                         k++));
+        line("      AscendC::PipeBarrier<PIPE_ALL>();");
+        line("    }");
+      }
+      line("    AscendC::SyncAll();");
+      line("    if (AscendC::GetBlockIdx() == 0) Epilogue();");
+    }
+    line("  }");
+    if (!k_.epilogue.empty()) epilogue();
+  }
+
+  // Core 0, after every core's partials are in the workspace: combine them, compute the outputs, write them.
+  void epilogue() {
+    line();
+    line("  __aicore__ inline void Epilogue() {");
+    line("    const uint32_t units = 1;   // one value");
+    std::vector<int> acc_index(k_.values.size(), -1);
+    int n = 0;
+    for (const Value& v : k_.values)
+      if (v.accumulator) acc_index[v.id] = n++;
+    for (const Instr& in : k_.epilogue) {
+      if (in.op == Op::Combine) {
+        line("    // " + in.text + ": the partials of all cores");
+        line("    {");
+        line("      AscendC::LocalTensor<float> parts = partials_.Get<float>();");
+        line("      const uint32_t count = static_cast<uint32_t>(AscendC::GetBlockNum()) * 8;");
+        line("      AscendC::Duplicate(parts, 0.0f, kt::RoundRep<float>(count));");
+        line("      AscendC::PipeBarrier<PIPE_ALL>();");
+        line(fmt::format("      AscendC::DataCopy(parts, wsGm_[{} * count], count);", acc_index[in.srcs[0]]));
+        line("      AscendC::PipeBarrier<PIPE_ALL>();");
+        line(fmt::format("      kt::RowSum({}.Get<float>(), parts, combineWork_.Get<float>(), 1, count, kt::RoundUp(count, 16));",
+                         member(k_.buffers[k_.values[in.dst].buffer])));
+        line("      AscendC::PipeBarrier<PIPE_V>();");
+        line("    }");
+        line(fmt::format("    AscendC::LocalTensor<float> {} = {}.Get<float>();", var(in.dst),
+                         member(k_.buffers[k_.values[in.dst].buffer])));
+        continue;
+      }
+      if (in.op == Op::Store) {
+        const TensorArg& t = k_.tensors[in.tensor];
+        const std::string tt = cpp(t.type), fin = camel_lower(t.name) + "Fin_";
+        line("    // " + in.text);
+        line(fmt::format("    AscendC::LocalTensor<{}> out = {}.Get<{}>();", tt, fin, tt));
+        line(fmt::format("    kt::Convert(out, {}, {});", var(in.srcs[0]),
+                         count_conv(Form::Flat, t.type, k_.values[in.srcs[0]].type)));
+        line("    AscendC::PipeBarrier<PIPE_ALL>();");
+        line(fmt::format("    kt::StoreFlat({}, out, 1);", gm(in.tensor)));
+        line("    AscendC::PipeBarrier<PIPE_ALL>();");
+        continue;
+      }
+      instr(in, 0, false, "    ");
+    }
     line("  }");
   }
 
@@ -659,6 +745,9 @@ class KernelEmitter {
       case Op::Fill:
         line(ind + fmt::format("AscendC::Duplicate({}, {}, {});", d, scalar(in.scalar, dv->type), c));
         break;
+      case Op::Accumulate:   // exactly this tile's elements: the padding past `units` is not part of the sum
+        line(ind + fmt::format("AscendC::Add({0}, {0}, {1}, units);", d, src(0)));
+        break;
       default: break;
     }
     line(ind + "AscendC::PipeBarrier<PIPE_V>();");
@@ -674,6 +763,7 @@ class KernelEmitter {
     }
     for (size_t i = 0; i < k_.tensors.size(); ++i)
       line(fmt::format("  AscendC::GlobalTensor<{}> {};", cpp(k_.tensors[i].type), gm(static_cast<int>(i))));
+    if (!k_.epilogue.empty()) line("  AscendC::GlobalTensor<float> wsGm_;   // the accumulators' per-core partials");
     for (const Instr& in : k_.prologue)
       if (in.dst >= 0) line(fmt::format("  AscendC::LocalTensor<{}> {};", cpp(k_.values[in.dst].type), var(in.dst)));
     for (const auto& f : k_.fields) line(fmt::format("  {} {}_ = 0;", f.type, f.name));
@@ -722,6 +812,10 @@ class KernelEmitter {
         targs += (targs.empty() ? "" : ", ") + (macro.empty() ? std::string("float") : macro);
       }
       inst += "<" + targs + ">";
+    }
+    if (!k_.epilogue.empty()) {
+      line("  KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIV_1_0);   // SyncAll across the vector cores needs a MIX type");
+      args += "AscendC::GetUserWorkspace(workspace), ";
     }
     line("  " + inst + " op;");
     line("  op.Init(" + args + "tilingData);");

@@ -75,6 +75,8 @@ enum class Op : uint8_t {
   Compare,     // dst (mask) <- srcs[0] fn srcs[1] or scalar         fn: lt, le, gt, ge, eq, ne
   Select,      // dst <- srcs[0] (mask) ? srcs[1] or scalar : srcs[2] or scalar2
   Fill,        // dst <- scalar (a tile of a constant)
+  Accumulate,  // dst (the accumulator: flat or col, f32) += srcs[0] elementwise, over the tiles of one core
+  Combine,     // epilogue: dst (one value) <- the sum of the accumulator srcs[0] over all its elements and cores
 };
 const char* op_name(Op o);
 
@@ -97,12 +99,15 @@ struct Value {
   bool mask = false;               // a comparison result (bits)
   std::string name;                // program name when assigned, else ""
   bool resident = false;           // computed in the prologue (once per core)
+  bool accumulator = false;        // a `total += sum(...)` accumulator (lives across the tiles of a core)
+  bool epilogue = false;           // computed after the loop, on core 0, from the combined accumulators
   // plan_buffers
   int buffer = -1;                 // index into Kernel::buffers (-1: aliases another value or none)
   int alias_of = -1;               // a Load/Cast/Store conversion that is a no-op for some columns
 };
 
-enum class BufKind : uint8_t { InQueue, OutQueue, Temp, Resident, MathTmp, RowWork };
+enum class BufKind : uint8_t { InQueue, OutQueue, Temp, Resident, MathTmp, RowWork, Accumulator, Partials, CombineWork,
+                               Epilogue };
 struct Buffer {
   std::string name;                // "xIn", "yOut", "tmp0", "weightRes"
   BufKind kind = BufKind::Temp;
@@ -163,6 +168,7 @@ struct Kernel {
   std::string loop_var;
   std::vector<Value> values;
   std::vector<Instr> prologue, body;
+  std::vector<Instr> epilogue;     // after the loop and a SyncAll, on core 0: combined accumulators -> 0-dim outputs
   std::vector<Buffer> buffers;     // plan_buffers
   std::vector<QueueOp> queue_ops;  // assign_stages
   std::vector<UbTerm> ub_terms;    // size_tiles

@@ -29,6 +29,10 @@ const char* kind_name(BufKind b) {
     case BufKind::Resident: return "resident";
     case BufKind::MathTmp: return "math-scratch";
     case BufKind::RowWork: return "row-work";
+    case BufKind::Accumulator: return "accumulator";
+    case BufKind::Partials: return "partials";
+    case BufKind::CombineWork: return "combine-work";
+    case BufKind::Epilogue: return "epilogue";
   }
   return "?";
 }
@@ -79,6 +83,10 @@ std::string print_ir(const Kernel& k) {
   }
   o += "  body (per tile):\n";
   for (const Instr& in : k.body) instr(o, k, in);
+  if (!k.epilogue.empty()) {
+    o += "  epilogue (after the loop, on core 0, once the accumulators are combined over the cores):\n";
+    for (const Instr& in : k.epilogue) instr(o, k, in);
+  }
   if (!k.buffers.empty()) {
     o += "  buffers:\n";
     for (size_t i = 0; i < k.buffers.size(); ++i) {

@@ -21,6 +21,8 @@ std::string camel_lower(const std::string& s) {
   return o;
 }
 
+std::string fmt_name(const char* prefix, int id) { return prefix + std::to_string(id); }
+
 bool needs_math_tmp(const Instr& in) {
   static const char* fns[] = {"sigmoid", "tanh", "erf", "gelu", "gelu_tanh", "silu", "softplus", "elu", "pow"};
   if (in.op != Op::Unary && in.op != Op::UnaryScalar) return false;
@@ -156,6 +158,18 @@ void plan_buffers(Kernel& k) {
     const Instr& in = k.body[i];
     if (in.dst < 0) continue;
     Value& v = k.values[in.dst];
+    if (v.accumulator) {   // its own buffer, alive for the whole loop
+      if (v.buffer < 0) {
+        Buffer b;
+        b.name = "acc" + std::string(1, static_cast<char>(std::toupper(static_cast<unsigned char>(v.name[0])))) +
+                 v.name.substr(1);
+        b.kind = BufKind::Accumulator;
+        b.type = v.type;
+        b.form = v.form;
+        v.buffer = add(b);
+      }
+      continue;
+    }
     const int until = std::max(last[in.dst], i);
     if (in.op == Op::Load) {
       const int q = in_queue[in.tensor];
@@ -208,6 +222,23 @@ void plan_buffers(Kernel& k) {
     b.type = work_types[w];
     b.form = k.rows ? Form::Rows : Form::Flat;
     add(b);
+  }
+  // Epilogue (core 0, after the loop): one small buffer per value, the partials of all cores, the helpers' scratch.
+  if (!k.epilogue.empty()) {
+    auto small = [&](const std::string& name, BufKind kind, TypeOf t) {
+      Buffer b;
+      b.name = name;
+      b.kind = kind;
+      b.type = t;
+      b.form = Form::Scalar;
+      return add(b);
+    };
+    for (const Instr& in : k.epilogue) {
+      if (in.dst >= 0) k.values[in.dst].buffer = small(fmt_name("fin", in.dst), BufKind::Epilogue, k.values[in.dst].type);
+      if (in.op == Op::Store) small(camel_lower(k.tensors[in.tensor].name) + "Fin", BufKind::Epilogue, k.tensors[in.tensor].type);
+    }
+    small("partials", BufKind::Partials, {-1, DType::F32});
+    small("combineWork", BufKind::CombineWork, {-1, DType::F32});
   }
   if (math) {
     Buffer b;

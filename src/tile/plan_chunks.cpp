@@ -15,6 +15,10 @@ void plan_chunks(Kernel& k) {
     c.why_not = "flat programs never need it";
     return;
   }
+  if (!k.epilogue.empty()) {
+    c.why_not = "accumulators across the rows";
+    return;
+  }
   std::vector<int> def(k.values.size(), -1);
   for (size_t i = 0; i < k.body.size(); ++i)
     if (k.body[i].dst >= 0) def[k.body[i].dst] = static_cast<int>(i);

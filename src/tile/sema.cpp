@@ -175,9 +175,9 @@ class Checker {
       d_.error(p_.header_range, "the kernel has no output", "add one after '->': -> (y: T[*n])");
     for (const Param& pa : p_.outputs) {
       unique(pa.name, pa.name_range);
-      if (!pa.type.is_tensor) {
-        d_.error(pa.type.range, "output '" + pa.name + "' is not a tensor", "give it dims: " + pa.name + ": " +
-                                                                              pa.type.dtype + "[*n]");
+      if (!pa.type.is_tensor) {   // a 0-dim output (a loss, a full reduction), written after the loop
+        TensorArg t{pa.name, true, {}, {}, pa.range};
+        if (type_of(pa.type, t.type)) k_.tensors.push_back(t);
         continue;
       }
       TensorArg t{pa.name, true, {}, pa.type.dims, pa.range};
@@ -243,7 +243,7 @@ class Checker {
     if (stars > 1)
       d_.error(t.range, "tensor '" + t.name + "' has " + std::to_string(stars) + " starred dims",
                "at most one: *m stands for all the leading dims");
-    if (t.dims.empty()) d_.error(t.range, "tensor '" + t.name + "' has no dims", "x: T[*n] for any shape");
+    if (t.dims.empty() && input) d_.error(t.range, "tensor '" + t.name + "' has no dims", "x: T[*n] for any shape");
   }
 
   int sym_of(const std::string& name) const {
@@ -282,9 +282,13 @@ class Checker {
         in_loop_ = true;
         for (const StmtPtr& b : s->body) stmt(*b);
         in_loop_ = false;
-      } else if (loop) {
+      } else if (loop && accs_.empty()) {
         d_.error(s->range, "a statement after the tiles loop",
-                 "the loop is the kernel's last statement: move this into the loop or before it");
+                 "only an accumulator's result is computed after the loop (total = 0.0, total += sum(v), then "
+                 "store(loss, total)); move this into the loop or before it");
+      } else if (loop) {
+        after_loop_ = true;   // the epilogue: combined accumulators into 0-dim outputs
+        stmt(*s);
       } else {
         stmt(*s);
       }
@@ -293,8 +297,13 @@ class Checker {
       d_.error(p_.header_range, "the kernel has no tiles loop",
                "add one: for t in tiles(n):  (flat) or  for r in tiles(m):  (rows of x: T[*m, n])");
     bool stored[64] = {};
-    for (const Instr& in : k_.body)
-      if (in.op == Op::Store && in.tensor >= 0 && in.tensor < 64) stored[in.tensor] = true;
+    for (const auto* list : {&k_.body, &k_.epilogue})
+      for (const Instr& in : *list)
+        if (in.op == Op::Store && in.tensor >= 0 && in.tensor < 64) stored[in.tensor] = true;
+    for (const auto& [name, acc] : accs_)
+      if (!combined_.count(name))
+        d_.warning(k_.values[acc].name.empty() ? p_.header_range : p_.header_range,
+                   "accumulator '" + name + "' is never used after the loop");
     for (size_t i = 0; i < k_.tensors.size() && i < 64; ++i)
       if (k_.tensors[i].output && !stored[i] && loop && d_.error_count() == errors_before_body)
         d_.error(k_.tensors[i].range, "output '" + k_.tensors[i].name + "' is never stored",
@@ -366,8 +375,7 @@ class Checker {
         d_.error(s.range, "nested tiles loops are not supported", "one tiles loop per kernel");
         return;
       case StmtKind::AugAssign:
-        d_.error(s.target_range, "'" + s.op + "': accumulators are not supported in this version",
-                 "write the value as one expression");
+        accumulate(s);
         return;
       case StmtKind::Assign: {
         if (tensor_of(s.target) >= 0 || attr_of(s.target) >= 0 || sym_of(s.target) >= 0 || s.target == k_.loop_var) {
@@ -398,7 +406,64 @@ class Checker {
     }
   }
 
-  std::vector<Instr>& out() { return in_loop_ ? k_.body : k_.prologue; }
+  std::vector<Instr>& out() { return in_loop_ ? k_.body : after_loop_ ? k_.epilogue : k_.prologue; }
+
+  // `total += sum(x)` in the loop, with `total = 0.0` before it: a per-core accumulator, added up over the cores
+  // after the loop.
+  void accumulate(const Stmt& s) {
+    if (!in_loop_ || s.op != "+=") {
+      d_.error(s.target_range, s.op != "+=" ? "only '+=' accumulates" : "'+=' outside the tiles loop",
+               "total = 0.0 before the loop, total += sum(v) in it");
+      return;
+    }
+    auto it = locals_.find(s.target);
+    if (it == locals_.end() || !it->second.scalar || !it->second.s.constant || it->second.s.value != 0) {
+      d_.error(s.target_range, "'" + s.target + "' is not an accumulator", "start it before the loop: " + s.target +
+                                                                              " = 0.0");
+      return;
+    }
+    const Expr& e = *s.value;
+    const Expr* x = &e;
+    if (e.kind == ExprKind::Call && e.text == "sum" && e.args.size() == 1 && e.kwargs.empty()) x = e.args[0].get();
+    else {
+      d_.error(e.range, "an accumulator adds whole sums", s.target + " += sum(v)");
+      return;
+    }
+    Operand v = expr(*x);
+    if (!v.ok) return;
+    if (v.scalar || !not_mask(v, x->range)) {
+      d_.error(x->range, "sum() of a scalar", "sum a tile");
+      return;
+    }
+    const Value val = k_.values[v.value];
+    const Form want = k_.rows ? Form::Col : Form::Flat;
+    if (val.form != want) {
+      d_.error(x->range, fmt::format("a {} program accumulates {} values, this is {}", k_.rows ? "row" : "flat",
+                                     form_name(want), form_name(val.form)),
+               k_.rows ? "reduce each row first: " + s.target + " += sum(sum(v, axis=1))" : "");
+      return;
+    }
+    if (!(val.type.var < 0 && val.type.fixed == DType::F32)) {
+      d_.error(x->range, "accumulators are float32; this value is " + tname(val.type), "load(x[...], f32)");
+      return;
+    }
+    int acc;
+    if (auto a = accs_.find(s.target); a != accs_.end()) acc = a->second;
+    else {
+      acc = new_value(want, {-1, DType::F32});
+      k_.values[acc].accumulator = true;
+      k_.values[acc].name = s.target;
+      accs_[s.target] = acc;
+    }
+    Instr in;
+    in.op = Op::Accumulate;
+    in.fn = "add";
+    in.dst = acc;
+    in.srcs = {v.value};
+    in.range = s.range;
+    in.text = s.target + " += " + print_expr(e);
+    k_.body.push_back(in);
+  }
 
   int new_value(Form f, TypeOf t, bool mask = false) {
     Value v;
@@ -406,7 +471,8 @@ class Checker {
     v.form = f;
     v.type = t;
     v.mask = mask;
-    v.resident = !in_loop_;
+    v.resident = !in_loop_ && !after_loop_;
+    v.epilogue = after_loop_;
     k_.values.push_back(v);
     return v.id;
   }
@@ -522,6 +588,7 @@ class Checker {
   }
 
   void store(const Expr& e) {
+    if (after_loop_) return store_after(e);
     if (!in_loop_) {
       d_.error(e.range, "store() outside the tiles loop", "store inside the loop");
       return;
@@ -553,6 +620,33 @@ class Checker {
     in.range = e.range;
     in.text = print_expr(e);
     out().push_back(in);
+  }
+
+  // After the loop: store(loss, value) into a 0-dim output, from the combined accumulators.
+  void store_after(const Expr& e) {
+    if (e.args.size() != 2 || e.args[0]->kind != ExprKind::Name) {
+      d_.error(e.range, "after the loop, store() writes a 0-dim output: store(loss, total / n)");
+      return;
+    }
+    const int ti = tensor_of(e.args[0]->text);
+    if (ti < 0 || !k_.tensors[ti].output || !k_.tensors[ti].dims.empty()) {
+      d_.error(e.args[0]->range, "'" + e.args[0]->text + "' is not a 0-dim output",
+               "declare it without dims: -> (" + e.args[0]->text + ": f32)");
+      return;
+    }
+    Operand v = expr(*e.args[1]);
+    if (!v.ok) return;
+    if (v.scalar) {
+      d_.error(e.args[1]->range, "the value does not depend on an accumulator", "accumulate in the loop: total += sum(v)");
+      return;
+    }
+    Instr in;
+    in.op = Op::Store;
+    in.tensor = ti;
+    in.srcs = {v.value};
+    in.range = e.range;
+    in.text = print_expr(e);
+    k_.epilogue.push_back(in);
   }
 
   Operand fill(const Operand& s, Form f, TypeOf t, Range r) {
@@ -612,6 +706,19 @@ class Checker {
 
   Operand name(const Expr& e) {
     const std::string& n = e.text;
+    if (auto a = accs_.find(n); a != accs_.end()) {
+      if (!after_loop_) {
+        d_.error(e.range, "accumulator '" + n + "' is read inside the loop", "use it after the loop");
+        return {};
+      }
+      auto c = combined_.find(n);
+      if (c == combined_.end()) {   // the sum over the accumulator's elements and all cores, once
+        Operand o = emit(Op::Combine, "sum", Form::Flat, {-1, DType::F32}, {a->second}, e);
+        k_.values[o.value].epilogue = true;
+        c = combined_.emplace(n, o).first;
+      }
+      return c->second;
+    }
     if (auto it = locals_.find(n); it != locals_.end()) {
       if (in_loop_ == false || !it->second.scalar) {
         Operand o = it->second;
@@ -976,8 +1083,10 @@ class Checker {
   std::string soc_;
   Kernel& k_;
   Diags& d_;
-  bool in_loop_ = false;
+  bool in_loop_ = false, after_loop_ = false;
   std::map<std::string, Operand> locals_;
+  std::map<std::string, int> accs_;           // accumulator name -> its value
+  std::map<std::string, Operand> combined_;   // accumulator name -> its combined value (epilogue)
 };
 }  // namespace
 

@@ -50,7 +50,10 @@ void size_tiles(Kernel& k) {
         t.fixed = "rowBytes(" + es + ") + 512";
         break;
       case Form::Scalar:
-        t.fixed = b.kind == BufKind::MathTmp ? "kMathTmpBytes + 512" : "512";
+        t.fixed = b.kind == BufKind::MathTmp       ? "kMathTmpBytes + 512"
+                  : b.kind == BufKind::Partials    ? "coreNum * 32 + 512"
+                  : b.kind == BufKind::CombineWork ? "9216 + 512"
+                                                   : "512";
         break;
     }
     if (b.only_if_var_differs >= 0) {

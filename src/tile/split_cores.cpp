@@ -41,7 +41,7 @@ void split_cores(Kernel& k) {
   for (const Sym& s : k.syms) {
     const std::string f = camel_lower(s.name);
     bool used = false;
-    for (const auto* list : {&k.prologue, &k.body})
+    for (const auto* list : {&k.prologue, &k.body, &k.epilogue})
       for (const Instr& in : *list)
         used |= in.scalar.cpp.find(f + "_)") != std::string::npos || in.scalar2.cpp.find(f + "_)") != std::string::npos;
     bool have = false;

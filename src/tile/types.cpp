@@ -43,7 +43,7 @@ const char* form_name(Form f) {
 
 const char* op_name(Op o) {
   static const char* names[] = {"load", "store", "cast", "unary", "unary_scalar", "binary", "scalar", "row_bcast",
-                                "vec_bcast", "reduce", "compare", "select", "fill"};
+                                "vec_bcast", "reduce", "compare", "select", "fill", "accumulate", "combine"};
   return names[static_cast<int>(o)];
 }
 }  // namespace kgen::tile

@@ -125,7 +125,13 @@ TEST(TileSema, EveryDiagnostic) {
        "a tile's power must be 2, 3 or 0.5", ""},
       {head + "    for t in tiles(n):\n        store(y[t], load(x[t]))\n    v = 1.0\n", "5:5", "a statement after the tiles loop", ""},
       {head + "    for t in tiles(n):\n        acc += load(x[t])\n        store(y[t], load(x[t]))\n", "4:9",
-       "accumulators are not supported", ""},
+       "'acc' is not an accumulator", "acc = 0.0"},
+      {"kernel k(x: f32[*n]) -> (y: f32):\n    acc = 0.0\n    for t in tiles(n):\n        acc += load(x[t])\n    store(y, acc)\n",
+       "4:16", "an accumulator adds whole sums", "acc += sum(v)"},
+      {"kernel k(x: T[*n]) -> (y: T):\n    dtype T in (f32, f16)\n    acc = 0.0\n    for t in tiles(n):\n        acc += sum(load(x[t]))\n    store(y, acc)\n",
+       "5:20", "accumulators are float32; this value is T", "load(x[...], f32)"},
+      {"kernel k(x: f32[*n]) -> (y: f32[*n]):\n    acc = 0.0\n    for t in tiles(n):\n        acc += sum(load(x[t]))\n        store(y[t], load(x[t]))\n    store(y, acc)\n",
+       "6:11", "'y' is not a 0-dim output", "declare it without dims"},
       {head + "    for t in tiles(n):\n        for u in tiles(n):\n            pass\n        store(y[t], load(x[t]))\n", "4:9",
        "nested tiles loops are not supported", ""},
   };
@@ -197,6 +203,32 @@ TEST(TilePasses, SizeTilesAndSplitCores) {
   EXPECT_TRUE(contains(ir, "uint32_t tileUnits = tileUnits")) << ir;
   const std::string flat = ir_after(kFlat, "split_cores");
   EXPECT_TRUE(contains(flat, "float alpha = attr_alpha   // attr alpha")) << flat;
+}
+
+TEST(TilePasses, AccumulatorsAndEpilogue) {
+  const std::string src = R"(kernel sq_mean(x: T[*n]) -> (loss: T):
+    dtype T in (f32, f16)
+    total = 0.0
+    for t in tiles(n):
+        v = load(x[t], f32)
+        total += sum(v * v)
+    store(loss, total / n)
+)";
+  const std::string ir = ir_after(src, "plan_buffers");
+  EXPECT_TRUE(contains(ir, "%2(total): flat f32 = accumulate.add %1    -> accTotal")) << ir;
+  EXPECT_TRUE(contains(ir, "epilogue (after the loop, on core 0")) << ir;
+  EXPECT_TRUE(contains(ir, "%3: flat f32 = combine.sum %2(total)    -> fin3")) << ir;
+  EXPECT_TRUE(contains(ir, "store loss %4")) << ir;
+  EXPECT_TRUE(contains(ir, "partials partials scalar f32")) << ir;
+  Diags d("s.tile", &src);
+  CompileResult r = compile_program("s.tile", src, {}, d);
+  ASSERT_TRUE(r.ok) << d.render(false);
+  const std::string& kernel = r.files["op_kernel/sq_mean_custom.cpp"];
+  EXPECT_TRUE(contains(kernel, "KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIV_1_0);")) << kernel;
+  EXPECT_TRUE(contains(kernel, "AscendC::SyncAll();")) << kernel;
+  EXPECT_TRUE(contains(kernel, "if (AscendC::GetBlockIdx() == 0) Epilogue();")) << kernel;
+  EXPECT_TRUE(contains(r.files["op_host/sq_mean_custom.cpp"], "workspace[0] = 1 * blockDim * 32;"));
+  EXPECT_TRUE(contains(r.files["op_host/sq_mean_custom.cpp"], "out->SetDimNum(0);"));   // a 0-dim output
 }
 
 TEST(TilePasses, PlanChunksForLongRows) {
