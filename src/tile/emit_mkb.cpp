@@ -8,19 +8,6 @@
 
 namespace kgen::tile {
 namespace {
-std::string camel_lower(const std::string& s) {
-  std::string o;
-  bool up = false;
-  for (char c : s) {
-    if (c == '_') {
-      up = true;
-      continue;
-    }
-    o += up ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
-    up = false;
-  }
-  return o;
-}
 
 // Text of a header without its `#pragma once` and the includes the kernel string already has.
 std::string inline_header(const std::string& text) {

@@ -28,6 +28,8 @@ struct TypeOf {
 // Value forms: a flat tile [len], a row tile [rows, n], a column [rows, 1], a row vector [n], a scalar.
 enum class Form : uint8_t { Scalar, Flat, Rows, Col, Vec };
 const char* form_name(Form f);
+// C++ member/variable names from the program's snake_case names: negative_slope -> negativeSlope.
+std::string camel_lower(const std::string& snake);
 
 struct TensorArg {                 // an input or output of the op
   std::string name;

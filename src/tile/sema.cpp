@@ -343,8 +343,12 @@ class Checker {
       k_.rows = false;
     } else if (t.dims.size() == 2 && sy.first == 1) {
       k_.rows = true;
-      const Dim& last = t.dims[1];
-      if (!last.name.empty()) k_.row_sym = sym_of(last.name);
+      // The rows' length: the named last dim of the first tensor viewed as [*m, n] (a column [*m, 1] may come first).
+      for (const TensorArg& u : k_.tensors)
+        if (u.dims.size() == 2 && u.dims[0].name == ext && !u.dims[1].name.empty()) {
+          k_.row_sym = sym_of(u.dims[1].name);
+          break;
+        }
     } else {
       d_.error(it->args[0]->range, "tiles(" + ext + "): '" + ext + "' must be the whole of a flat tensor (x: T[*" +
                                        ext + "]) or the rows of x: T[*" + ext + ", n]",

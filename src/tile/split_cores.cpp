@@ -9,19 +9,6 @@
 
 namespace kgen::tile {
 namespace {
-std::string camel_lower(const std::string& s) {
-  std::string o;
-  bool up = false;
-  for (char c : s) {
-    if (c == '_') {
-      up = true;
-      continue;
-    }
-    o += up ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
-    up = false;
-  }
-  return o;
-}
 }  // namespace
 
 void split_cores(Kernel& k) {

@@ -41,6 +41,20 @@ const char* form_name(Form f) {
   return "?";
 }
 
+std::string camel_lower(const std::string& s) {
+  std::string o;
+  bool up = false;
+  for (char c : s) {
+    if (c == '_') {
+      up = true;
+      continue;
+    }
+    o += up ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+    up = false;
+  }
+  return o;
+}
+
 const char* op_name(Op o) {
   static const char* names[] = {"load", "store", "cast", "unary", "unary_scalar", "binary", "scalar", "row_bcast",
                                 "vec_bcast", "reduce", "compare", "select", "fill", "accumulate", "combine"};
