@@ -46,6 +46,9 @@ const char* json_dtype(DType t) {
   return "float";
 }
 
+// The host's variable for a dim of the program (prefixed: a dim may be called `total` or `depth`).
+std::string sym_var(const std::string& name) { return "d_" + camel_lower(name); }
+
 int input_index(const Kernel& k, int tensor) {
   int n = 0;
   for (int i = 0; i < tensor; ++i) n += !k.tensors[i].output;
@@ -108,12 +111,12 @@ std::string emit_host(const Kernel& k) {
     const TensorArg& t = k.tensors[s.tensor];
     const int after = s.first;   // dims after this one (from the end)
     if (s.star) {
-      line(fmt::format("  uint64_t {} = 1;", camel_lower(s.name)));
+      line(fmt::format("  uint64_t {} = 1;", sym_var(s.name)));
       line(fmt::format("  for (size_t d = 0; d + {} < {}.GetDimNum(); ++d) {} *= {}.GetDim(d);", after, sh,
-                       camel_lower(s.name), sh));
+                       sym_var(s.name), sh));
     } else {
       line(fmt::format("  const uint64_t {} = {}.GetDimNum() > {} ? {}.GetDim({}.GetDimNum() - {}) : 1;",
-                       camel_lower(s.name), sh, after, sh, sh, after + 1));
+                       sym_var(s.name), sh, after, sh, sh, after + 1));
     }
     (void)t;
   }
@@ -137,10 +140,10 @@ std::string emit_host(const Kernel& k) {
       if (d.star) {
         line(fmt::format("    uint64_t p = 1;"));
         line(fmt::format("    for (size_t d = 0; d + {} < s.GetDimNum(); ++d) p *= s.GetDim(d);", from_end));
-        line(fmt::format("    if (p != {}) return ge::GRAPH_FAILED;", camel_lower(d.name)));
+        line(fmt::format("    if (p != {}) return ge::GRAPH_FAILED;", sym_var(d.name)));
         break;
       }
-      const std::string v = d.name.empty() ? std::to_string(d.value) : camel_lower(d.name);
+      const std::string v = d.name.empty() ? std::to_string(d.value) : sym_var(d.name);
       line(fmt::format("    if (static_cast<uint64_t>(s.GetDim(s.GetDimNum() - {})) != {}) return ge::GRAPH_FAILED;",
                        from_end + 1, v));
     }
@@ -160,12 +163,13 @@ std::string emit_host(const Kernel& k) {
     line(fmt::format("  const uint64_t size{} = SizeOf(dt{});", nm, nm));
     line(fmt::format("  (void)size{};", nm));
   }
-  line(fmt::format("  const uint64_t total = {};", camel_lower(k.syms[k.extent_sym].name)));
+  line(fmt::format("  const uint64_t total = {};", sym_var(k.syms[k.extent_sym].name)));
   if (k.rows) {
     bool one = false;
     for (const Buffer& b : k.buffers)
       if (!b.mask && b.type.var < 0 && dtype_size(b.type.fixed) == 1) one = true;
-    line(fmt::format("  const uint64_t npad = (n + {0} - 1) / {0} * {0};   // row stride in UB (elements)", one ? 32 : 16));
+    line(fmt::format("  const uint64_t npad = ({1} + {0} - 1) / {0} * {0};   // row stride in UB (elements)", one ? 32 : 16,
+                     k.row_sym >= 0 ? sym_var(k.syms[k.row_sym].name) : std::string("1")));
   } else {
     line("  const uint64_t npad = 1;   // (flat: a unit is one element)");
   }
@@ -241,7 +245,6 @@ std::string emit_host(const Kernel& k) {
     line(fmt::format("  if (attr{}Ptr == nullptr) return ge::GRAPH_FAILED;", a));
     line(fmt::format("  const {} attr_{} = *attr{}Ptr;", t, camel_lower(at.name), a));
   }
-  for (const Sym& s : k.syms) line(fmt::format("  const uint64_t dim_{} = {};", camel_lower(s.name), camel_lower(s.name)));
   line();
   line(fmt::format("  {}TilingData tiling;", k.op_type));
   for (const auto& f : k.fields) line(fmt::format("  tiling.set_{}(static_cast<{}>({}));", f.name, f.type, f.host_expr));

@@ -316,6 +316,9 @@ class Checker {
       return;
     }
     k_.loop_var = s.loop_vars[0];
+    if (sym_of(k_.loop_var) >= 0 || tensor_of(k_.loop_var) >= 0 || attr_of(k_.loop_var) >= 0)
+      d_.error(s.loop_var_ranges[0], "the loop variable '" + k_.loop_var + "' has the name of a dim, tensor or attr",
+               "call it something else, e.g. t or r");
     const Expr* it = s.value.get();
     if (!it || it->kind != ExprKind::Call || it->text != "tiles") {
       d_.error(it ? it->range : s.range, "the loop must iterate over tiles(...)", "for t in tiles(n, buffers=2):");

@@ -15,7 +15,9 @@ void split_cores(Kernel& k) {
   k.fields.clear();
   const std::string unit = k.rows ? "rows" : "elements";
   k.fields.push_back({"total", "uint64_t", "total", "the loop's extent: " + unit + " in all"});
-  if (k.rows) k.fields.push_back({"n", "uint32_t", "n", "length of a row (elements)"});
+  if (k.rows)
+    k.fields.push_back({"n", "uint32_t", k.row_sym >= 0 ? "d_" + camel_lower(k.syms[k.row_sym].name) : "1",
+                        "length of a row (elements)"});
   k.fields.push_back({"perCore", "uint64_t", "perCore", unit + " per core (the last core may have fewer)"});
   k.fields.push_back({"tileUnits", "uint32_t", "tileUnits", unit + " per tile (the last tile of a core may have fewer)"});
   k.fields.push_back({"depth", "uint32_t", "depth", "tiles per queue: the program's buffers=, or fewer when a tile would not fit"});
@@ -33,7 +35,7 @@ void split_cores(Kernel& k) {
         used |= in.scalar.cpp.find(f + "_)") != std::string::npos || in.scalar2.cpp.find(f + "_)") != std::string::npos;
     bool have = false;
     for (const auto& fd : k.fields) have |= fd.name == f;
-    if (used && !have) k.fields.push_back({f, "uint64_t", "dim_" + f, "dim " + s.name});
+    if (used && !have) k.fields.push_back({f, "uint64_t", "d_" + f, "dim " + s.name});
   }
 }
 }  // namespace kgen::tile

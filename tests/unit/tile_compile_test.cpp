@@ -199,7 +199,7 @@ TEST(TilePasses, SizeTilesAndSplitCores) {
   EXPECT_TRUE(contains(ir, "xIn in-queue rows T depth 2   ub: depth * rowBytes(sizeT) per unit + 512 * depth fixed")) << ir;
   EXPECT_TRUE(contains(ir, "(dtT != ge::DT_FLOAT ? 1 : 0) * rowBytes(4) per unit")) << ir;
   EXPECT_TRUE(contains(ir, "uint64_t total = total   // the loop's extent: rows in all")) << ir;
-  EXPECT_TRUE(contains(ir, "uint32_t n = n   // length of a row (elements)")) << ir;
+  EXPECT_TRUE(contains(ir, "uint32_t n = d_n   // length of a row (elements)")) << ir;
   EXPECT_TRUE(contains(ir, "uint32_t tileUnits = tileUnits")) << ir;
   const std::string flat = ir_after(kFlat, "split_cores");
   EXPECT_TRUE(contains(flat, "float alpha = attr_alpha   // attr alpha")) << flat;
