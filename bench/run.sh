@@ -5,12 +5,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${1:-build}"
 n="${2:-7}"
-cmake --build "$build" -j1 --target kgen kgen_sim bench_vec_add bench_perf_model >/dev/null
+cmake --build "$build" -j1 --target kgen kgen_sim bench_vec_add bench_perf_model bench_tile_compile >/dev/null
 echo "== AscendC::Add, 1M floats in UB (checks on) vs plain C++ loop: medians of $n repetitions"
 "$build/bench/bench_vec_add" --benchmark_repetitions="$n" --benchmark_report_aggregates_only=true \
   --benchmark_color=false | grep -E "median|^Add on"
 echo "== performance model: 1M-record synthetic trace (target < 1 s): medians of $n repetitions"
 "$build/bench/bench_perf_model" --benchmark_repetitions="$n" --benchmark_report_aggregates_only=true \
+  --benchmark_color=false | grep -E "median"
+echo "== tile program -> op project (kgen tile compile in memory, target median <= 10 ms): medians of $n repetitions"
+"$build/bench/bench_tile_compile" --benchmark_repetitions="$n" --benchmark_report_aggregates_only=true \
   --benchmark_color=false | grep -E "median"
 echo "== kgen cc compile time"
 bench/compile_time.sh "$n" "$build/kgen"

@@ -24,7 +24,8 @@ void split_cores(Kernel& k) {
   if (k.chunks.possible)
     k.fields.push_back({"chunk", "uint32_t", "chunk", "0: whole rows per tile; else rows longer than UB, in chunks of this many columns"});
   for (const AttrArg& a : k.attrs)
-    k.fields.push_back({camel_lower(a.name), a.type == DType::F32 ? "float" : a.type == DType::I32 ? "int64_t" : "bool",
+    // CANN tiling fields are integers or float: a bool attr travels as uint8_t.
+    k.fields.push_back({camel_lower(a.name), a.type == DType::F32 ? "float" : a.type == DType::I32 ? "int64_t" : "uint8_t",
                         "attr_" + camel_lower(a.name), "attr " + a.name});
   // Dims used as scalars in the computation (e.g. `/ n`), other than the ones above.
   for (const Sym& s : k.syms) {

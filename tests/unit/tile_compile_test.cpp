@@ -277,6 +277,17 @@ TEST(TileEmit, OpProjectFilesAndOpDef) {
   EXPECT_FALSE(contains(mkb, "#include \"kgen_tile.h\"")) << "helpers must be inline";
 }
 
+TEST(TileEmit, BoolAttrTravelsAsUint8) {
+  // CANN's tiling fields are integers or float (tilingdata_base.h refuses bool).
+  const std::string src = "kernel flagged(x: f32[*n], flag: bool = true) -> (y: f32[*n]):\n    for t in tiles(n):\n"
+                          "        store(y[t], load(x[t]) * flag)\n";
+  Diags d("f.tile", &src);
+  CompileResult r = compile_program("f.tile", src, {}, d);
+  ASSERT_TRUE(r.ok) << d.render(false);
+  EXPECT_TRUE(contains(r.files["op_host/flagged_custom_tiling.h"], "TILING_DATA_FIELD_DEF(uint8_t, flag);"));
+  EXPECT_TRUE(contains(r.files["op_host/flagged_custom.cpp"], ".Bool(true);"));
+}
+
 TEST(TileEmit, Deterministic) {
   const std::string src = kFlat;
   Diags d1("a.tile", &src), d2("a.tile", &src);
