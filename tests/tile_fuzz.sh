@@ -134,7 +134,7 @@ while (found < want or tried < min_tried) and tried < 200 * max(want, 1) + min_t
                        capture_output=True, text=True)
     if r.returncode < 0 or r.returncode not in (0, 3):
         print(f"FAIL kgen tile compile exited {r.returncode} on a mutant of {name} ({how}):\n{r.stderr[-2000:]}")
-        print(f"     input kept in {d}/prog.tile:\n{s}")
+        print(f"     the mutant:\n{s}")
         with open(os.path.join(out, "compile-crashed"), "a") as f:
             f.write(d + "\n")
         continue
