@@ -99,6 +99,11 @@ int main(int argc, char** argv) {
   kgen::cli::add_bench_command(app, exit_code);
   kgen::cli::add_tile_command(app, exit_code);
 
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help prints and succeeds; every other command-line mistake is a usage error: exit status 2, as documented.
+    return app.exit(e) == 0 ? 0 : 2;
+  }
   return exit_code;
 }
