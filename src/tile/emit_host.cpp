@@ -108,7 +108,6 @@ std::string emit_host(const Kernel& k) {
   for (const Sym& s : k.syms) {
     const int in = input_index(k, s.tensor);
     const std::string sh = fmt::format("context->GetInputShape({})->GetOriginShape()", in);
-    const TensorArg& t = k.tensors[s.tensor];
     const int after = s.first;   // dims after this one (from the end)
     if (s.star) {
       line(fmt::format("  uint64_t {} = 1;", sym_var(s.name)));
@@ -118,7 +117,6 @@ std::string emit_host(const Kernel& k) {
       line(fmt::format("  const uint64_t {} = {}.GetDimNum() > {} ? {}.GetDim({}.GetDimNum() - {}) : 1;",
                        sym_var(s.name), sh, after, sh, sh, after + 1));
     }
-    (void)t;
   }
   // Consistency of every input's shape with its pattern.
   line("  // Every input must match its declared dims.");

@@ -575,10 +575,6 @@ class KernelEmitter {
         const Buffer* conv = dv->alias_of >= 0 ? &k_.buffers[dv->buffer] : nullptr;
         const Buffer& raw = k_.buffers[conv ? dv->alias_of : dv->buffer];
         const std::string t = cpp(dv->type), rt = cpp(raw.type);
-        // bool tensors are bytes of 0/1 in UB: converted as uint8_t.
-        const std::string raw_view = raw.type.var < 0 && raw.type.fixed == DType::Bool
-                                         ? raw.name + ".template ReinterpretCast<uint8_t>()"
-                                         : raw.name;
         if (prologue) {
           line(ind + fmt::format("AscendC::LocalTensor<{}> {} = {}.Get<{}>();", rt, raw.name, member(raw), rt));
           line(ind + (chunk_mode_ ? fmt::format("kt::LoadFlat({}, {}[c], len_);", raw.name, gm(in.tensor))
@@ -594,7 +590,7 @@ class KernelEmitter {
           line(ind + "if constexpr (" + same(raw.type, dv->type) + ") " + d + " = " + raw.name +
                ".template ReinterpretCast<" + t + ">();");
         line(ind + (conv->only_if_var_differs >= 0 ? "else {" : "{") + " " + d + " = " + member(*conv) + ".Get<" + t +
-             ">(); kt::Convert(" + d + ", " + raw_view + ", " + count_conv(dv->form, raw.type, dv->type) + "); }");
+             ">(); kt::Convert(" + d + ", " + raw.name + ", " + count_conv(dv->form, raw.type, dv->type) + "); }");
         return;
       }
       case Op::Store: {
@@ -619,8 +615,7 @@ class KernelEmitter {
     switch (in.op) {
       case Op::Cast: {
         const TypeOf st = k_.values[in.srcs[0]].type;
-        const bool is_bool = st.var < 0 && st.fixed == DType::Bool;   // bytes of 0/1: converted as uint8_t
-        line(ind + "kt::Convert(" + d + ", " + src(0) + (is_bool ? ".template ReinterpretCast<uint8_t>()" : "") + ", " +
+        line(ind + "kt::Convert(" + d + ", " + src(0) + ", " +
              count_conv(dv->form, st, dv->type) + ");");
         break;
       }

@@ -108,8 +108,8 @@ struct Value {
   int alias_of = -1;               // a Load/Cast/Store conversion that is a no-op for some columns
 };
 
-enum class BufKind : uint8_t { InQueue, OutQueue, Temp, Resident, MathTmp, RowWork, Accumulator, Partials, CombineWork,
-                               Epilogue };
+enum class BufKind : uint8_t { InQueue, OutQueue, Temp, Resident, MathTmp, Work, RowWork, Accumulator, Partials,
+                               CombineWork, Epilogue };
 struct Buffer {
   std::string name;                // "xIn", "yOut", "tmp0", "weightRes"
   BufKind kind = BufKind::Temp;

@@ -28,6 +28,7 @@ const char* kind_name(BufKind b) {
     case BufKind::Temp: return "temp";
     case BufKind::Resident: return "resident";
     case BufKind::MathTmp: return "math-scratch";
+    case BufKind::Work: return "work";
     case BufKind::RowWork: return "row-work";
     case BufKind::Accumulator: return "accumulator";
     case BufKind::Partials: return "partials";

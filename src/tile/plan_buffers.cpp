@@ -205,7 +205,7 @@ void plan_buffers(Kernel& k) {
   for (size_t w = 0; w < work_types.size(); ++w) {
     Buffer b;
     b.name = "work" + std::to_string(w);
-    b.kind = BufKind::Temp;
+    b.kind = BufKind::Work;
     b.type = work_types[w];
     b.form = k.rows ? Form::Rows : Form::Flat;
     add(b);
@@ -239,7 +239,7 @@ void plan_buffers(Kernel& k) {
 
 int work_buffer(const Kernel& k, TypeOf t, bool row) {
   for (size_t i = 0; i < k.buffers.size(); ++i)
-    if (k.buffers[i].name.rfind(row ? "rowWork" : "work", 0) == 0 && k.buffers[i].type == t) return static_cast<int>(i);
+    if (k.buffers[i].kind == (row ? BufKind::RowWork : BufKind::Work) && k.buffers[i].type == t) return static_cast<int>(i);
   return -1;
 }
 int math_buffer(const Kernel& k) {

@@ -21,20 +21,6 @@ bool supports(const std::string& fn, DType t) {
   return fn == "fill";
 }
 
-std::string camel(const std::string& snake, bool upper_first) {
-  std::string o;
-  bool up = upper_first;
-  for (char c : snake) {
-    if (c == '_') {
-      up = true;
-      continue;
-    }
-    o += up ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
-    up = false;
-  }
-  return o;
-}
-
 const std::set<std::string> kUnary = {"exp",  "log",  "sqrt", "rsqrt", "abs",       "relu",     "sigmoid",
                                       "tanh", "erf",  "gelu", "gelu_tanh", "silu",  "softplus", "reciprocal",
                                       "hardsigmoid"};
@@ -59,7 +45,8 @@ class Checker {
 
   bool run() {
     k_.name = p_.name;
-    k_.op_type = camel(p_.name, true) + "Custom";
+    k_.op_type = camel_lower(p_.name) + "Custom";
+    if (!k_.op_type.empty()) k_.op_type[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(k_.op_type[0])));
     k_.kernel_symbol = p_.name + "_custom";
     k_.doc = p_.doc;
     k_.file = p_.file;
@@ -168,8 +155,7 @@ class Checker {
         k_.attrs.push_back(a);
       }
     }
-    int first_output = static_cast<int>(k_.tensors.size());
-    if (first_output == 0)
+    if (k_.tensors.empty())
       d_.error(p_.header_range, "the kernel has no tensor input", "add one: kernel " + p_.name + "(x: T[*n]) -> ...");
     if (p_.outputs.empty())
       d_.error(p_.header_range, "the kernel has no output", "add one after '->': -> (y: T[*n])");
@@ -186,7 +172,6 @@ class Checker {
         k_.tensors.push_back(t);
       }
     }
-    (void)first_output;
   }
 
   bool constant(const Expr& e, double& v) {
@@ -726,15 +711,9 @@ class Checker {
       }
       return c->second;
     }
-    if (auto it = locals_.find(n); it != locals_.end()) {
-      if (in_loop_ == false || !it->second.scalar) {
-        Operand o = it->second;
-        return o;
-      }
-      return it->second;
-    }
-    if (int a = attr_of(n); a >= 0) return scalar(camel(n, false) + "_");
-    if (int s = sym_of(n); s >= 0) return scalar("static_cast<float>(" + camel(n, false) + "_)");
+    if (auto it = locals_.find(n); it != locals_.end()) return it->second;
+    if (int a = attr_of(n); a >= 0) return scalar(camel_lower(n) + "_");
+    if (int s = sym_of(n); s >= 0) return scalar("static_cast<float>(" + camel_lower(n) + "_)");
     if (n == "inf") return scalar("kt::kInf", true, INFINITY);
     if (n == "true" || n == "false") return scalar(n == "true" ? "1" : "0", true, n == "true");
     if (tensor_of(n) >= 0) {

@@ -672,6 +672,10 @@ __aicore__ inline void Rsqrt(const AscendC::LocalTensor<T>& dst, const AscendC::
 template <class D, class S>
 __aicore__ inline void Convert(const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<S>& src, uint32_t count) {
   if (count == 0) return;
+  if constexpr (std::is_same<S, bool>::value && !std::is_same<D, bool>::value) {   // bytes of 0/1: as uint8_t
+    Convert(dst, src.template ReinterpretCast<uint8_t>(), count);
+    return;
+  }
   const uint32_t c = count;
   if constexpr (std::is_same<D, S>::value) {
     if constexpr (sizeof(D) == 4) {
