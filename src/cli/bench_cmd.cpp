@@ -1,4 +1,4 @@
-// `kgen bench [--suite DIR] [--candidates DIR | --generator NAME [--samples K]] [--filter S] [--jobs N] [--soc S] [--trials N] [--out DIR]
+// `kgen bench [--suite DIR] [--candidates DIR | --generator NAME [--samples K] [LLM options]] [--filter S] [--jobs N] [--soc S] [--trials N] [--out DIR]
 //             [--store FILE] [--rerun] [--json]`.
 #include "cli/bench_cmd.h"
 
@@ -11,6 +11,7 @@
 #include <iostream>
 #include <map>
 
+#include "cli/llm_options.h"
 #include "eval/bench.h"
 #include "eval/metrics.h"
 #include "perf/profile.h"
@@ -26,6 +27,7 @@ namespace fs = std::filesystem;
 struct BenchCli {
   eval::BenchOptions o;
   bool json = false;
+  LlmCli llm;
 };
 
 std::string dur(double s) {
@@ -49,6 +51,15 @@ int run_bench_cli(BenchCli& c) {
   } catch (const std::exception& e) {
     std::cerr << "kgen bench: --soc " << o.eval.soc << ": " << e.what() << "\n";
     return 2;
+  }
+  if (o.generator.rfind("llm:", 0) == 0) {
+    gen::LlmSettings s;
+    std::string err;
+    if (!llm_settings(c.llm, eval::cache_dir(o.eval), s, err)) {
+      std::cerr << "kgen bench: " << err << "\n";
+      return 2;
+    }
+    gen::register_llm_generator(s);
   }
   const bool tty = isatty(2);
   bool drawn = false;
@@ -96,7 +107,7 @@ int run_bench_cli(BenchCli& c) {
   }
 #endif
   std::map<std::string, int> verdicts;
-  for (const char* v : {"correct", "wrong-answer", "runtime-error", "timeout", "compile-error", "cheating"})
+  for (const char* v : {"correct", "wrong-answer", "runtime-error", "timeout", "compile-error", "cheating", "no-code"})
     verdicts[v] = 0;
   for (const auto& r : run.results) ++verdicts[eval::verdict_name(r.verdict)];
   if (c.json) {
@@ -120,7 +131,7 @@ int run_bench_cli(BenchCli& c) {
   fmt::print("evaluated {}, reused {} from the store {}{}\n", run.evaluated, run.reused, run.store_path,
              run.evaluated == 0 && run.reused > 0 ? " (nothing changed: nothing re-evaluated; --rerun forces it)" : "");
   std::string vc;
-  for (const char* v : {"correct", "wrong-answer", "runtime-error", "timeout", "compile-error", "cheating"})
+  for (const char* v : {"correct", "wrong-answer", "runtime-error", "timeout", "compile-error", "cheating", "no-code"})
     vc += fmt::format("{}{} {}", vc.empty() ? "" : ", ", v, verdicts[v]);
   fmt::print("verdicts: {}\n", vc);
   for (const auto& r : run.results)
@@ -136,6 +147,10 @@ int run_bench_cli(BenchCli& c) {
     fmt::print("missing (no candidate, not evaluated, not in the metrics): {}\n", m);
   }
   fmt::print("\n{}", eval::metrics_table(eval::compute_metrics(run.results)));
+  if (o.generator.rfind("llm:", 0) == 0) {
+    const gen::Usage u = gen::llm_generator_usage();
+    fmt::print("{}\n", gen::usage_line(u));
+  }
   fmt::print("\nresults: {}{}\n", json_path.string(), html_path.empty() ? "" : "\nreport:  " + html_path);
   return 0;
 }
@@ -153,8 +168,8 @@ CLI::App* add_bench_command(CLI::App& app, int& exit_code) {
                 "<task>/<k>/ or <task>.<k>.py")
       ->capture_default_str();
   b->add_option("--generator", o.generator,
-                "Generate the candidates instead: exec:PROGRAM [ARGS] (runs PROGRAM ARGS TASK.py DIR SAMPLE); written "
-                "to OUT/generated")
+                "Generate the candidates instead, into OUT/generated: llm:MODEL (an LLM with repair rounds, options "
+                "below), expert (the tile library), exec:PROGRAM [ARGS] (runs PROGRAM ARGS TASK.py DIR SAMPLE)")
       ->excludes(b->get_option("--candidates"));
   b->add_option("--samples", o.samples, "Samples per task from the generator")->capture_default_str();
   b->add_option("--generator-timeout", o.gen.timeout_s, "Wall-clock limit of one generation, seconds")
@@ -168,6 +183,7 @@ CLI::App* add_bench_command(CLI::App& app, int& exit_code) {
   b->add_option("--store", o.store, "Results store (SQLite; default OUT/results.db)");
   b->add_flag("--rerun", o.rerun, "Re-evaluate even what the store already holds");
   b->add_flag("--json", c->json, "Print a JSON summary on stdout instead of the tables");
+  add_llm_options(b, c->llm);
   b->callback([c, &exit_code] { exit_code = run_bench_cli(*c); });
   return b;
 }

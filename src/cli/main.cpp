@@ -8,6 +8,7 @@
 #include "cli/bench_cmd.h"
 #include "cli/cc.h"
 #include "cli/eval_cmd.h"
+#include "cli/generate_cmd.h"
 #include "cli/tile_cmd.h"
 #include "cli/examples.h"
 #include "cli/op_cmd.h"
@@ -97,6 +98,7 @@ int main(int argc, char** argv) {
   kgen::cli::add_tasks_command(app, exit_code);
   kgen::cli::add_eval_command(app, exit_code);
   kgen::cli::add_bench_command(app, exit_code);
+  kgen::cli::add_generate_command(app, exit_code);
   kgen::cli::add_tile_command(app, exit_code);
 
   try {

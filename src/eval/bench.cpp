@@ -228,7 +228,7 @@ json candidate_sources(const std::string& path) {
 }
 
 // Generates sample 0..samples-1 of every task into dir (bench.h); failures become compile-error results.
-bool generate_all(const BenchOptions& o, const std::vector<BenchTask>& tasks, const fs::path& dir,
+bool generate_all(const BenchOptions& o, const std::vector<BenchTask>& tasks, const fs::path& dir, Store* store,
                   std::vector<EvalResult>& failed, std::string& err) {
   Generator gen;
   if (!make_generator(o.generator, o.gen, gen, err)) return false;
@@ -276,7 +276,7 @@ bool generate_all(const BenchOptions& o, const std::vector<BenchTask>& tasks, co
       fs::path out = j.folder / std::to_string(j.sample);
       std::error_code e2;
       fs::create_directories(out, e2);
-      GenRequest q{fs::absolute(j.task->path).string(), j.task->id, j.sample, out.string(), o.eval.soc};
+      GenRequest q{fs::absolute(j.task->path).string(), j.task->id, j.sample, out.string(), o.eval.soc, &o.eval, store};
       GenOutcome g = gen(q);
       if (g.not_covered) {
         fs::remove_all(out, e2);
@@ -313,7 +313,7 @@ bool generate_all(const BenchOptions& o, const std::vector<BenchTask>& tasks, co
         r.kgen_version = KGEN_VERSION;
         r.soc = o.eval.soc;
         r.sample = j.sample;
-        r.verdict = Verdict::CompileError;
+        r.verdict = g.no_code ? Verdict::NoCode : Verdict::CompileError;
         r.diagnostics = g.diagnostics;
         r.seconds = g.seconds;
         failed.push_back(std::move(r));
@@ -348,15 +348,54 @@ json roofline_of(const std::string& soc) {
   }
 }
 
+// Per task, the latest generation of each sample in the store's trajectories (an LLM generator's rounds): the
+// verdict records after the sample's last round-0 record, each {"sample", "round", verdict record fields...}.
+json generation_attempts(Store& store, const std::vector<EvalResult>& results) {
+  json out = json::object();
+  std::set<std::string> seen;
+  for (const auto& r : results) {
+    if (!seen.insert(r.task_id).second) continue;
+    std::map<int, std::vector<json>> by_sample;
+    std::vector<Trajectory> ts = store.trajectories_for(r.task_id);
+    std::sort(ts.begin(), ts.end(), [](const Trajectory& a, const Trajectory& b) { return a.id < b.id; });
+    for (const Trajectory& t : ts) {   // in the order they were written
+      if (t.kind != "verdict") continue;
+      json a = json::parse(t.text, nullptr, false);
+      if (!a.is_object()) a = json{{"verdict", t.text}};
+      a["sample"] = t.sample;
+      a["round"] = t.round;
+      auto& rounds = by_sample[t.sample];
+      if (t.round == 0) rounds.clear();   // a later generation of this sample replaces the earlier one
+      rounds.push_back(std::move(a));
+    }
+    json list = json::array();
+    for (auto& [k, rounds] : by_sample)
+      for (auto& a : rounds) list.push_back(std::move(a));
+    if (!list.empty()) out[r.task_id] = std::move(list);
+  }
+  return out;
+}
+
 bool run_bench(const BenchOptions& o, BenchRun& run, std::string& err) {
   if (o.jobs < 1) {
     err = "--jobs must be at least 1";
     return false;
   }
   if (!list_suite(o.suite, o.filter, o.eval.python, run.tasks, err)) return false;
+  std::error_code ec;
+  fs::create_directories(o.out, ec);
+  if (ec) {
+    err = "--out " + o.out + ": cannot create the folder: " + ec.message();
+    return false;
+  }
+  run.store_path = o.store.empty() ? (fs::path(o.out) / "results.db").string() : o.store;
+  if (auto parent = fs::path(run.store_path).parent_path(); !parent.empty()) fs::create_directories(parent, ec);
+  std::unique_ptr<Store> store = Store::open(run.store_path, err);
+  if (!store) return false;
+
   std::vector<EvalResult> gen_failed;
   const std::string cand_dir = o.generator.empty() ? o.candidates : (fs::path(o.out) / "generated").string();
-  if (!o.generator.empty() && !generate_all(o, run.tasks, cand_dir, gen_failed, err)) return false;
+  if (!o.generator.empty() && !generate_all(o, run.tasks, cand_dir, store.get(), gen_failed, err)) return false;
   std::vector<BenchCandidate> cands;
   if (!find_candidates(cand_dir, cands, run.notes, err)) return false;
 
@@ -390,17 +429,6 @@ bool run_bench(const BenchOptions& o, BenchRun& run, std::string& err) {
           return r.task_id == t.id;
         }))
       run.missing.push_back(t.id);
-
-  std::error_code ec;
-  fs::create_directories(o.out, ec);
-  if (ec) {
-    err = "--out " + o.out + ": cannot create the folder: " + ec.message();
-    return false;
-  }
-  run.store_path = o.store.empty() ? (fs::path(o.out) / "results.db").string() : o.store;
-  if (auto parent = fs::path(run.store_path).parent_path(); !parent.empty()) fs::create_directories(parent, ec);
-  std::unique_ptr<Store> store = Store::open(run.store_path, err);
-  if (!store) return false;
 
   // Look up the store; what is there (unless rerun) is reused.
   std::vector<std::optional<EvalResult>> results(items.size());
@@ -509,6 +537,7 @@ bool run_bench(const BenchOptions& o, BenchRun& run, std::string& err) {
     for (auto& [k, v] : files.items()) s["candidate"][prefix + k] = v;
   }
   doc["sources"] = src;
+  doc["attempts"] = generation_attempts(*store, run.results);
   run.doc = std::move(doc);
   return write_atomic(fs::path(o.out) / "results.json", run.doc.dump(1, ' ', false, json::error_handler_t::replace), err);
 }

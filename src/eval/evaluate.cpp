@@ -58,6 +58,8 @@ std::string hash_candidate(const std::string& c) {
   return hex(h);
 }
 
+}  // namespace
+
 std::string cache_dir(const EvalOptions& o) {
   if (!o.cache.empty()) return o.cache;
   if (const char* c = std::getenv("KGEN_CACHE"); c && *c) return c;
@@ -65,6 +67,8 @@ std::string cache_dir(const EvalOptions& o) {
   const char* home = std::getenv("HOME");
   return std::string(home ? home : "/tmp") + "/.cache/kgen";
 }
+
+namespace {
 
 std::string oprun_path(const EvalOptions& o) {
   if (!o.oprun.empty()) return o.oprun;

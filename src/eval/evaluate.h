@@ -56,6 +56,9 @@ std::string candidate_kind(const std::string& candidate);
 // `kgen bench` computes them up front to skip what the results store already holds.
 std::string task_hash_of(const std::string& task);
 std::string candidate_hash_of(const std::string& candidate);
+// kgen's cache folder: o.cache, else $KGEN_CACHE, else ${XDG_CACHE_HOME:-~/.cache}/kgen (reference data, compiled
+// tile programs, LLM replies under llm/).
+std::string cache_dir(const EvalOptions& o);
 // Never throws: internal problems become a runtime-error with error_category "internal" (or "task" when the
 // reference task itself fails) and a diagnostic.
 EvalResult evaluate(const EvalOptions& o);

@@ -3,6 +3,8 @@
 
 #include <filesystem>
 #include <fmt/core.h>
+#include <map>
+#include <mutex>
 #include <sstream>
 
 #include "cli/subprocess.h"
@@ -53,6 +55,16 @@ GenOutcome run_exec(const std::vector<std::string>& words, const GeneratorOption
   return g;
 }
 
+struct Kind {
+  GeneratorFactory factory;
+  std::string usage;
+};
+std::mutex kinds_mu;
+std::map<std::string, Kind>& kinds() {
+  static std::map<std::string, Kind> k;
+  return k;
+}
+
 GenOutcome run_expert(const fs::path& dir, const GenRequest& q) {
   GenOutcome g;
   const fs::path prog = dir / (q.task_id + ".tile");
@@ -70,6 +82,11 @@ GenOutcome run_expert(const fs::path& dir, const GenRequest& q) {
   return g;
 }
 }  // namespace
+
+void register_generator_kind(const std::string& prefix, GeneratorFactory factory, const std::string& usage) {
+  std::lock_guard<std::mutex> lk(kinds_mu);
+  kinds()[prefix] = {std::move(factory), usage};
+}
 
 bool make_generator(const std::string& spec, const GeneratorOptions& o, Generator& g, std::string& err) {
   if (spec == "expert" || spec.rfind("expert:", 0) == 0) {
@@ -93,8 +110,16 @@ bool make_generator(const std::string& spec, const GeneratorOptions& o, Generato
     g = [words, o](const GenRequest& q) { return run_exec(words, o, q); };
     return true;
   }
+  GeneratorFactory registered;
+  if (const size_t colon = spec.find(':'); colon != std::string::npos) {
+    std::lock_guard<std::mutex> lk(kinds_mu);
+    if (auto it = kinds().find(spec.substr(0, colon)); it != kinds().end()) registered = it->second.factory;
+  }
+  if (registered) return registered(spec.substr(spec.find(':') + 1), o, g, err);
   err = "unknown generator '" + spec + "' — known: expert[:DIR] (the tile-language expert library, kernels/), "
         "exec:PROGRAM [ARGS...] (runs PROGRAM ARGS... TASK.py DIR SAMPLE)";
+  std::lock_guard<std::mutex> lk(kinds_mu);
+  for (const auto& [prefix, k] : kinds()) err += ", " + k.usage;
   return false;
 }
 }  // namespace kgen::eval

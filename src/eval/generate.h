@@ -9,6 +9,9 @@
 //                            success.
 //   expert[:DIR]             the expert library (default kernels/ of the source tree): DIR/<category>/<name>.tile
 //                            for task <category>/<name>; a task without one is not covered (missing, not a failure).
+//   PREFIX:ARG               a kind registered by register_generator_kind, e.g. llm:MODEL (src/gen/llm_generator.h,
+//                            registered by the CLI): it may evaluate its own attempts (repair rounds) with the
+//                            request's eval options and put them in the request's store.
 // A generation that fails (non-zero status, timeout, nothing written) becomes a compile-error result with the
 // generator's output as diagnostics: for pass@k it is a sample that did not compile, as in KernelBench.
 #pragma once
@@ -16,16 +19,23 @@
 #include <string>
 #include <vector>
 
+#include "eval/evaluate.h"
+
 namespace kgen::eval {
+class Store;
 struct GenRequest {
   std::string task_path, task_id;   // absolute .py, "activation/relu"
   int sample = 0;
   std::string out_dir;              // empty folder to fill
   std::string soc;
+  const EvalOptions* eval = nullptr;    // the bench's evaluation options (task/candidate unset), for generators that
+                                        // evaluate their own attempts
+  Store* store = nullptr;               // the bench's results store (shared by threads), or null
 };
 struct GenOutcome {
   bool ok = false;
   bool not_covered = false;               // the generator has nothing for this task: the task is missing
+  bool no_code = false;                   // failed because the model's reply had no usable code (verdict no-code)
   std::vector<std::string> diagnostics;   // why it failed, or notes
   double seconds = 0;
 };
@@ -36,4 +46,10 @@ struct GeneratorOptions {
 };
 // Builds the generator named by spec. False with err (listing the known generators) when spec names none.
 bool make_generator(const std::string& spec, const GeneratorOptions& o, Generator& g, std::string& err);
+
+// Generator kinds defined outside the evaluator (which they may call): `PREFIX:ARG` specs go to factory(ARG, ...).
+// usage is the one-line form shown in the unknown-generator error ("llm:MODEL (an OpenAI-compatible model ...)").
+using GeneratorFactory =
+    std::function<bool(const std::string& arg, const GeneratorOptions& o, Generator& g, std::string& err)>;
+void register_generator_kind(const std::string& prefix, GeneratorFactory factory, const std::string& usage);
 }  // namespace kgen::eval

@@ -94,7 +94,8 @@ Metrics compute_metrics(const std::vector<EvalResult>& results, const MetricsOpt
       t.c_fast.assign(m.ps.size(), 0);
     }
     ++t.n;
-    if (r.verdict != Verdict::CompileError && r.verdict != Verdict::Cheating) ++t.c_compile;
+    if (r.verdict != Verdict::CompileError && r.verdict != Verdict::Cheating && r.verdict != Verdict::NoCode)
+      ++t.c_compile;
     if (r.verdict == Verdict::Correct) {
       ++t.c_correct;
       for (size_t pi = 0; pi < m.ps.size(); ++pi)

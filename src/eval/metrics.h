@@ -1,6 +1,6 @@
 // Benchmark metrics over a list of EvalResults (one per sample; several samples per task possible), as the peers
 // define them (shared/reference/peer-benchmarks.md §3.1, §4):
-//   per task: n samples, c_compile (verdict not compile-error and not cheating: the static checks run before the
+//   per task: n samples, c_compile (verdict not compile-error, not no-code and not cheating: the static checks run before the
 //   compile, so a cheating candidate is never compiled), c_correct (verdict correct), c_fast(p) (correct and
 //   speedup > p, strictly, KernelBench's fastp);
 //   compile@k, pass@k, fast_p@k: the unbiased estimator 1 - C(n-c, k)/C(n, k) of the Codex paper, computed as the

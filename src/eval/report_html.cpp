@@ -72,8 +72,13 @@ const char* verdict_colour(const std::string& v) {
   if (v == "runtime-error") return "#ef6c00";
   if (v == "timeout") return "#795548";
   if (v == "cheating") return "#ad1457";
+  if (v == "no-code") return "#37474f";
   return "#757575";   // missing, unknown
 }
+
+// An LLM generator's attempts at one task (results.json "attempts": sample, round, verdict, speedup, feedback), so
+// the repair rounds are visible: what each round got and what it was told.
+std::string attempts_table(const json& attempts, const std::string& id);
 
 std::string badge(const std::string& v) {
   return fmt::format("<span class=\"badge\" style=\"background:{}\">{}</span>", verdict_colour(v), esc(v));
@@ -513,6 +518,7 @@ std::string render_report_html(const json& in) {
   if (root.contains("missing") && root["missing"].is_array())
     for (const auto& m : root["missing"]) missing.push_back(m.is_string() ? m.get<std::string>() : m.dump());
   const json sources = root.contains("sources") && root["sources"].is_object() ? root["sources"] : json::object();
+  const json attempts = root.contains("attempts") && root["attempts"].is_object() ? root["attempts"] : json::object();
 
   const std::string soc = jstr(root, "soc", results.empty() ? "" : results.front().soc);
   const std::string version = jstr(root, "kgen_version", results.empty() ? "" : results.front().kgen_version);
@@ -758,6 +764,7 @@ std::string render_report_html(const json& in) {
                        esc(r.task_hash.substr(0, 12)), esc(r.candidate_hash.substr(0, 12)), esc(r.kgen_version),
                        esc(r.soc));
     }
+    o += attempts_table(attempts, id);
     o += source_blocks(id);
     o += "</section>\n";
   }
@@ -773,6 +780,27 @@ std::string render_report_html(const json& in) {
   o += std::string("<script>") + kScript + "</script>\n</body>\n</html>\n";
   return o;
 }
+
+namespace {
+std::string attempts_table(const json& attempts, const std::string& id) {
+  if (!attempts.contains(id) || !attempts[id].is_array() || attempts[id].empty()) return "";
+  std::string o = "<p class=\"note\">Generation attempts (each round's reply evaluated; the feedback is what the next "
+                  "round was told):</p>\n<table><thead><tr><th>sample</th><th>round</th><th>verdict</th>"
+                  "<th>speedup (modeled)</th><th>tokens in / out</th><th>feedback</th></tr></thead><tbody>\n";
+  for (const json& a : attempts[id]) {
+    auto num = [&](const char* k) { return a.contains(k) && a[k].is_number() ? a[k].get<double>() : 0.0; };
+    auto str = [&](const char* k) { return a.contains(k) && a[k].is_string() ? a[k].get<std::string>() : ""; };
+    std::string fb = str("feedback");
+    o += fmt::format("<tr><td>{}</td><td>{}</td><td class=\"l\">{}{}</td><td>{}</td><td>{:.0f} / {:.0f}</td>"
+                     "<td class=\"l\">{}</td></tr>\n",
+                     num("sample"), num("round"), badge(str("verdict")), a.value("cached", false) ? " (cached)" : "",
+                     times(num("speedup")), num("prompt_tokens"), num("completion_tokens"),
+                     fb.empty() ? "" : "<details><summary>" + esc(fb.substr(0, 80)) + "</summary><pre>" + esc(fb) +
+                                           "</pre></details>");
+  }
+  return o + "</tbody></table>\n";
+}
+}  // namespace
 
 bool render_report_html_file(const std::string& in_path, const std::string& out_path, std::string& err) {
   std::ifstream in(in_path, std::ios::binary);

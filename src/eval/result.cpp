@@ -15,13 +15,14 @@ const char* verdict_name(Verdict v) {
     case Verdict::WrongAnswer: return "wrong-answer";
     case Verdict::Cheating: return "cheating";
     case Verdict::Correct: return "correct";
+    case Verdict::NoCode: return "no-code";
   }
   return "unknown";
 }
 
 bool parse_verdict(const std::string& s, Verdict& v) {
   for (Verdict c : {Verdict::CompileError, Verdict::RuntimeError, Verdict::Timeout, Verdict::WrongAnswer,
-                    Verdict::Cheating, Verdict::Correct})
+                    Verdict::Cheating, Verdict::Correct, Verdict::NoCode})
     if (s == verdict_name(c)) { v = c; return true; }
   return false;
 }

@@ -6,8 +6,9 @@
 #include <vector>
 
 namespace kgen::eval {
-enum class Verdict { CompileError, RuntimeError, Timeout, WrongAnswer, Cheating, Correct };
-const char* verdict_name(Verdict v);              // "compile-error", "runtime-error", "timeout", "wrong-answer", "cheating", "correct"
+// NoCode: a generated reply with no usable code in it (an LLM generator's own verdict; counts as not compiled).
+enum class Verdict { CompileError, RuntimeError, Timeout, WrongAnswer, Cheating, Correct, NoCode };
+const char* verdict_name(Verdict v);              // "compile-error", "runtime-error", "timeout", "wrong-answer", "cheating", "correct", "no-code"
 bool parse_verdict(const std::string& s, Verdict& v);
 
 struct CaseResult {                               // one case (shape/dtype) of the task, over all its trials

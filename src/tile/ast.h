@@ -46,7 +46,10 @@ struct Expr {
 struct Dim {
   std::string name;          // symbolic size; empty for a literal
   int64_t value = -1;        // literal size (e.g. 1 in [m, 1]); -1 when symbolic
-  bool star = false;         // *m: any number of dims, m their product (at most one per tensor)
+  bool star = false;         // *m: any number of dims, m their product (at most one per tensor, or one each side
+                             // of an axis marker)
+  std::string axis_attr;     // `r @ dim`: this dim is the input's dim number `dim` (an i32 attr) of any rank
+  Range axis_range;          // of the attr's name
   Range range;
 };
 struct TypeRef {

@@ -133,6 +133,7 @@ std::string type_text(const TypeRef& t) {
     const Dim& d = t.dims[i];
     if (d.star) s += '*';
     s += d.name.empty() ? std::to_string(d.value) : d.name;
+    if (!d.axis_attr.empty()) s += " @ " + d.axis_attr;
   }
   return s + ']';
 }

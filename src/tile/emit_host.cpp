@@ -59,6 +59,136 @@ int output_index(const Kernel& k, int tensor) {
   for (int i = 0; i < tensor; ++i) n += k.tensors[i].output;
   return n;
 }
+// Flat and row programs: the tile size's limits, then contiguous ranges of the extent per core.
+template <class Line>
+void extent_split(const Kernel& k, Line& line) {
+  line(std::string("  if (tileUnits == 0) return ge::GRAPH_FAILED;   // ") +
+       (k.rows ? (k.chunks.possible ? "not even a chunk of 64 columns fits in UB"
+                                    : "one row needs more UB than the SoC has (and this program cannot be chunked: " +
+                                          k.chunks.why_not + ")")
+               : "no room for a tile"));
+  if (k.tile_request > 0)
+    line(fmt::format("  if (tileUnits > {0}) tileUnits = {0};   // tile={0} in the program", k.tile_request));
+  if (k.rows) line("  if (tileUnits > 4095) tileUnits = 4095;   // DataCopyPad moves at most 4095 rows at once");
+  line("  // Core split: contiguous ranges" + std::string(k.rows ? "" : " of whole 64-element groups") + ".");
+  line("  uint64_t perCore = coreNum == 0 ? total : (total + coreNum - 1) / coreNum;");
+  if (!k.rows) line("  perCore = (perCore + 63) / 64 * 64;");
+  line("  if (perCore == 0) perCore = 1;");
+  line("  if (tileUnits > perCore) tileUnits = perCore;");
+}
+
+
+// --- axis programs (x: T[*outer, r @ dim, *inner]) ------------------------------------------------------------------
+template <class Line>
+void axis_dims(const Kernel& k, Line& line) {
+  const std::string outer = sym_var(k.syms[k.outer_sym].name), r = sym_var(k.syms[k.axis_sym].name),
+                    inner = sym_var(k.syms[k.inner_sym].name);
+  const std::string x = k.tensors[k.axis_tensor].name, dim = k.attrs[k.axis_attr].name;
+  line(fmt::format("  // {} viewed around the axis that `{}` picks (negative: from the end, as in PyTorch): {} is the product of "
+                   "the dims before it, {} of those after it.",
+                   x, dim, k.syms[k.outer_sym].name, k.syms[k.inner_sym].name));
+  line(fmt::format("  const gert::Shape& axisShape = context->GetInputShape({})->GetOriginShape();",
+                   input_index(k, k.axis_tensor)));
+  line(fmt::format("  const int64_t* axisAttr = context->GetAttrs()->GetAttrPointer<int64_t>({});", k.axis_attr));
+  line("  if (axisAttr == nullptr) return ge::GRAPH_FAILED;");
+  line("  const int64_t axisRank = static_cast<int64_t>(axisShape.GetDimNum());");
+  line("  const int64_t axis = *axisAttr < 0 ? *axisAttr + axisRank : *axisAttr;");
+  line("  if (axis < 0 || axis >= axisRank) {");
+  line(fmt::format("    std::fprintf(stderr, \"{}: {} = %lld is out of range for {} with %lld dims (expected %lld to %lld)\\n\",",
+                   k.op_type, dim, x));
+  line("                 static_cast<long long>(*axisAttr), static_cast<long long>(axisRank),");
+  line("                 static_cast<long long>(-axisRank), static_cast<long long>(axisRank - 1));");
+  line("    return ge::GRAPH_FAILED;");
+  line("  }");
+  line(fmt::format("  uint64_t {} = 1, {} = 1;", outer, inner));
+  line(fmt::format("  for (int64_t d = 0; d < axis; ++d) {} *= axisShape.GetDim(d);", outer));
+  line(fmt::format("  const uint64_t {} = axisShape.GetDim(axis);", r));
+  line(fmt::format("  for (int64_t d = axis + 1; d < axisRank; ++d) {} *= axisShape.GetDim(d);", inner));
+}
+
+// The shape checks of an input of an axis program: another view has the first one's shape; a tensor of the
+// positions has outer * inner elements. False for inputs of other shapes (checked as usual).
+template <class Line>
+bool axis_input_check(const Kernel& k, int ti, const std::string& sh, Line& line) {
+  const TensorArg& t = k.tensors[ti];
+  const bool view = t.dims.size() == 3 && !t.dims[1].axis_attr.empty();
+  bool positions = false;
+  for (const Dim& d : t.dims)
+    for (const Sym& s : k.syms) positions |= !view && s.part >= 0 && s.name == d.name;
+  if (ti == k.axis_tensor) return true;   // it defines the dims
+  if (!view && !positions) return false;
+  line(fmt::format("  {{  // {}", t.name));
+  line(fmt::format("    const gert::Shape& s = {};", sh));
+  if (view) {
+    line("    if (static_cast<int64_t>(s.GetDimNum()) != axisRank) return ge::GRAPH_FAILED;");
+    line("    for (int64_t d = 0; d < axisRank; ++d)");
+    line("      if (s.GetDim(d) != axisShape.GetDim(d)) return ge::GRAPH_FAILED;");
+  } else {
+    line("    uint64_t p = 1;");
+    line("    for (size_t d = 0; d < s.GetDimNum(); ++d) p *= s.GetDim(d);");
+    line(fmt::format("    if (p != {} * {}) return ge::GRAPH_FAILED;", sym_var(k.syms[k.outer_sym].name),
+                     sym_var(k.syms[k.inner_sym].name)));
+  }
+  line("  }");
+  return true;
+}
+
+// Axis programs: row mode takes tiles of whole rows, column mode chunks of inner in 16-column groups, as wide as UB
+// allows but narrow enough that outer * chunks gives every core work.
+template <class Line>
+void axis_split(const Kernel& k, Line& line) {
+  const std::string outer = sym_var(k.syms[k.outer_sym].name), r = sym_var(k.syms[k.axis_sym].name),
+                    inner = sym_var(k.syms[k.inner_sym].name);
+  auto too_long = [&](const std::string& ind) {
+    line(ind + fmt::format("std::fprintf(stderr, \"{}: the axis of %llu elements does not fit in UB (even for 16 positions); "
+                           "reductions over axes this long are not supported\\n\", static_cast<unsigned long long>({}));",
+                           k.op_type, r));
+    line(ind + "return ge::GRAPH_FAILED;");
+  };
+  line("  if (tileUnits == 0) {");
+  too_long("    ");
+  line("  }");
+  if (k.tile_request > 0)
+    line(fmt::format("  if (tileUnits > {0}) tileUnits = rowMode ? {0} : ({0} + 15) / 16 * 16;   // tile={0} in the program",
+                     k.tile_request));
+  line("  uint64_t total = 0, chunks = 1;");
+  line("  if (rowMode) {");
+  line("    if (tileUnits > 4095) tileUnits = 4095;   // DataCopyPad moves at most 4095 rows at once");
+  line(fmt::format("    total = {};", outer));
+  line("  } else {");
+  line("    tileUnits = tileUnits / 16 * 16;   // whole 32-byte blocks of 2- and 4-byte columns");
+  line("    if (tileUnits == 0) {");
+  too_long("      ");
+  line("    }");
+  line(fmt::format("    const uint64_t want = coreNum == 0 ? 1 : (coreNum + {0} - 1) / {0};   // chunks per outer index", outer));
+  line(fmt::format("    const uint64_t even = (({0} + want - 1) / want + 15) / 16 * 16;", inner));
+  line("    if (tileUnits > even) tileUnits = even;");
+  line(fmt::format("    chunks = ({0} + tileUnits - 1) / tileUnits;", inner));
+  line(fmt::format("    total = {} * chunks;", outer));
+  line("  }");
+  line("  uint64_t perCore = coreNum == 0 ? total : (total + coreNum - 1) / coreNum;");
+  line("  if (perCore == 0) perCore = 1;");
+  line("  if (rowMode && tileUnits > perCore) tileUnits = perCore;");
+}
+
+// InferShape of an output of the positions: the input's shape without the axis ([*outer, *inner]) or with 1 there.
+template <class Line>
+bool axis_output_shape(const Kernel& k, const TensorArg& t, Line& line) {
+  if (!k.axis || t.dims.empty() || t.dims[0].name != k.syms[k.outer_sym].name) return false;
+  const bool keep = t.dims.size() == 3;
+  line(fmt::format("    const gert::Shape* xs = context->GetInputShape({});", input_index(k, k.axis_tensor)));
+  line(fmt::format("    const int64_t* axisAttr = context->GetAttrs()->GetAttrPointer<int64_t>({});", k.axis_attr));
+  line("    if (axisAttr == nullptr) return GRAPH_FAILED;");
+  line("    const int64_t rank = static_cast<int64_t>(xs->GetDimNum());");
+  line("    const int64_t axis = *axisAttr < 0 ? *axisAttr + rank : *axisAttr;");
+  line("    if (axis < 0 || axis >= rank) return GRAPH_FAILED;");
+  line("    out->SetDimNum(0);");
+  line("    for (int64_t d = 0; d < rank; ++d)");
+  line(keep ? "      out->AppendDim(d == axis ? 1 : xs->GetDim(d));   // keepdim"
+            : "      if (d != axis) out->AppendDim(xs->GetDim(d));");
+  line("  }");
+  return true;
+}
 }  // namespace
 
 std::string emit_tiling_header(const Kernel& k) {
@@ -79,6 +209,7 @@ std::string emit_host(const Kernel& k) {
   line("// Tiling: the extent (" + std::string(k.rows ? "rows of the last dim" : "elements, any shape") +
        ") split over the vector cores, each core's share streamed through UB in tiles as large as the buffers allow.");
   line("#include \"" + k.kernel_symbol + "_tiling.h\"");
+  if (k.axis) line("#include <cstdio>");
   line("#include \"register/op_def_registry.h\"");
   line("#include \"tiling/platform/platform_ascendc.h\"");
   line();
@@ -105,7 +236,9 @@ std::string emit_host(const Kernel& k) {
   line("  const uint64_t coreNum = platform.GetCoreNumAiv();");
   // Dims.
   line("  // Dims of the program, from the input shapes.");
+  if (k.axis) axis_dims(k, line);
   for (const Sym& s : k.syms) {
+    if (s.part >= 0) continue;
     const int in = input_index(k, s.tensor);
     const std::string sh = fmt::format("context->GetInputShape({})->GetOriginShape()", in);
     const int after = s.first;   // dims after this one (from the end)
@@ -125,6 +258,7 @@ std::string emit_host(const Kernel& k) {
     if (t.output) continue;
     const int in = input_index(k, static_cast<int>(ti));
     const std::string sh = fmt::format("context->GetInputShape({})->GetOriginShape()", in);
+    if (k.axis && axis_input_check(k, static_cast<int>(ti), sh, line)) continue;
     bool star = false;
     for (const Dim& d : t.dims) star |= d.star;
     const size_t fixed_dims = t.dims.size() - (star ? 1 : 0);
@@ -161,23 +295,38 @@ std::string emit_host(const Kernel& k) {
     line(fmt::format("  const uint64_t size{} = SizeOf(dt{});", nm, nm));
     line(fmt::format("  (void)size{};", nm));
   }
-  line(fmt::format("  const uint64_t total = {};", sym_var(k.syms[k.extent_sym].name)));
-  if (k.rows) {
-    bool one = false;
-    for (const Buffer& b : k.buffers)
-      if (!b.mask && b.type.var < 0 && dtype_size(b.type.fixed) == 1) one = true;
+  bool one = false;   // 1-byte tensors pad rows to 32 elements (32 bytes), the others to 16 (whole blocks of both sizes)
+  for (const Buffer& b : k.buffers)
+    if (!b.mask && b.type.var < 0 && dtype_size(b.type.fixed) == 1) one = true;
+  if (k.axis) {
+    line("  const bool rowMode = " + sym_var(k.syms[k.inner_sym].name) + " == 1;   // reducing the last dim: contiguous rows");
+    line(fmt::format("  const uint64_t npad = rowMode ? ({0} + {1} - 1) / {1} * {1} : {0};   // UB elements of a slab per "
+                     "position",
+                     sym_var(k.syms[k.axis_sym].name), one ? 32 : 16));
+  } else if (k.rows) {
+    line(fmt::format("  const uint64_t total = {};", sym_var(k.syms[k.extent_sym].name)));
     line(fmt::format("  const uint64_t npad = ({1} + {0} - 1) / {0} * {0};   // row stride in UB (elements)", one ? 32 : 16,
                      k.row_sym >= 0 ? sym_var(k.syms[k.row_sym].name) : std::string("1")));
   } else {
+    line(fmt::format("  const uint64_t total = {};", sym_var(k.syms[k.extent_sym].name)));
     line("  const uint64_t npad = 1;   // (flat: a unit is one element)");
   }
   // UB budget.
   line("  // UB bytes of the buffers (the kernel's InitBuffer sizes) for rows padded to npadV elements and queues of");
   line("  // depthV tiles: per tile unit and fixed.");
   line("  auto ubBytes = [&](uint64_t npadV, uint64_t depth, double& perUnit, double& fixedBytes) {");
-  line(k.rows ? "    auto rowBytes = [&](uint64_t es) { return static_cast<double>(npadV * es); };"
+  line(k.rows || k.axis ? "    auto rowBytes = [&](uint64_t es) { return static_cast<double>(npadV * es); };"
               : "    auto rowBytes = [&](uint64_t es) { return static_cast<double>(es) + 0 * npadV; };");
   line("    (void)rowBytes;");
+  if (k.axis) {   // the axis reductions' work (kt::AxisWorkBytes): row helpers' (or a transpose's) per row, half a slab per column
+    line(fmt::format("    auto axisWorkBytes = [&](uint64_t es, bool gather) {{ return rowMode ? (gather ? npadV * (4.0 + es) : "
+                     "256.0) : static_cast<double>(({} + 1) / 2 * es); }};",
+                     sym_var(k.syms[k.axis_sym].name)));
+    line("    auto axisWorkFixed = [&](uint64_t es, bool gather) { return rowMode ? (gather ? 16.0 * npadV * (4.0 + es) : "
+         "8192.0 + 256.0) : 0.0; };");
+    line("    (void)axisWorkBytes;");
+    line("    (void)axisWorkFixed;");
+  }
   line("    perUnit = 0;");
   line("    fixedBytes = kReserveBytes;");
   for (const UbTerm& t : k.ub_terms) {
@@ -187,14 +336,14 @@ std::string emit_host(const Kernel& k) {
   }
   line("  };");
   line(fmt::format("  // Queue depth {} (buffers=), or less when not even one {} fits at that depth.", k.queue_depth,
-                   k.rows ? "row" : "element group"));
+                   k.rows ? "row" : k.axis ? "position" : "element group"));
   line("  uint64_t tileUnits = 0, depth = " + std::to_string(k.queue_depth) + ";");
   line("  for (; depth >= 1; --depth) {");
   line("    double perUnit = 0, fixedBytes = 0;");
   line("    ubBytes(npad, depth, perUnit, fixedBytes);");
   line("    if (fixedBytes < static_cast<double>(ubSize) && perUnit > 0)");
   line("      tileUnits = static_cast<uint64_t>((static_cast<double>(ubSize) - fixedBytes) / perUnit);");
-  if (!k.rows) line("    if (tileUnits >= 64) tileUnits = tileUnits / 64 * 64;   // whole 256-byte repeats of float");
+  if (!k.rows && !k.axis) line("    if (tileUnits >= 64) tileUnits = tileUnits / 64 * 64;   // whole 256-byte repeats of float");
   line("    if (tileUnits > 0) break;");
   line("  }");
   if (k.rows && k.chunks.possible) {
@@ -221,19 +370,8 @@ std::string emit_host(const Kernel& k) {
     line("    if (chunk > 0) tileUnits = 1;");
     line("  }");
   }
-  line(std::string("  if (tileUnits == 0) return ge::GRAPH_FAILED;   // ") +
-       (k.rows ? (k.chunks.possible ? "not even a chunk of 64 columns fits in UB"
-                                    : "one row needs more UB than the SoC has (and this program cannot be chunked: " +
-                                          k.chunks.why_not + ")")
-               : "no room for a tile"));
-  if (k.tile_request > 0)
-    line(fmt::format("  if (tileUnits > {0}) tileUnits = {0};   // tile={0} in the program", k.tile_request));
-  if (k.rows) line("  if (tileUnits > 4095) tileUnits = 4095;   // DataCopyPad moves at most 4095 rows at once");
-  line("  // Core split: contiguous ranges" + std::string(k.rows ? "" : " of whole 64-element groups") + ".");
-  line("  uint64_t perCore = coreNum == 0 ? total : (total + coreNum - 1) / coreNum;");
-  if (!k.rows) line("  perCore = (perCore + 63) / 64 * 64;");
-  line("  if (perCore == 0) perCore = 1;");
-  line("  if (tileUnits > perCore) tileUnits = perCore;");
+  if (k.axis) axis_split(k, line);
+  else extent_split(k, line);
   line("  const uint64_t blockDim = total == 0 ? 1 : (total + perCore - 1) / perCore;");
   // Attrs.
   for (size_t a = 0; a < k.attrs.size(); ++a) {
@@ -267,6 +405,7 @@ std::string emit_host(const Kernel& k) {
     const int oi = output_index(k, static_cast<int>(ti));
     line(fmt::format("  {{  // {}", t.name));
     line(fmt::format("    gert::Shape* out = context->GetOutputShape({});", oi));
+    if (axis_output_shape(k, t, line)) continue;
     line("    out->SetDimNum(0);");
     for (const Dim& d : t.dims) {
       if (d.name.empty()) {

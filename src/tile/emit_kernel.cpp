@@ -42,6 +42,7 @@ class KernelEmitter {
       case Form::Rows: return "kt::RoundRep<" + c + ">(units * npad_)";
       case Form::Col: return "kt::RoundRep<" + c + ">(units)";
       case Form::Vec: return "kt::RoundRep<" + c + ">(npad_)";
+      case Form::Slab: return "kt::RoundRep<" + c + ">(SlabElems(units))";
       case Form::Scalar: return "1";
     }
     return "units";
@@ -51,7 +52,10 @@ class KernelEmitter {
     auto size = [&](TypeOf t) { return t.var >= 0 ? 0u : dtype_size(t.fixed); };
     if (a.var >= 0 || b.var >= 0) {   // decided per column by the compiler of the kernel
       const std::string ca = a.var >= 0 ? cpp(a) : dtype_cpp(a.fixed), cb = b.var >= 0 ? cpp(b) : dtype_cpp(b.fixed);
-      const std::string inner = f == Form::Rows ? "units * npad_" : f == Form::Vec ? "npad_" : "units";
+      const std::string inner = f == Form::Rows   ? "units * npad_"
+                                : f == Form::Slab ? "SlabElems(units)"
+                                : f == Form::Vec  ? "npad_"
+                                                  : "units";
       return "(sizeof(" + ca + ") > sizeof(" + cb + ") ? kt::RoundRep<" + ca + ">(" + inner + ") : kt::RoundRep<" + cb +
              ">(" + inner + "))";
     }
@@ -71,6 +75,13 @@ class KernelEmitter {
                                          : "tileUnits_ * " + es;
         break;
       case Form::Rows: per = b.mask ? "tileUnits_ * npad_ / 8" : "tileUnits_ * npad_ * " + es; break;
+      case Form::Slab:
+        per = b.kind == BufKind::AxisWork
+                  ? "kt::AxisWorkBytes<" + cpp(b.type) + ">(rowMode_, " + gathers(b.type) + ", tileUnits_, " + axis_len() +
+                        ", npad_)"
+              : b.mask ? "tileUnits_ * slabPad_ / 8"
+                       : "tileUnits_ * slabPad_ * " + es;
+        break;
       case Form::Vec: per = "npad_ * " + es; break;
       case Form::Scalar:
         per = b.kind == BufKind::MathTmp       ? "kt::kMathTmpBytes"
@@ -151,6 +162,7 @@ class KernelEmitter {
   void init() {
     line("  __aicore__ inline void Init(" + args_decl() + ") {");
     for (const auto& f : k_.fields) line(fmt::format("    {}_ = tiling.{};", f.name, f.name));
+    if (k_.axis) return init_axis();
     line("    // This core's range of the extent (" + std::string(k_.rows ? "rows" : "elements") + ").");
     line("    const uint64_t begin = AscendC::GetBlockIdx() * perCore_;");
     line("    count_ = begin >= total_ ? 0 : (total_ - begin < perCore_ ? total_ - begin : perCore_);");
@@ -159,15 +171,7 @@ class KernelEmitter {
       if (k_.chunks.possible) line("    if (chunk_ > 0) npad_ = chunk_;   // rows longer than UB: one chunk of a row per tile");
       line("    len_ = n_;");
     }
-    for (size_t i = 0; i < k_.tensors.size(); ++i) {
-      const TensorArg& t = k_.tensors[i];
-      bool vec = false;
-      for (const Instr& in : k_.prologue) vec |= in.op == Op::Load && in.tensor == static_cast<int>(i);
-      std::string off = vec || t.dims.empty() ? "0" : k_.rows && !is_col(i) ? "begin * n_" : "begin";
-      std::string len = vec ? "n_" : t.dims.empty() ? "1" : k_.rows && !is_col(i) ? "count_ * n_" : "count_";
-      line(fmt::format("    {}.SetGlobalBuffer(reinterpret_cast<__gm__ {}*>({}) + {}, {});", gm(static_cast<int>(i)),
-                       cpp(t.type), camel_lower(t.name), off, len));
-    }
+    gm_buffers();
     if (!k_.epilogue.empty())
       line(fmt::format("    wsGm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(workspace), {} * AscendC::GetBlockNum() * 8);"
                        "   // a 32-byte slot per core and accumulator",
@@ -197,6 +201,101 @@ class KernelEmitter {
     line();
   }
 
+  // GM views of the tensors: this core's part of each (whole tensors in axis programs: offsets per tile).
+  void gm_buffers() {
+    for (size_t i = 0; i < k_.tensors.size(); ++i) {
+      const TensorArg& t = k_.tensors[i];
+      bool vec = false;
+      for (const Instr& in : k_.prologue) vec |= in.op == Op::Load && in.tensor == static_cast<int>(i);
+      std::string off = vec || t.dims.empty() ? "0" : k_.rows && !is_col(i) ? "begin * n_" : "begin";
+      std::string len = vec ? "n_" : t.dims.empty() ? "1" : k_.rows && !is_col(i) ? "count_ * n_" : "count_";
+      if (k_.axis) {
+        off = "0";
+        len = outer_len() + " * " + inner_len() + (is_slab(i) ? " * " + axis_len() : "");
+      }
+      line(fmt::format("    {}.SetGlobalBuffer(reinterpret_cast<__gm__ {}*>({}) + {}, {});", gm(static_cast<int>(i)),
+                       cpp(t.type), camel_lower(t.name), off, len));
+    }
+  }
+
+  // Axis programs: the tiling fields of the view's dims, and which tensors are viewed around the axis.
+  std::string axis_len() const { return camel_lower(k_.syms[k_.axis_sym].name) + "_"; }
+  std::string inner_len() const { return camel_lower(k_.syms[k_.inner_sym].name) + "_"; }
+  std::string outer_len() const { return camel_lower(k_.syms[k_.outer_sym].name) + "_"; }
+  bool is_slab(size_t tensor) const {
+    const auto& d = k_.tensors[tensor].dims;
+    return k_.axis && d.size() == 3 && !d[1].axis_attr.empty();
+  }
+  // Whether the row mode of the axis reductions of type t transposes (kt::RowReduceByGather: products, int32).
+  std::string gathers(TypeOf t) const {
+    for (const Instr& in : k_.body)
+      if (in.op == Op::Reduce && in.fn == "prod" && k_.values[in.srcs[0]].type == t) return "true";
+    return t.var >= 0 ? "std::is_same<" + cpp(t) + ", int32_t>::value" : t.fixed == DType::I32 ? "true" : "false";
+  }
+
+  void init_axis() {
+    line("    // This core's range of the work items: rows of " + k_.syms[k_.axis_sym].name + " (row mode, " +
+         k_.syms[k_.inner_sym].name + " == 1) or (" + k_.syms[k_.outer_sym].name + " index, column chunk) pairs.");
+    line("    const uint64_t begin = AscendC::GetBlockIdx() * perCore_;");
+    line("    begin_ = begin;");
+    line("    count_ = begin >= total_ ? 0 : (total_ - begin < perCore_ ? total_ - begin : perCore_);");
+    line("    rowMode_ = " + inner_len() + " == 1;");
+    line(std::string("    npad_ = kt::RoundUp(") + axis_len() + ", " + (one_byte() ? "32" : "16") +
+         ");   // row stride in UB (row mode)");
+    line("    slabPad_ = rowMode_ ? npad_ : " + axis_len() + ";   // UB elements of a slab per position");
+    gm_buffers();
+    line("    // UB: queues of depth_ tiles for the copies, one buffer per temporary (shared when lifetimes do not overlap).");
+    for (const Buffer& b : k_.buffers) {
+      std::string call = b.kind == BufKind::InQueue || b.kind == BufKind::OutQueue
+                             ? fmt::format("pipe_.InitBuffer({}, depth_, {});", member(b), bytes(b))
+                             : fmt::format("pipe_.InitBuffer({}, {});", member(b), bytes(b));
+      if (b.only_if_var_differs >= 0)
+        line(fmt::format("    if constexpr (!std::is_same<{}, {}>::value) {}", k_.dtype_vars[b.only_if_var_differs].name,
+                         dtype_cpp(b.differs_from), call));
+      else line("    " + call);
+    }
+    line("  }");
+    line();
+  }
+
+  // Axis programs: the work items of this core, one tile each (column mode) or tileUnits_ rows per tile (row mode).
+  void process_axis() {
+    line("  __aicore__ inline void Process() {");
+    line("    const uint32_t tiles = static_cast<uint32_t>(rowMode_ ? (count_ + tileUnits_ - 1) / tileUnits_ : count_);");
+    line("    for (uint32_t i = 0; i < tiles; ++i) {");
+    line("      uint64_t slabOff = 0, posOff = 0;");
+    line("      uint32_t units = 0;");
+    line("      Locate(i, slabOff, posOff, units);");
+    line("      CopyIn(slabOff, posOff, units);");
+    line("      Compute(units);");
+    line("      CopyOut(posOff, units);");
+    line("    }");
+    line("  }");
+    line();
+    const std::string r = axis_len(), inner = inner_len();
+    line("  // Tile i of this core: the GM offsets of its slab and of its positions, and how many positions it has.");
+    line("  __aicore__ inline void Locate(uint32_t i, uint64_t& slabOff, uint64_t& posOff, uint32_t& units) const {");
+    line("    if (rowMode_) {   // tileUnits_ contiguous rows of " + r.substr(0, r.size() - 1));
+    line("      const uint64_t row = begin_ + uint64_t(i) * tileUnits_;");
+    line("      units = static_cast<uint32_t>(begin_ + count_ - row < tileUnits_ ? begin_ + count_ - row : tileUnits_);");
+    line("      slabOff = row * " + r + ";");
+    line("      posOff = row;");
+    line("      return;");
+    line("    }");
+    line("    // one chunk of tileUnits_ columns of " + inner.substr(0, inner.size() - 1) + " for one outer index");
+    line("    const uint64_t item = begin_ + i, o = item / chunks_, c = (item % chunks_) * tileUnits_;");
+    line("    units = static_cast<uint32_t>(" + inner + " - c < tileUnits_ ? " + inner + " - c : tileUnits_);");
+    line("    slabOff = o * " + r + " * " + inner + " + c;");
+    line("    posOff = o * " + inner + " + c;");
+    line("  }");
+    line();
+    line("  // Elements of a slab tile: units rows of npad_ (row mode) or " + r.substr(0, r.size() - 1) +
+         " rows of tileUnits_ columns.");
+    line("  __aicore__ inline uint32_t SlabElems(uint32_t units) const {");
+    line("    return rowMode_ ? units * npad_ : " + r + " * tileUnits_;");
+    line("  }");
+  }
+
   bool one_byte() const {
     for (const Buffer& b : k_.buffers) {
       if (b.mask) continue;
@@ -217,6 +316,7 @@ class KernelEmitter {
   }
 
   void process() {
+    if (k_.axis) return process_axis();
     line("  __aicore__ inline void Process() {");
     if (k_.chunks.possible) {
       line("    if (chunk_ > 0) {   // a row does not fit in UB: the host chose chunks of columns");
@@ -313,6 +413,7 @@ class KernelEmitter {
   // GM offset of tile i (whole rows: the i-th tile; chunked: `i` is the element offset row * n + column).
   std::string gm_offset(int tensor) const {
     if (chunk_mode_) return "i";
+    if (k_.axis) return "posOff";   // (slabs take slabOff)
     return k_.rows && !is_col(static_cast<size_t>(tensor)) ? "uint64_t(i) * tileUnits_ * n_" : "uint64_t(i) * tileUnits_";
   }
 
@@ -332,13 +433,18 @@ class KernelEmitter {
   void copy_in(int pass = -1) {
     line(pass < 0 ? "  // Stage 1, copy-in (MTE2): the tile of each input, GM -> UB."
                   : "  // Pass " + std::to_string(pass) + ", copy-in: this chunk of each input the pass reads.");
-    line("  __aicore__ inline void CopyIn" + pass_suffix(pass) + "(uint64_t i, uint32_t units) {");
+    line("  __aicore__ inline void CopyIn" + pass_suffix(pass) +
+         (k_.axis ? "(uint64_t slabOff, uint64_t posOff, uint32_t units) {" : "(uint64_t i, uint32_t units) {"));
     for (size_t bi = 0; bi < k_.buffers.size(); ++bi) {
       const Buffer& b = k_.buffers[bi];
       if (b.kind != BufKind::InQueue || !queue_in_pass(static_cast<int>(bi), pass)) continue;
       const std::string t = cpp(b.type), v = b.name;
       line(fmt::format("    AscendC::LocalTensor<{}> {} = {}.AllocTensor<{}>();", t, v, member(b), t));
-      if (b.form == Form::Rows)
+      if (b.form == Form::Slab) {
+        line(fmt::format("    if (rowMode_) kt::LoadRows({}, {}[slabOff], units, {}, npad_);", v, gm(b.tensor), axis_len()));
+        line(fmt::format("    else kt::LoadCols({}, {}[slabOff], {}, units, {}, tileUnits_);", v, gm(b.tensor), axis_len(),
+                         inner_len()));
+      } else if (b.form == Form::Rows)
         line(fmt::format("    kt::LoadRows({}, {}[{}], units, len_, npad_);", v, gm(b.tensor), gm_offset(b.tensor)));
       else line(fmt::format("    kt::LoadFlat({}, {}[{}], units);", v, gm(b.tensor), gm_offset(b.tensor)));
       line(fmt::format("    {}.EnQue({});", member(b), v));
@@ -350,7 +456,8 @@ class KernelEmitter {
   void copy_out(int pass = -1) {
     line(pass < 0 ? "  // Stage 3, copy-out (MTE3): each output tile, UB -> GM."
                   : "  // Pass " + std::to_string(pass) + ", copy-out: this chunk of each output the pass writes.");
-    line("  __aicore__ inline void CopyOut" + pass_suffix(pass) + "(uint64_t i, uint32_t units) {");
+    line("  __aicore__ inline void CopyOut" + pass_suffix(pass) +
+         (k_.axis ? "(uint64_t posOff, uint32_t units) {" : "(uint64_t i, uint32_t units) {"));
     for (size_t bi = 0; bi < k_.buffers.size(); ++bi) {
       const Buffer& b = k_.buffers[bi];
       if (b.kind != BufKind::OutQueue || !queue_in_pass(static_cast<int>(bi), pass)) continue;
@@ -686,6 +793,10 @@ class KernelEmitter {
       }
       case Op::Reduce: {
         const TypeOf st = k_.values[in.srcs[0]].type;
+        if (k_.values[in.srcs[0]].form == Form::Slab) {
+          axis_reduce(in, ind);
+          break;
+        }
         const char* api = in.fn == "max" ? "RowMax" : in.fn == "min" ? "RowMin" : "RowSum";
         if (chunk_mode_) {   // this chunk's partial, folded into the row's accumulator
           const std::string part = fmt::format("part{}_.Get<{}>()", in.dst, t);
@@ -735,6 +846,21 @@ class KernelEmitter {
     line(ind + "AscendC::PipeBarrier<PIPE_V>();");
   }
 
+  // A reduction over the axis of a slab: along contiguous rows (row mode) or over the rows of a column chunk.
+  void axis_reduce(const Instr& in, const std::string& ind) {
+    const std::string d = var(in.dst), v = var(in.srcs[0]), t = cpp(k_.values[in.dst].type);
+    const std::string w = work(k_.values[in.srcs[0]].type, true);
+    const std::string fn = in.fn == "mean" ? "Sum" : std::string(1, static_cast<char>(std::toupper(in.fn[0]))) + in.fn.substr(1);
+    line(ind + fmt::format("if (rowMode_) kt::Row{}({}, {}, {}, units, {}, npad_);", fn, d, v, w, axis_len()));
+    line(ind + fmt::format("else kt::Col{}({}, {}, {}, {}, tileUnits_);", fn, d, v, w, axis_len()));
+    if (in.fn == "mean") {
+      line(ind + "AscendC::PipeBarrier<PIPE_V>();");
+      line(ind + fmt::format("AscendC::Muls({0}, {0}, static_cast<{1}>(1.0f / static_cast<float>({2})), "
+                             "kt::RoundRep<{1}>(units));",
+                             d, t, axis_len()));
+    }
+  }
+
   void members() {
     line("  AscendC::TPipe pipe_;");
     for (const Buffer& b : k_.buffers) {
@@ -750,6 +876,12 @@ class KernelEmitter {
       if (in.dst >= 0) line(fmt::format("  AscendC::LocalTensor<{}> {};", cpp(k_.values[in.dst].type), var(in.dst)));
     for (const auto& f : k_.fields) line(fmt::format("  {} {}_ = 0;", f.type, f.name));
     line("  uint64_t count_ = 0;   // this core's extent");
+    if (k_.axis) {
+      line("  uint64_t begin_ = 0;   // this core's first work item");
+      line("  bool rowMode_ = false; // reducing the last dim: contiguous rows");
+      line("  uint32_t npad_ = 0;    // row stride in UB (row mode)");
+      line("  uint32_t slabPad_ = 0; // UB elements of a slab per position");
+    }
     if (k_.rows) {
       line("  uint32_t npad_ = 0;    // row stride in UB (elements)");
       line("  uint32_t len_ = 0;     // elements of a row the helpers work on: n_, or the current chunk's length");

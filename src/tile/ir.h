@@ -25,8 +25,10 @@ struct TypeOf {
   bool operator==(const TypeOf& o) const { return var == o.var && (var >= 0 || fixed == o.fixed); }
 };
 
-// Value forms: a flat tile [len], a row tile [rows, n], a column [rows, 1], a row vector [n], a scalar.
-enum class Form : uint8_t { Scalar, Flat, Rows, Col, Vec };
+// Value forms: a flat tile [len], a row tile [rows, n], a column [rows, 1], a row vector [n], a scalar, and in axis
+// programs a slab [r, cols]: the whole reduced axis r of a chunk of output positions (reduced along axis=0 to a flat
+// tile of the positions).
+enum class Form : uint8_t { Scalar, Flat, Rows, Col, Vec, Slab };
 const char* form_name(Form f);
 // C++ member/variable names from the program's snake_case names: negative_slope -> negativeSlope.
 std::string camel_lower(const std::string& snake);
@@ -54,6 +56,9 @@ struct Sym {
   int tensor = -1;
   int first = 0, last = 0;         // dims from the end: last = 0 is the innermost dim
   bool star = false;
+  // Axis views x: T[*outer, r @ dim, *inner]: the dims are found from the attr at run time, not by position.
+  // 0: the dims before the axis (outer), 1: the axis (r), 2: the dims after it (inner); -1: a positional dim.
+  int part = -1;
 };
 
 // A scalar operand: C++ text evaluated on the kernel's scalar unit (attrs and dims are tiling fields).
@@ -74,6 +79,7 @@ enum class Op : uint8_t {
   RowBcast,    // dst <- srcs[0] (Rows) fn srcs[1] (Col)
   VecBcast,    // dst <- srcs[0] (Rows) fn srcs[1] (Vec)
   Reduce,      // dst (Col) <- fn over each row of srcs[0] (Rows)   fn: sum, max, min, mean
+               // dst (Flat) <- fn over the r axis of srcs[0] (Slab)  fn: sum, max, min, mean, prod
   Compare,     // dst (mask) <- srcs[0] fn srcs[1] or scalar         fn: lt, le, gt, ge, eq, ne
   Select,      // dst <- srcs[0] (mask) ? srcs[1] or scalar : srcs[2] or scalar2
   Fill,        // dst <- scalar (a tile of a constant)
@@ -109,7 +115,7 @@ struct Value {
 };
 
 enum class BufKind : uint8_t { InQueue, OutQueue, Temp, Resident, MathTmp, Work, RowWork, Accumulator, Partials,
-                               CombineWork, Epilogue };
+                               CombineWork, Epilogue, AxisWork };
 struct Buffer {
   std::string name;                // "xIn", "yOut", "tmp0", "weightRes"
   BufKind kind = BufKind::Temp;
@@ -163,6 +169,12 @@ struct Kernel {
   std::vector<DtypeVar> dtype_vars;
   std::vector<Sym> syms;
   bool rows = false;               // a row program (tiles over rows of n) vs flat
+  // An axis program (tiles(outer, inner) over x: T[*outer, r @ dim, *inner]): reductions over an axis chosen at run
+  // time. The host picks per call: inner == 1 reduces contiguous rows of r (row mode), else [r, cols] slabs of
+  // column chunks (column mode).
+  bool axis = false;
+  int axis_tensor = -1, axis_attr = -1;
+  int outer_sym = -1, axis_sym = -1, inner_sym = -1;
   int extent_sym = -1;             // the loop's extent (m or n)
   int row_sym = -1;                // row programs: n
   int queue_depth = 2;             // buffers= of the loop

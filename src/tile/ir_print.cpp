@@ -13,6 +13,7 @@ std::string dims_str(const std::vector<Dim>& ds) {
   for (const Dim& d : ds) {
     if (!s.empty()) s += ", ";
     s += d.star ? "*" + d.name : d.name.empty() ? std::to_string(d.value) : d.name;
+    if (!d.axis_attr.empty()) s += " @ " + d.axis_attr;
   }
   return "[" + s + "]";
 }
@@ -34,6 +35,7 @@ const char* kind_name(BufKind b) {
     case BufKind::Partials: return "partials";
     case BufKind::CombineWork: return "combine-work";
     case BufKind::Epilogue: return "epilogue";
+    case BufKind::AxisWork: return "axis-work";
   }
   return "?";
 }
@@ -68,13 +70,20 @@ std::string print_ir(const Kernel& k) {
   for (const auto& t : k.tensors)
     o += fmt::format("  {} {}: {}{}\n", t.output ? "output" : "input", t.name, type_str(k, t.type), dims_str(t.dims));
   for (const auto& a : k.attrs) o += fmt::format("  attr {}: {} = {:g}\n", a.name, dtype_name(a.type), a.default_value);
+  static const char* parts[] = {"the product of the dims before the axis", "the axis", "the product of the dims after the axis"};
   for (const auto& s : k.syms)
     o += fmt::format("  dim {}{} = {} of {}\n", s.star ? "*" : "", s.name,
-                     !s.star ? fmt::format("dim -{}", s.first + 1)
+                     s.part >= 0 ? std::string(parts[s.part]) + " (" + k.attrs[k.axis_attr].name + ")"
+                     : !s.star ? fmt::format("dim -{}", s.first + 1)
                      : s.first == 0 ? std::string("the product of all dims")
                                     : fmt::format("the product of the dims before the last {}", s.first),
                      k.tensors[s.tensor].name);
-  if (k.extent_sym >= 0)
+  if (k.axis && k.outer_sym >= 0 && k.inner_sym >= 0)
+    o += fmt::format("  loop {} in tiles({}, {}): the positions of {} x {}, each reduced over {}, queues of depth {}{}\n",
+                     k.loop_var, k.syms[k.outer_sym].name, k.syms[k.inner_sym].name, k.syms[k.outer_sym].name,
+                     k.syms[k.inner_sym].name, k.syms[k.axis_sym].name, k.queue_depth,
+                     k.tile_request ? fmt::format(", tile={}", k.tile_request) : ", tile=auto");
+  else if (k.extent_sym >= 0)
     o += fmt::format("  loop {} in tiles({}) over {}{}, queues of depth {}{}\n", k.loop_var, k.syms[k.extent_sym].name,
                      k.rows ? "rows of " : "elements", k.rows && k.row_sym >= 0 ? k.syms[k.row_sym].name : "",
                      k.queue_depth, k.tile_request ? fmt::format(", tile={}", k.tile_request) : ", tile=auto");

@@ -35,6 +35,7 @@ constexpr Punct kPuncts[] = {
     {"[", Tok::LBracket},    {"]", Tok::RBracket},      {",", Tok::Comma},       {":", Tok::Colon},
     {"=", Tok::Assign},      {"+", Tok::Plus},          {"-", Tok::Minus},       {"*", Tok::Star},
     {"/", Tok::Slash},       {"%", Tok::Percent},       {"<", Tok::Less},        {">", Tok::Greater},
+    {"@", Tok::At},
 };
 
 // The punctuation at src[i], longest match first, or null. Indexed by the first byte: this is the lexer's hot loop.

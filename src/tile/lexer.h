@@ -22,7 +22,7 @@ enum class Tok {
   // punctuation and operators
   LParen, RParen, LBracket, RBracket, Comma, Colon, Arrow,
   Assign, PlusAssign, MinusAssign, StarAssign, SlashAssign,
-  Plus, Minus, Star, Slash, StarStar, Percent,
+  Plus, Minus, Star, Slash, StarStar, Percent, At,
   Less, LessEqual, Greater, GreaterEqual, EqualEqual, NotEqual,
 };
 

@@ -314,7 +314,7 @@ bool Parser::parse_param(Param& p, bool output) {
   return true;
 }
 
-// DTYPE  or  DTYPE[DIM, ...] with DIM one of n, *n, 1
+// DTYPE  or  DTYPE[DIM, ...] with DIM one of n, *n, 1, r @ attr
 bool Parser::parse_type(TypeRef& t) {
   if (!at(Tok::Name)) {
     fail_expected("a dtype such as f32 or T", "");
@@ -337,6 +337,15 @@ bool Parser::parse_type(TypeRef& t) {
     if (at(Tok::Name)) {
       d.name = cur().text;
       d.range = {begin, take().range.end};
+      if (accept(Tok::At)) {   // r @ dim: the axis chosen by an attr
+        if (!at(Tok::Name)) {
+          fail_expected("the name of an i32 attr after '@'", "write 'r @ dim': r is the input's dim number `dim`");
+          return false;
+        }
+        d.axis_attr = cur().text;
+        d.axis_range = take().range;
+        d.range.end = d.axis_range.end;
+      }
     } else if (at(Tok::Number) && !d.star) {
       const Token& n = cur();
       if (!n.is_int) {

@@ -15,6 +15,6 @@ void plan_chunks(Kernel& k);
 // The tiling struct: extent, row length, per-core range, tile size, attrs, scalar dims; the block dim.
 void split_cores(Kernel& k);
 
-int work_buffer(const Kernel& k, TypeOf t, bool row);   // helper scratch of type t: tile-sized or row helpers' (-1: none)
+int work_buffer(const Kernel& k, TypeOf t, bool row);   // helper scratch of type t: tile-sized or row/axis helpers' (-1: none)
 int math_buffer(const Kernel& k);             // the math scratch buffer (-1: none)
 }  // namespace kgen::tile

@@ -21,7 +21,13 @@ bool needs_work(const Instr& in) {
 }
 // Scratch of the row helpers: kt::RowReduceWorkElems (a repeat per row) or kt::RowBroadcastWorkElems (a block per
 // row), never both at once.
-bool needs_row_work(const Instr& in) { return in.op == Op::Reduce || in.op == Op::RowBcast; }
+bool needs_row_work(const Instr& in, const Kernel& k) {
+  return (in.op == Op::Reduce && k.values[in.srcs[0]].form == Form::Rows) || in.op == Op::RowBcast;
+}
+// Scratch of the axis reductions (kt::AxisWorkElems): half a slab in column mode, the row helpers' in row mode.
+bool needs_axis_work(const Instr& in, const Kernel& k) {
+  return in.op == Op::Reduce && k.values[in.srcs[0]].form == Form::Slab;
+}
 }  // namespace
 
 void plan_buffers(Kernel& k) {
@@ -184,7 +190,7 @@ void plan_buffers(Kernel& k) {
 
   // Scratch of the helpers: one work buffer per value type that needs it, one math scratch (kMathTmpBytes).
   bool math = false;
-  std::vector<TypeOf> work_types, row_work_types;
+  std::vector<TypeOf> work_types, row_work_types, axis_work_types;
   for (const Instr& in : k.body) {
     math |= needs_math_tmp(in);
     auto note = [&](std::vector<TypeOf>& v) {
@@ -192,7 +198,16 @@ void plan_buffers(Kernel& k) {
       if (std::find(v.begin(), v.end(), t) == v.end()) v.push_back(t);
     };
     if (needs_work(in)) note(work_types);
-    if (needs_row_work(in)) note(row_work_types);
+    if (needs_row_work(in, k)) note(row_work_types);
+    if (needs_axis_work(in, k)) note(axis_work_types);
+  }
+  for (size_t w = 0; w < axis_work_types.size(); ++w) {
+    Buffer b;
+    b.name = "axisWork" + std::to_string(w);
+    b.kind = BufKind::AxisWork;
+    b.type = axis_work_types[w];
+    b.form = Form::Slab;
+    add(b);
   }
   for (size_t w = 0; w < row_work_types.size(); ++w) {
     Buffer b;
@@ -207,7 +222,7 @@ void plan_buffers(Kernel& k) {
     b.name = "work" + std::to_string(w);
     b.kind = BufKind::Work;
     b.type = work_types[w];
-    b.form = k.rows ? Form::Rows : Form::Flat;
+    b.form = k.axis ? Form::Slab : k.rows ? Form::Rows : Form::Flat;
     add(b);
   }
   // Epilogue (core 0, after the loop): one small buffer per value, the partials of all cores, the helpers' scratch.
@@ -238,8 +253,9 @@ void plan_buffers(Kernel& k) {
 }
 
 int work_buffer(const Kernel& k, TypeOf t, bool row) {
+  const BufKind want = row ? (k.axis ? BufKind::AxisWork : BufKind::RowWork) : BufKind::Work;
   for (size_t i = 0; i < k.buffers.size(); ++i)
-    if (k.buffers[i].kind == (row ? BufKind::RowWork : BufKind::Work) && k.buffers[i].type == t) return static_cast<int>(i);
+    if (k.buffers[i].kind == want && k.buffers[i].type == t) return static_cast<int>(i);
   return -1;
 }
 int math_buffer(const Kernel& k) {

@@ -28,7 +28,7 @@ const std::set<std::string> kUnaryScalar = {"leaky_relu", "elu"};
 const std::vector<std::string> kAllFunctions = {
     "load", "store", "cast", "exp",  "log",  "sqrt", "rsqrt", "abs",  "relu", "sigmoid", "tanh", "erf",  "gelu",
     "gelu_tanh", "silu", "softplus", "reciprocal", "hardsigmoid", "leaky_relu", "elu", "min", "max", "sum",
-    "mean", "clamp", "where", "tiles"};
+    "mean", "prod", "clamp", "where", "tiles"};
 
 // An operand during lowering: a value (tile or mask) or a scalar.
 struct Operand {
@@ -155,6 +155,7 @@ class Checker {
         k_.attrs.push_back(a);
       }
     }
+    axis_markers();
     if (k_.tensors.empty())
       d_.error(p_.header_range, "the kernel has no tensor input", "add one: kernel " + p_.name + "(x: T[*n]) -> ...");
     if (p_.outputs.empty())
@@ -194,8 +195,90 @@ class Checker {
     return false;
   }
 
+  // An axis view x: T[*outer, r @ dim, *inner]: the three syms are found from the attr at run time.
+  bool axis_view(const TensorArg& t, int index, bool input) {
+    int markers = 0;
+    for (const Dim& d : t.dims) markers += !d.axis_attr.empty();
+    if (markers == 0) return false;
+    const Dim* m = nullptr;
+    for (const Dim& d : t.dims)
+      if (!d.axis_attr.empty()) {
+        if (m) {
+          d_.error(d.axis_range, "tensor '" + t.name + "' has two axis markers",
+                   "one axis per view: x: T[*outer, r @ dim, *inner]");
+          return true;
+        }
+        m = &d;
+      }
+    if (!input) {
+      d_.error(m->range, "an axis marker on output '" + t.name + "'",
+               "the marker belongs to the input the axis is chosen in; the output is " + t.name +
+                   ": T[*outer, 1, *inner] or T[*outer, *inner]");
+      return true;
+    }
+    if (t.dims.size() != 3 || !t.dims[0].star || t.dims[1].star || &t.dims[1] != m || !t.dims[2].star) {
+      d_.error(m->range, "an axis marker needs the dims on both sides of it: " + t.name + ": T[*outer, " + m->name +
+                             " @ " + m->axis_attr + ", *inner]",
+               "*outer and *inner stand for any number of dims (possibly none) before and after the axis");
+      return true;
+    }
+    for (int part = 0; part < 3; ++part) {
+      const Dim& d = t.dims[part];
+      if (int si = sym_of(d.name); si >= 0) {
+        if (k_.syms[si].part != part)
+          d_.error(d.range, "'" + d.name + "' is already another dim", "give each dim of an axis view its own name");
+        continue;
+      }
+      Sym sy{d.name, index, 0, 0, d.star};
+      sy.part = part;
+      k_.syms.push_back(sy);
+    }
+    pending_axes_.push_back({index, m->axis_attr, m->axis_range});
+    return true;
+  }
+
+  // After the attrs are known: each axis marker names an i32 attr, the same one in every view.
+  void axis_markers() {
+    for (const auto& [tensor, attr, range] : pending_axes_) {
+      const int a = attr_of(attr);
+      if (a < 0 || k_.attrs[a].type != DType::I32) {
+        d_.error(range, a < 0 ? "'" + attr + "' is not an attr of the kernel" : "attr '" + attr + "' is not an i32",
+                 "the axis is chosen by an i32 attr: kernel f(x: T[*outer, r @ " + attr + ", *inner], " + attr +
+                     ": i32 = 1)");
+        continue;
+      }
+      if (k_.axis_attr >= 0 && k_.axis_attr != a) {
+        d_.error(range, "views chosen by two attrs", "all axis views of a kernel share one attr");
+        continue;
+      }
+      k_.axis_attr = a;
+      if (k_.axis_tensor < 0) k_.axis_tensor = tensor;
+    }
+  }
+
+  // An output of an axis view's positions: [*outer, 1, *inner] (keepdim) or [*outer, *inner]. True when the output
+  // uses the view's dims (and then reports any other pattern).
+  bool axis_output(const TensorArg& t) {
+    bool uses = false, axis = false;
+    for (const Dim& d : t.dims)
+      if (int si = sym_of(d.name); si >= 0 && k_.syms[si].part >= 0) {
+        uses = true;
+        axis |= k_.syms[si].part == 1;   // reported by dims()
+      }
+    if (!uses || axis) return uses;
+    const auto& ds = t.dims;
+    auto part = [&](const Dim& d, int p) { return d.star && sym_of(d.name) >= 0 && k_.syms[sym_of(d.name)].part == p; };
+    const bool keep = ds.size() == 3 && part(ds[0], 0) && ds[1].name.empty() && ds[1].value == 1 && part(ds[2], 2);
+    const bool drop = ds.size() == 2 && part(ds[0], 0) && part(ds[1], 2);
+    if (!keep && !drop)
+      d_.error(t.range, "output '" + t.name + "' of an axis view must be [*outer, 1, *inner] or [*outer, *inner]",
+               "the reduction leaves one value per position of the dims around the axis");
+    return true;
+  }
+
   // Binds each dim name of an input to its source; checks an output's names are bound.
   void dims(const TensorArg& t, int index, bool input) {
+    if (axis_view(t, index, input)) return;
     int stars = 0;
     const int nd = static_cast<int>(t.dims.size());
     for (int i = 0; i < nd; ++i) {
@@ -209,6 +292,18 @@ class Checker {
           k_.attrs.end())
         d_.error(d.range, "dim '" + d.name + "' has the name of an attr", "rename one of them");
       auto it = std::find_if(k_.syms.begin(), k_.syms.end(), [&](const Sym& s) { return s.name == d.name; });
+      if (it != k_.syms.end() && it->part >= 0 && input) {
+        d_.error(d.range, "'" + d.name + "' is a dim of the axis view '" + k_.tensors[it->tensor].name +
+                              "', found at run time from its attr",
+                 "view this input around the same axis, or give the dim its own name");
+        continue;
+      }
+      if (it != k_.syms.end() && it->part == 1) {
+        d_.error(d.range, "the axis '" + d.name + "' in output '" + t.name + "'",
+                 "a reduction over the axis leaves 1 there: " + t.name + ": T[*outer, 1, *inner] (keepdim) or T[*outer, "
+                 "*inner]");
+        continue;
+      }
       if (it != k_.syms.end()) {
         if (it->star != d.star)
           d_.error(d.range, "'" + d.name + "' is " + (d.star ? "a starred dim here" : "a single dim here") +
@@ -225,6 +320,7 @@ class Checker {
       }
       k_.syms.push_back({d.name, index, nd - 1 - i, nd - 1 - i, d.star});
     }
+    if (!input && axis_output(t)) return;
     if (stars > 1)
       d_.error(t.range, "tensor '" + t.name + "' has " + std::to_string(stars) + " starred dims",
                "at most one: *m stands for all the leading dims");
@@ -309,6 +405,11 @@ class Checker {
       d_.error(it ? it->range : s.range, "the loop must iterate over tiles(...)", "for t in tiles(n, buffers=2):");
       return;
     }
+    if (it->args.size() == 2) {
+      axis_loop(*it);
+      loop_options(*it);
+      return;
+    }
     if (it->args.size() != 1 || it->args[0]->kind != ExprKind::Name) {
       d_.error(it->range, "tiles() takes one dim name", "tiles(n) over a flat x: T[*n], tiles(m) over rows of x: T[*m, n]");
       return;
@@ -321,6 +422,11 @@ class Checker {
       std::string c = closest(ext, names);
       d_.error(it->args[0]->range, "'" + ext + "' is not a dim of any input",
                c.empty() ? "iterate over a dim name of an input" : "did you mean '" + c + "'?");
+      return;
+    }
+    if (k_.syms[si].part >= 0) {
+      d_.error(it->args[0]->range, "'" + ext + "' is a dim of the axis view '" + k_.tensors[k_.syms[si].tensor].name + "'",
+               "iterate over the positions around the axis: tiles(" + sym_name(0) + ", " + sym_name(2) + ")");
       return;
     }
     k_.extent_sym = si;
@@ -342,6 +448,36 @@ class Checker {
                                        ext + "]) or the rows of x: T[*" + ext + ", n]",
                "describe the tensor by the view the loop needs");
     }
+    loop_options(*it);
+  }
+
+  std::string sym_name(int part) const {
+    for (const Sym& y : k_.syms)
+      if (y.part == part) return y.name;
+    return part == 0 ? "outer" : part == 1 ? "r" : "inner";
+  }
+
+  // tiles(outer, inner) over an axis view: the positions around the axis, each reduced over the whole axis.
+  void axis_loop(const Expr& it) {
+    const Expr& a = *it.args[0];
+    const Expr& b = *it.args[1];
+    const int so = a.kind == ExprKind::Name ? sym_of(a.text) : -1, si = b.kind == ExprKind::Name ? sym_of(b.text) : -1;
+    if (so < 0 || si < 0 || k_.syms[so].part != 0 || k_.syms[si].part != 2 || k_.syms[so].tensor != k_.syms[si].tensor) {
+      d_.error(it.range, "tiles(a, b) iterates over the positions around an axis: a and b are the *outer and *inner "
+                         "dims of a view x: T[*outer, r @ dim, *inner]",
+               k_.axis_tensor >= 0 ? "tiles(" + sym_name(0) + ", " + sym_name(2) + ")" : "tiles(n) over a flat tensor");
+      return;
+    }
+    k_.axis = true;
+    k_.outer_sym = so;
+    k_.inner_sym = si;
+    for (size_t i = 0; i < k_.syms.size(); ++i)
+      if (k_.syms[i].part == 1 && k_.syms[i].tensor == k_.syms[so].tensor) k_.axis_sym = static_cast<int>(i);
+    k_.extent_sym = so;
+  }
+
+  void loop_options(const Expr& e) {
+    const Expr* it = &e;
     for (size_t i = 0; i < it->kwargs.size(); ++i) {
       const auto& [key, val] = it->kwargs[i];
       double v = 0;
@@ -403,6 +539,11 @@ class Checker {
   // `total += sum(x)` in the loop, with `total = 0.0` before it: a per-core accumulator, added up over the cores
   // after the loop.
   void accumulate(const Stmt& s) {
+    if (k_.axis) {
+      d_.error(s.target_range, "accumulators are not supported in axis programs",
+               "reduce the whole tensor with a flat program: for t in tiles(n) over x: T[*n]");
+      return;
+    }
     if (!in_loop_ || s.op != "+=") {
       d_.error(s.target_range, s.op != "+=" ? "only '+=' accumulates" : "'+=' outside the tiles loop",
                "total = 0.0 before the loop, total += sum(v) in it");
@@ -515,6 +656,7 @@ class Checker {
       return Form::Scalar;
     }
     if (k_.extent_sym < 0) return Form::Scalar;   // the loop's header had an error (reported there)
+    if (k_.axis) return axis_index(sub, ti);
     if (!k_.rows) {
       if (ni != 1 || !is_loop(*sub.args[1])) {
         d_.error(sub.range, "index a flat program's tensor with the loop variable: " + t.name + "[" + k_.loop_var + "]");
@@ -551,6 +693,39 @@ class Checker {
       return Form::Scalar;
     }
     return Form::Rows;
+  }
+
+  // The index of a load/store in an axis program: x[:, c] (a slab [r, cols] of an axis view) or y[c] (a flat tile
+  // of the positions, for tensors shaped [*outer, 1, *inner] or [*outer, *inner]).
+  Form axis_index(const Expr& sub, int ti) {
+    const TensorArg& t = k_.tensors[ti];
+    const size_t ni = sub.args.size() - 1;
+    const std::string& c = k_.loop_var;
+    auto is_loop = [&](const Expr& e) { return e.kind == ExprKind::Name && e.text == c; };
+    const std::string outer = k_.syms[k_.outer_sym].name, r = k_.syms[k_.axis_sym].name,
+                      inner = k_.syms[k_.inner_sym].name;
+    const bool view = t.dims.size() == 3 && t.dims[0].name == outer && t.dims[1].name == r && t.dims[2].name == inner;
+    const bool positions = (t.dims.size() == 3 && t.dims[0].name == outer && t.dims[1].name.empty() &&
+                            t.dims[2].name == inner) ||
+                           (t.dims.size() == 2 && t.dims[0].name == outer && t.dims[1].name == inner);
+    if (ni == 2 && sub.args[1]->kind == ExprKind::Slice && is_loop(*sub.args[2])) {
+      if (view) return Form::Slab;
+      d_.error(sub.range, "'" + t.name + "[:, " + c + "]' takes the whole axis; '" + t.name + "' is not an axis view",
+               "declare it as " + t.name + ": " + tname(t.type) + "[*" + outer + ", " + r + " @ " +
+                   k_.attrs[k_.axis_attr].name + ", *" + inner + "]");
+      return Form::Scalar;
+    }
+    if (ni == 1 && is_loop(*sub.args[1])) {
+      if (positions) return Form::Flat;
+      d_.error(sub.range, "'" + t.name + "[" + c + "]' takes one value per position; '" + t.name + "' is not shaped so",
+               view ? "an axis view is loaded whole along the axis: load(" + t.name + "[:, " + c + "])"
+                    : "declare it as " + t.name + ": " + tname(t.type) + "[*" + outer + ", 1, *" + inner + "]");
+      return Form::Scalar;
+    }
+    d_.error(sub.range, "index an axis program's tensors as x[:, " + c + "] (the axis r of each position) or y[" + c +
+                            "] (one value per position)",
+             "");
+    return Form::Scalar;
   }
 
   // tensor[...] inside load/store: the tensor index and the form; -1 on error.
@@ -964,18 +1139,30 @@ class Checker {
       if (!not_mask(a, e.range) || !require(f, k_.values[a.value].type, e.range, f + "()")) return {};
       return emit(Op::UnaryScalar, f, k_.values[a.value].form, k_.values[a.value].type, {a.value}, e, s.s);
     }
-    if (f == "sum" || f == "mean" || ((f == "max" || f == "min") && !e.kwargs.empty())) {
+    if (f == "sum" || f == "mean" || f == "prod" || ((f == "max" || f == "min") && !e.kwargs.empty())) {
       if (e.args.size() != 1 || e.kwargs.size() != 1 || e.kwargs[0].first != "axis") {
-        d_.error(e.range, f + "() reduces along the rows: " + f + "(v, axis=1)", "");
+        d_.error(e.range, f + "() reduces along an axis of a tile: " + f + (f == "prod" ? "(v, axis=0)" : "(v, axis=1)"),
+                 k_.axis ? f + "(v, axis=0) over the axis r of a slab [r, cols]" : "");
         return {};
       }
       double ax = 0;
-      if (!constant(*e.kwargs[0].second, ax) || (ax != 1 && ax != -1)) {
-        d_.error(e.kwargs[0].second->range, "only axis=1 (along each row) is supported", f + "(v, axis=1)");
+      if (!constant(*e.kwargs[0].second, ax) || (ax != 1 && ax != -1 && ax != 0)) {
+        d_.error(e.kwargs[0].second->range, "axis= is 1 (along each row of a row tile) or 0 (over the axis r of a slab)",
+                 f + "(v, axis=1)");
         return {};
       }
       Operand a = expr(*e.args[0]);
       if (!a.ok) return {};
+      if (ax == 0) return axis_reduce(e, a, f);
+      if (f == "prod") {
+        d_.error(e.kwargs[0].second->range, "prod() reduces a slab over its axis r only",
+                 "prod(v, axis=0) with v = load(x[:, c]) of a view x: T[*outer, r @ dim, *inner]");
+        return {};
+      }
+      if (!a.scalar && k_.values[a.value].form == Form::Slab) {
+        d_.error(e.kwargs[0].second->range, "a slab [r, cols] is reduced over its axis r: axis=0", f + "(v, axis=0)");
+        return {};
+      }
       if (a.scalar || k_.values[a.value].form != Form::Rows) {
         d_.error(e.args[0]->range, f + "(..., axis=1) reduces a row tile [rows, n]",
                  k_.rows ? "" : "flat programs have no rows: use a row program, for r in tiles(m) over x: T[*m, n]");
@@ -1065,6 +1252,25 @@ class Checker {
     return {};
   }
 
+  // sum/max/min/mean/prod(v, axis=0): a slab [r, cols] over its axis r, to a flat tile of the cols. Integers reduce
+  // exactly with the vector unit's integer Add/Max/Min/Mul (mean divides: floats only).
+  Operand axis_reduce(const Expr& e, const Operand& a, const std::string& f) {
+    if (a.scalar || k_.values[a.value].form != Form::Slab) {
+      d_.error(e.args[0]->range, f + "(..., axis=0) reduces over the axis r of a slab [r, cols]; this is " +
+                                     (a.scalar ? std::string("a scalar") : std::string("a ") +
+                                                                              form_name(k_.values[a.value].form) + " tile"),
+               k_.axis ? "load the slab of an axis view: v = load(x[:, " + k_.loop_var + "])"
+                       : "choose the axis with an attr: x: T[*outer, r @ dim, *inner], for c in tiles(outer, inner), "
+                         "v = load(x[:, c])");
+      return {};
+    }
+    const Value v = k_.values[a.value];
+    static const std::map<std::string, std::string> op = {
+        {"sum", "add"}, {"max", "max"}, {"min", "min"}, {"prod", "mul"}, {"mean", "div"}};
+    if (!not_mask(a, e.range) || !require(op.at(f), v.type, e.range, f + "()")) return {};
+    return emit(Op::Reduce, f, Form::Flat, v.type, {a.value}, e);
+  }
+
   const Program& p_;
   std::string soc_;
   Kernel& k_;
@@ -1073,6 +1279,12 @@ class Checker {
   std::map<std::string, Operand> locals_;
   std::map<std::string, int> accs_;           // accumulator name -> its value
   std::map<std::string, Operand> combined_;   // accumulator name -> its combined value (epilogue)
+  struct PendingAxis {
+    int tensor;
+    std::string attr;
+    Range range;
+  };
+  std::vector<PendingAxis> pending_axes_;     // axis markers, resolved once the attrs are known
 };
 }  // namespace
 

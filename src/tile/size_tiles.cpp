@@ -13,6 +13,16 @@ std::string size_of(const Kernel& k, TypeOf t) {
   if (t.var >= 0) return "size" + k.dtype_vars[t.var].name;
   return std::to_string(dtype_size(t.fixed));
 }
+// Whether the axis reductions of type t reduce rows by a transpose (kt::RowReduceByGather: no WholeReduce for prod
+// or int32), as a host condition.
+std::string gathers(const Kernel& k, TypeOf t) {
+  bool prod = false;
+  for (const Instr& in : k.body)
+    prod |= in.op == Op::Reduce && in.fn == "prod" && k.values[in.srcs[0]].type == t;
+  if (prod) return "true";
+  if (t.var >= 0) return "(dt" + k.dtype_vars[t.var].name + " == ge::DT_INT32)";
+  return t.fixed == DType::I32 ? "true" : "false";
+}
 }  // namespace
 
 void size_tiles(Kernel& k) {
@@ -33,6 +43,14 @@ void size_tiles(Kernel& k) {
         t.per_unit = b.mask ? depth + "0.125" : depth + es;
         t.fixed = slack;
         break;
+      case Form::Slab:   // a row of r (row mode) or a column of r (column mode): rowBytes is npadV elements
+        if (b.kind == BufKind::AxisWork) {
+          const std::string g = gathers(k, b.type);
+          t.per_unit = "axisWorkBytes(" + es + ", " + g + ")";
+          t.fixed = "axisWorkFixed(" + es + ", " + g + ") + " + slack;
+          break;
+        }
+        [[fallthrough]];
       case Form::Rows:
         t.per_unit = b.mask ? depth + "rowBytes(1) / 8.0" : depth + "rowBytes(" + es + ")";
         t.fixed = slack;

@@ -2,17 +2,31 @@
 // contiguous per-core ranges: a flat range is a multiple of 64 elements, so every core's transfers start on a
 // 32-byte boundary for 1- to 4-byte types and only the last core has a tail; rows need no rounding (each row is its
 // own transfer). Then the tile size, attrs and the dims the program uses as scalars. Tail tiles (the last of a core,
-// shorter than tileUnits) are moved with DataCopyPad by the kt:: helpers; nothing past the tensor is touched.
+// shorter than tileUnits) are moved with DataCopyPad by the kt:: helpers; nothing past the tensor is touched. Axis
+// programs split work items instead: rows of the axis, or (outer index, column chunk) pairs, sized by the host.
 #include <fmt/format.h>
 
 #include "tile/passes.h"
 
 namespace kgen::tile {
 namespace {
-}  // namespace
+// Axis programs: the work items are rows of r (row mode) or (outer index, column chunk) pairs; the view's dims travel
+// too, since the kernel computes its offsets from them.
+void axis_fields(Kernel& k) {
+  k.fields.push_back({"total", "uint64_t", "total", "work items in all: rows of the axis (row mode) or column chunks"});
+  k.fields.push_back({"perCore", "uint64_t", "perCore", "work items per core (the last core may have fewer)"});
+  k.fields.push_back({"tileUnits", "uint32_t", "tileUnits",
+                      "positions per tile: rows (row mode) or columns, a multiple of 16 (column mode)"});
+  k.fields.push_back({"depth", "uint32_t", "depth", "tiles per queue: the program's buffers=, or fewer when a tile would not fit"});
+  k.fields.push_back({"chunks", "uint32_t", "chunks", "column chunks per outer index (column mode)"});
+  for (int s : {k.outer_sym, k.axis_sym, k.inner_sym}) {
+    const std::string f = camel_lower(k.syms[s].name);
+    k.fields.push_back({f, "uint64_t", "d_" + f, "dim " + k.syms[s].name});
+  }
+}
 
-void split_cores(Kernel& k) {
-  k.fields.clear();
+// Flat and row programs: one contiguous range of the extent per core.
+void extent_fields(Kernel& k) {
   const std::string unit = k.rows ? "rows" : "elements";
   k.fields.push_back({"total", "uint64_t", "total", "the loop's extent: " + unit + " in all"});
   if (k.rows)
@@ -23,6 +37,13 @@ void split_cores(Kernel& k) {
   k.fields.push_back({"depth", "uint32_t", "depth", "tiles per queue: the program's buffers=, or fewer when a tile would not fit"});
   if (k.chunks.possible)
     k.fields.push_back({"chunk", "uint32_t", "chunk", "0: whole rows per tile; else rows longer than UB, in chunks of this many columns"});
+}
+}  // namespace
+
+void split_cores(Kernel& k) {
+  k.fields.clear();
+  if (k.axis) axis_fields(k);
+  else extent_fields(k);
   for (const AttrArg& a : k.attrs)
     // CANN tiling fields are integers or float: a bool attr travels as uint8_t.
     k.fields.push_back({camel_lower(a.name), a.type == DType::F32 ? "float" : a.type == DType::I32 ? "int64_t" : "uint8_t",

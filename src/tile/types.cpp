@@ -37,6 +37,7 @@ const char* form_name(Form f) {
     case Form::Rows: return "rows";
     case Form::Col: return "col";
     case Form::Vec: return "vec";
+    case Form::Slab: return "slab";
   }
   return "?";
 }

@@ -51,6 +51,13 @@ const char* kFlat = R"(kernel scale_add(x: T[*n], y: T[*n], alpha: f32 = 2.0) ->
         store(z[t], a * alpha + b)
 )";
 
+const char* kAxis = R"(kernel sum_dim(x: T[*outer, r @ dim, *inner], dim: i32 = 1) -> (y: T[*outer, 1, *inner]):
+    dtype T in (f32, f16, i32)
+    for c in tiles(outer, inner):
+        v = load(x[:, c])
+        store(y[c], sum(v, axis=0) * 2)
+)";
+
 const char* kRows = R"(kernel softmax(x: T[*m, n]) -> (y: T[*m, n]):
     dtype T in (f32, f16, bf16)
     for r in tiles(m, buffers=2):
@@ -114,7 +121,9 @@ TEST(TileSema, EveryDiagnostic) {
       {"kernel k(x: f32[*n]) -> (y: f32[*n]):\n    for t in tiles(n):\n        store(y[t], sum(load(x[t]), axis=1))\n", "3:25",
        "reduces a row tile", "flat programs have no rows"},
       {"kernel k(x: f32[*m, n]) -> (y: f32[*m, n]):\n    for r in tiles(m):\n        v = load(x[r, :])\n        store(y[r, :], sum(v, axis=0))\n",
-       "4:36", "only axis=1", ""},
+       "4:28", "sum(..., axis=0) reduces over the axis r of a slab [r, cols]; this is a rows tile", "r @ dim"},
+      {"kernel k(x: f32[*m, n]) -> (y: f32[*m, n]):\n    for r in tiles(m):\n        v = load(x[r, :])\n        store(y[r, :], sum(v, axis=2))\n",
+       "4:36", "axis= is 1 (along each row of a row tile) or 0 (over the axis r of a slab)", ""},
       {"kernel k(x: f32[*m, n]) -> (y: f32[*m, n]):\n    for r in tiles(m):\n        v = load(x[r, :])\n        store(y[r, :], sum(v, axis=1))\n",
        "4:24", "storing a col value into y[...] which takes a rows tile", ""},
       {head + "    for t in tiles(n):\n        v = load(x[t])\n        store(y[t], v > 0.0)\n", "5:21",
@@ -294,4 +303,118 @@ TEST(TileEmit, Deterministic) {
   CompileResult a = compile_program("a.tile", src, {}, d1), b = compile_program("a.tile", src, {}, d2);
   ASSERT_TRUE(a.ok && b.ok);
   EXPECT_EQ(a.files, b.files);
+}
+
+// Axis programs: x: T[*outer, r @ dim, *inner] reduced over the axis an attr picks at run time.
+TEST(TileSema, AxisProgramChecks) {
+  Checked a = check_src(kAxis);
+  ASSERT_TRUE(a.ok) << a.diags;
+  EXPECT_TRUE(a.k.axis);
+  EXPECT_FALSE(a.k.rows);
+  EXPECT_EQ(a.k.attrs[a.k.axis_attr].name, "dim");
+  EXPECT_EQ(a.k.syms[a.k.axis_sym].name, "r");
+  EXPECT_EQ(a.k.syms[a.k.outer_sym].part, 0);
+  EXPECT_EQ(a.k.syms[a.k.inner_sym].part, 2);
+}
+
+TEST(TileSema, AxisDiagnostics) {
+  struct Case {
+    std::string src;
+    const char* where;
+    const char* message;
+    const char* hint;
+  };
+  const std::string sig = "kernel k(x: f32[*o, r @ dim, *i], dim: i32 = 1) -> (y: f32[*o, *i]):\n";
+  const std::vector<Case> cases = {
+      {"kernel k(x: f32[*o, r @ dim, s @ dim], dim: i32 = 1) -> (y: f32[*o]):\n    pass\n", "1:34",
+       "tensor 'x' has two axis markers", "one axis per view"},
+      {"kernel k(x: f32[o, r @ dim, *i], dim: i32 = 1) -> (y: f32[o, *i]):\n    pass\n", "1:20",
+       "an axis marker needs the dims on both sides of it", "*outer and *inner"},
+      {"kernel k(x: f32[*o, r @ dmi, *i], dim: i32 = 1) -> (y: f32[*o, *i]):\n    pass\n", "1:25",
+       "'dmi' is not an attr of the kernel", "r @ dmi"},
+      {"kernel k(x: f32[*o, r @ dim, *i], dim: f32 = 1) -> (y: f32[*o, *i]):\n    pass\n", "1:25",
+       "attr 'dim' is not an i32", ""},
+      {"kernel k(x: f32[*o, r @ dim, *i], dim: i32 = 1) -> (y: f32[*o, r, *i]):\n    pass\n", "1:64",
+       "the axis 'r' in output 'y'", "T[*outer, 1, *inner]"},
+      {"kernel k(x: f32[*o, r @ dim, *i], dim: i32 = 1) -> (y: f32[*i, *o]):\n    pass\n", "1:53",
+       "output 'y' of an axis view must be [*outer, 1, *inner] or [*outer, *inner]", ""},
+      {sig + "    for c in tiles(o):\n        pass\n", "2:20", "'o' is a dim of the axis view 'x'", "tiles(o, i)"},
+      {sig + "    for c in tiles(i, o):\n        pass\n", "2:14", "tiles(a, b) iterates over the positions around an axis",
+       "tiles(o, i)"},
+      {sig + "    for c in tiles(o, i):\n        store(y[c], sum(load(x[c]), axis=0))\n", "3:30",
+       "'x[c]' takes one value per position", "load(x[:, c])"},
+      {sig + "    for c in tiles(o, i):\n        store(y[c], sum(load(x[:, c]), axis=1))\n", "3:45",
+       "a slab [r, cols] is reduced over its axis r: axis=0", "sum(v, axis=0)"},
+      {sig + "    for c in tiles(o, i):\n        store(y[c], load(x[:, c]))\n", "3:21",
+       "storing a slab value into y[...] which takes a flat tile", ""},
+      {sig + "    for c in tiles(o, i):\n        v = load(x[:, c])\n        store(y[c], sum(v, axis=0) + v)\n", "4:21",
+       "cannot combine a flat tile with a slab tile", ""},
+      {"kernel k(x: f32[*n]) -> (y: f32[*n]):\n    for t in tiles(n):\n        store(y[t], prod(load(x[t]), axis=1))\n",
+       "3:43", "prod() reduces a slab over its axis r only", "prod(v, axis=0)"},
+      {"kernel k(x: T[*o, r @ dim, *i], dim: i32 = 1) -> (y: T[*o, *i]):\n    dtype T in (f32, i32)\n"
+       "    for c in tiles(o, i):\n        store(y[c], mean(load(x[:, c]), axis=0))\n",
+       "4:21", "mean() has no i32 form on the vector unit (column T = i32)", "load(x[...], f32)"},
+      {"kernel k(x: f32[*o, r @ dim, *i], dim: i32 = 1) -> (y: f32):\n    acc = 0.0\n    for c in tiles(o, i):\n"
+       "        acc += sum(load(x[:, c]))\n    store(y, acc)\n",
+       "4:9", "accumulators are not supported in axis programs", "flat program"},
+  };
+  for (const Case& c : cases) {
+    Checked r = check_src(c.src);
+    EXPECT_FALSE(r.ok) << c.src;
+    EXPECT_TRUE(contains(r.diags, std::string("t.tile:") + c.where + ": error: ")) << c.where << "\n" << r.diags;
+    EXPECT_TRUE(contains(r.diags, c.message)) << c.message << "\n" << r.diags;
+    if (*c.hint) EXPECT_TRUE(contains(r.diags, std::string("hint: ")) && contains(r.diags, c.hint)) << c.hint << "\n" << r.diags;
+  }
+}
+
+TEST(TilePasses, AxisProgramLowering) {
+  // check: the slab and its reduction to the positions
+  const std::string ir = ir_after(kAxis, "check");
+  EXPECT_TRUE(contains(ir, "input x: T[*outer, r @ dim, *inner]")) << ir;
+  EXPECT_TRUE(contains(ir, "dim r = the axis (dim) of x")) << ir;
+  EXPECT_TRUE(contains(ir, "loop c in tiles(outer, inner): the positions of outer x inner, each reduced over r")) << ir;
+  EXPECT_TRUE(contains(ir, "%0(v): slab T = load x")) << ir;
+  EXPECT_TRUE(contains(ir, "%1: flat T = reduce.sum %0(v)")) << ir;
+  EXPECT_TRUE(contains(ir, "%2: flat T = scalar.mul %1 {2}")) << ir;
+  EXPECT_FALSE(contains(ir, "buffers:")) << ir;
+  // plan_buffers: a slab in-queue, a flat out-queue, the reduction's scratch
+  const std::string pb = ir_after(kAxis, "plan_buffers");
+  EXPECT_TRUE(contains(pb, "xIn in-queue slab T depth 2")) << pb;
+  EXPECT_TRUE(contains(pb, "yOut out-queue flat T depth 2")) << pb;
+  EXPECT_TRUE(contains(pb, "axisWork0 axis-work slab T")) << pb;
+  EXPECT_FALSE(contains(pb, "rowWork")) << pb;
+  // size_tiles: the work's bytes depend on the mode; int32 rows transpose (no WholeReduce for int32)
+  const std::string st = ir_after(kAxis, "size_tiles");
+  EXPECT_TRUE(contains(st, "xIn in-queue slab T depth 2   ub: depth * rowBytes(sizeT) per unit")) << st;
+  EXPECT_TRUE(contains(st, "axisWorkBytes(sizeT, (dtT == ge::DT_INT32)) per unit")) << st;
+  // split_cores: work items and the view's dims
+  const std::string sc = ir_after(kAxis, "split_cores");
+  EXPECT_TRUE(contains(sc, "uint32_t chunks = chunks")) << sc;
+  EXPECT_TRUE(contains(sc, "uint64_t r = d_r   // dim r")) << sc;
+  EXPECT_TRUE(contains(sc, "uint64_t inner = d_inner   // dim inner")) << sc;
+  EXPECT_TRUE(contains(sc, "int64_t dim = attr_dim   // attr dim")) << sc;
+  EXPECT_FALSE(contains(sc, "long rows")) << sc;
+}
+
+TEST(TileEmit, AxisOpProject) {
+  const std::string src = kAxis;
+  Diags d("s.tile", &src);
+  CompileResult r = compile_program("s.tile", src, {}, d);
+  ASSERT_TRUE(r.ok) << d.render(false);
+  const std::string& kernel = r.files["op_kernel/sum_dim_custom.cpp"];
+  // both paths, picked at run time from the tiling
+  EXPECT_TRUE(contains(kernel, "rowMode_ = inner_ == 1;")) << kernel;
+  EXPECT_TRUE(contains(kernel, "if (rowMode_) kt::LoadRows(xIn, xGm_[slabOff], units, r_, npad_);")) << kernel;
+  EXPECT_TRUE(contains(kernel, "else kt::LoadCols(xIn, xGm_[slabOff], r_, units, inner_, tileUnits_);")) << kernel;
+  EXPECT_TRUE(contains(kernel, "if (rowMode_) kt::RowSum(")) << kernel;
+  EXPECT_TRUE(contains(kernel, "else kt::ColSum(")) << kernel;
+  EXPECT_TRUE(contains(kernel, "kt::AxisWorkBytes<T>(rowMode_, std::is_same<T, int32_t>::value, tileUnits_, r_, npad_)"))
+      << kernel;
+  const std::string& host = r.files["op_host/sum_dim_custom.cpp"];
+  EXPECT_TRUE(contains(host, "const int64_t axis = *axisAttr < 0 ? *axisAttr + axisRank : *axisAttr;")) << host;
+  EXPECT_TRUE(contains(host, "dim = %lld is out of range for x with %lld dims")) << host;
+  EXPECT_TRUE(contains(host, "const bool rowMode = d_inner == 1;")) << host;
+  EXPECT_TRUE(contains(host, "out->AppendDim(d == axis ? 1 : xs->GetDim(d));   // keepdim")) << host;
+  EXPECT_TRUE(contains(host, ".DataType({ge::DT_FLOAT, ge::DT_FLOAT16, ge::DT_INT32})")) << host;
+  EXPECT_TRUE(contains(host, "this->Attr(\"dim\").AttrType(OPTIONAL).Int(1);")) << host;
 }

@@ -458,6 +458,137 @@ TEST(TilePrelude, WorkSizes) {
   EXPECT_EQ(kt::MaskBytes<float>(1), 8u);
   EXPECT_EQ(kt::MaskBytes<half>(129), 32u);
 }
+
+// ------------------------------------------------------------------------------------------------ axis reductions
+// LoadCols: a column chunk [rows, len] of a GM matrix [rows, stride] into UB rows of stride cpad; padding zero.
+template <class T> void check_cols(uint32_t rows, uint32_t len, uint32_t stride, uint32_t first, uint32_t cpad) {
+  SCOPED_TRACE(std::string(tname<T>()) + " rows=" + std::to_string(rows) + " len=" + std::to_string(len) +
+               " stride=" + std::to_string(stride) + " cpad=" + std::to_string(cpad));
+  Ub ub;
+  Rng rng(rows * 13 + len);
+  const size_t total = static_cast<size_t>(rows) * stride;
+  Gm<T> in(total);
+  for (size_t i = 0; i < total; ++i) in.p[i] = from_d<T>(rng.uni(-8, 8));
+  const uint32_t cap = kt::RoundRep<T>(rows * cpad);
+  auto t = ub.alloc<T>(cap);
+  EXPECT_EQ(error_of([&] {
+              kt::LoadCols(t, in.tensor()[first], rows, len, stride, cpad);
+              ub_sync();
+              for (uint32_t i = 0; i < cap; ++i) {
+                const uint32_t r = i / cpad, c = i % cpad;
+                T want = r < rows && c < len ? in.p[static_cast<size_t>(r) * stride + first + c] : from_d<T>(0);
+                ASSERT_EQ(bits(t.GetValue(i)), bits(want)) << "r=" << r << " c=" << c;
+              }
+            }),
+            "");
+}
+TEST(TilePrelude, LoadCols) {
+  check_cols<float>(3, 5, 129, 7, 16);
+  check_cols<float>(33, 96, 1000, 0, 96);
+  check_cols<half>(4100, 3, 20, 17, 16);    // past DataCopyPad's 4095 blocks
+  check_cols<half>(7, 40, 65, 25, 48);
+  check_cols<int32_t>(5, 16, 16, 0, 16);    // the whole width: no GM gap
+}
+
+double fold(int op, double a, double b) {
+  return op == 0 ? a + b : op == 1 ? std::max(a, b) : op == 2 ? std::min(a, b) : a * b;
+}
+// ColSum/ColMax/ColMin/ColProd over the rows of a [rows, cpad] slab, with a work buffer or in place.
+template <class T> void check_col_reduce(int op, uint32_t rows, uint32_t cpad, bool in_place) {
+  const char* names[] = {"ColSum", "ColMax", "ColMin", "ColProd"};
+  SCOPED_TRACE(std::string(names[op]) + " " + tname<T>() + " rows=" + std::to_string(rows) + " cpad=" +
+               std::to_string(cpad) + (in_place ? " in place" : ""));
+  Ub ub;
+  Rng rng(rows * 5 + cpad + op);
+  auto src = ub.alloc<T>(kt::RoundRep<T>(rows * cpad));
+  auto dst = ub.alloc<T>(kt::RoundRep<T>(cpad));
+  auto work = in_place ? src : ub.alloc<T>(kt::ColWorkElems(rows, cpad));
+  std::vector<double> ref(cpad), mag(cpad, 0.0);
+  ub_sync();
+  for (uint32_t c = 0; c < cpad; ++c)
+    for (uint32_t r = 0; r < rows; ++r) {
+      T v = from_d<T>(op == 3 ? rng.uni(0.95, 1.05) : rng.uni(-4, 4));
+      src.SetValue(r * cpad + c, v);
+      ref[c] = r == 0 ? to_d(v) : fold(op, ref[c], to_d(v));
+      mag[c] += std::fabs(to_d(v));
+    }
+  ub_sync();
+  EXPECT_EQ(error_of([&] {
+              if (op == 0) kt::ColSum(dst, src, work, rows, cpad);
+              else if (op == 1) kt::ColMax(dst, src, work, rows, cpad);
+              else if (op == 2) kt::ColMin(dst, src, work, rows, cpad);
+              else kt::ColProd(dst, src, work, rows, cpad);
+              ub_sync();
+              const bool h = sizeof(T) == 2;
+              for (uint32_t c = 0; c < kt::RoundRep<T>(cpad); ++c) {
+                double got = to_d(dst.GetValue(c));
+                if (c >= cpad) { ASSERT_EQ(got, 0.0) << c; continue; }
+                double tol = op == 1 || op == 2 || std::is_same_v<T, int32_t> ? 0.0
+                             : op == 3 ? (h ? 1e-3 : 2e-7) * (std::log2(rows) + 1) * std::fabs(ref[c])   // tree depth
+                                       : (h ? 4e-3 * mag[c] + 1e-3 : 1e-6 * mag[c] + 1e-6);
+                ASSERT_NEAR(got, ref[c], tol) << "column " << c;
+              }
+            }),
+            "");
+}
+template <class T> void col_reductions_for_type() {
+  const uint32_t shapes[][2] = {{1, 16}, {2, 16}, {3, 32}, {7, 48}, {33, 96}, {256, 16}, {1000, 16}};
+  for (int op = 0; op < 4; ++op)
+    for (auto& s : shapes) {
+      if (op == 3 && std::is_same_v<T, int32_t>) continue;   // products of int32 wrap; checked on floats
+      if (op == 3 && sizeof(T) == 2 && s[0] > 64) continue;    // long half products drift (programs multiply in f32)
+      check_col_reduce<T>(op, s[0], s[1], false);
+      check_col_reduce<T>(op, s[0], s[1], true);
+    }
+}
+TEST(TilePrelude, ColReduceFloat) { col_reductions_for_type<float>(); }
+TEST(TilePrelude, ColReduceHalf) { col_reductions_for_type<half>(); }
+TEST(TilePrelude, ColReduceInt32) { col_reductions_for_type<int32_t>(); }
+
+// Row reductions without WholeReduce (products; int32 sums, maxima, minima): one Gather transposes the rows.
+template <class T> void check_row_gather(int op, uint32_t rows, uint32_t n) {
+  const char* names[] = {"RowSum", "RowMax", "RowMin", "RowProd"};
+  SCOPED_TRACE(std::string(names[op]) + " " + tname<T>() + " rows=" + std::to_string(rows) + " n=" + std::to_string(n));
+  Ub ub;
+  Rng rng(rows * 3 + n + op);
+  const uint32_t npad = static_cast<uint32_t>(kt::RoundUp(n, 16));
+  auto src = ub.alloc<T>(kt::RoundRep<T>(rows * npad));
+  auto col = ub.alloc<T>(kt::RoundRep<T>(kt::RoundUp(rows, 16)));
+  auto work = ub.alloc<T>(kt::RowGatherWorkBytes<T>(rows, n) / sizeof(T));
+  std::vector<double> ref(rows);
+  ub_sync();
+  for (uint32_t r = 0; r < rows; ++r)
+    for (uint32_t c = 0; c < npad; ++c) {
+      T v = c < n ? from_d<T>(op == 3 ? rng.uni(0.95, 1.05) : rng.uni(-40, 40)) : from_d<T>(op == 2 ? -1000.0 : 1000.0);
+      src.SetValue(r * npad + c, v);
+      if (c < n) ref[r] = c == 0 ? to_d(v) : fold(op, ref[r], to_d(v));
+    }
+  ub_sync();
+  EXPECT_EQ(error_of([&] {
+              if (op == 0) kt::RowSum(col, src, work, rows, n, npad);
+              else if (op == 1) kt::RowMax(col, src, work, rows, n, npad);
+              else if (op == 2) kt::RowMin(col, src, work, rows, n, npad);
+              else kt::RowProd(col, src, work, rows, n, npad);
+              ub_sync();
+              for (uint32_t r = 0; r < rows; ++r) {
+                const double tol = op == 3 ? (sizeof(T) == 2 ? 1e-3 : 2e-7) * (std::log2(n) + 1) * std::fabs(ref[r]) : 0.0;
+                ASSERT_NEAR(to_d(col.GetValue(r)), ref[r], tol) << "row " << r;
+              }
+            }),
+            "");
+}
+TEST(TilePrelude, RowReduceByGather) {
+  const uint32_t shapes[][2] = {{1, 1}, {5, 1}, {3, 7}, {17, 40}, {40, 250}, {300, 3}};
+  for (auto& s : shapes) {
+    for (int op = 0; op < 3; ++op) check_row_gather<int32_t>(op, s[0], s[1]);
+    check_row_gather<float>(3, s[0], s[1]);
+    if (s[1] <= 64) check_row_gather<half>(3, s[0], s[1]);   // long half products drift (programs multiply in f32)
+  }
+  EXPECT_EQ(kt::RowGatherWorkBytes<float>(3, 40), 16u * 40 * 8);
+  EXPECT_EQ(kt::AxisWorkBytes<float>(false, false, 32, 33, 48), 17u * 32 * 4);
+  EXPECT_EQ(kt::AxisWorkBytes<half>(true, false, 3, 8, 16), kt::RowReduceWorkElems<half>(3, 16) * 2);
+}
+
 TEST(TilePrelude, BroadcastFloat) { broadcasts_for_type<float>(); }
 TEST(TilePrelude, BroadcastHalf) { broadcasts_for_type<half>(); }
 TEST(TilePrelude, BroadcastInt32) { broadcasts_for_type<int32_t>(); }

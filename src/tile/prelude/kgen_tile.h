@@ -80,7 +80,7 @@ __aicore__ inline void SyncMte2ToV() {
 
 namespace detail {
 enum class Bin { Add, Sub, Mul, Div, Max, Min };
-enum class Red { Sum, Max, Min };
+enum class Red { Sum, Max, Min, Prod };
 
 template <class T> __aicore__ inline T Zero() { return static_cast<T>(0); }
 
@@ -100,6 +100,23 @@ template <class T> __aicore__ inline void ZeroRange(const AscendC::LocalTensor<T
     if (b > a) AscendC::Duplicate(w[a], static_cast<int16_t>(0), static_cast<int32_t>(b - a));
   } else {
     AscendC::Duplicate(t[from], Zero<T>(), static_cast<int32_t>(to - from));
+  }
+}
+
+// Zeros [pr, npad) of each of `rows` UB rows of stride npad (pr a multiple of 32 bytes): the part of the row stride past
+// a DataCopyPad's 32-byte padding.
+template <class T>
+__aicore__ inline void ZeroRowGaps(const AscendC::LocalTensor<T>& dst, uint32_t rows, uint32_t pr, uint32_t npad) {
+  if (npad <= pr) return;
+  const uint32_t g = npad - pr, rowBlk = npad / kBlkElems<T>;
+  if (g <= kRepElems<T> && rowBlk <= kMaxRepStrideBlocks) {
+    for (uint32_t r0 = 0; r0 < rows; r0 += kMaxRepeat) {
+      uint32_t rep = rows - r0 < kMaxRepeat ? rows - r0 : kMaxRepeat;
+      AscendC::Duplicate(dst[r0 * npad + pr], Zero<T>(), static_cast<uint64_t>(g), static_cast<uint8_t>(rep),
+                         static_cast<uint16_t>(1), static_cast<uint8_t>(rowBlk));
+    }
+  } else {
+    for (uint32_t r = 0; r < rows; ++r) ZeroRange(dst, r * npad + pr, (r + 1) * npad);
   }
 }
 
@@ -126,7 +143,64 @@ __aicore__ inline void BinRep(const AscendC::LocalTensor<T>& d, const AscendC::L
   else if constexpr (O == Bin::Max) AscendC::Max(d, a, b, mask, r, p);
   else AscendC::Min(d, a, b, mask, r, p);
 }
-template <Red R> constexpr Bin RedBin = R == Red::Sum ? Bin::Add : R == Red::Max ? Bin::Max : Bin::Min;
+template <Red R> constexpr Bin RedBin = R == Red::Sum ? Bin::Add : R == Red::Max ? Bin::Max : R == Red::Min ? Bin::Min : Bin::Mul;
+// The vector unit has WholeReduce for float and half sums, maxima and minima only.
+template <Red R, class T>
+constexpr bool kWholeReduces = R != Red::Prod && (std::is_same<T, float>::value || std::is_same<T, half>::value);
+
+// dst[0, count) = src[0, count), bit for bit (an integer Adds of 0: exact for any 2- or 4-byte type).
+template <class T> __aicore__ inline void CopyBits(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+                                                   uint32_t count) {
+  using I = typename std::conditional<sizeof(T) == 4, int32_t, int16_t>::type;
+  AscendC::Adds(dst.template ReinterpretCast<I>(), src.template ReinterpretCast<I>(), static_cast<I>(0),
+                static_cast<int32_t>(count));
+}
+
+// dst[0, cpad) = R over the rows of src [rows, cpad] (row stride cpad, a multiple of 32 bytes): a halving tree of
+// count-form instructions, each folding the upper half of the rows onto the lower half in one contiguous span, so
+// log2(rows) instructions of up to rows/2 * cpad elements. work: (rows + 1) / 2 * cpad elements; may be src itself
+// (then src is consumed).
+template <Red R, class T>
+__aicore__ inline void ColReduce(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+                                 const AscendC::LocalTensor<T>& work, uint32_t rows, uint32_t cpad) {
+  if (rows == 0 || cpad == 0) return;
+  AscendC::LocalTensor<T> cur = src;
+  bool inWork = src.GetPhyAddr() == work.GetPhyAddr();
+  uint32_t m = rows;
+  while (m > 2) {
+    const uint32_t h = m / 2;   // rows [m - h, m) fold onto [0, h); an odd middle row h stays
+    BinCount<RedBin<R>>(work, cur, cur[(m - h) * cpad], h * cpad);
+    if ((m & 1) != 0 && !inWork) CopyBits(work[h * cpad], cur[h * cpad], cpad);
+    cur = work;
+    inWork = true;
+    m -= h;
+  }
+  if (m == 2) BinCount<RedBin<R>>(dst, cur, cur[cpad], cpad);
+  else CopyBits(dst, cur, cpad);
+  ZeroRange(dst, cpad, RoundRep<T>(cpad));
+}
+
+// col[r] = R over src row r's first n elements, for what has no WholeReduce (products, int32): the tile is
+// transposed by one Gather into [n, rp] (rp = rows rounded up to 16) and reduced over its n rows by ColReduce.
+// work: RowGatherWorkBytes<T>(rows, n) bytes: the gather's byte offsets (int32), then the transposed tile.
+template <class T> __aicore__ inline constexpr uint32_t RowGatherPad(uint32_t rows) { return AlignUp(rows, 16); }
+template <Red R, class T>
+__aicore__ inline void RowReduceByGather(const AscendC::LocalTensor<T>& col, const AscendC::LocalTensor<T>& src,
+                                         const AscendC::LocalTensor<T>& work, uint32_t rows, uint32_t n, uint32_t npad) {
+  const uint32_t rp = RowGatherPad<T>(rows);
+  AscendC::LocalTensor<int32_t> offs = work.template ReinterpretCast<int32_t>();
+  AscendC::LocalTensor<T> trans = work[n * rp * 4 / sizeof(T)];
+  // offs[j * rp + i] = byte offset of src[i][j]; the padding rows i >= rows repeat the last row (stay inside src)
+  AscendC::CreateVecIndex(offs, static_cast<int32_t>(0), rp);
+  AscendC::Mins(offs, offs, static_cast<int32_t>(rows - 1), static_cast<int32_t>(rp));
+  AscendC::Muls(offs, offs, static_cast<int32_t>(npad * sizeof(T)), static_cast<int32_t>(rp));
+  for (uint32_t k = 1; k < n; k *= 2) {   // columns [k, 2k) from [0, k): log2(n) instructions
+    const uint32_t c = n - k < k ? n - k : k;
+    AscendC::Adds(offs[k * rp], offs, static_cast<int32_t>(k * sizeof(T)), static_cast<int32_t>(c * rp));
+  }
+  AscendC::Gather(trans, src, offs.template ReinterpretCast<uint32_t>(), 0u, n * rp);
+  ColReduce<R>(col, trans, trans, n, rp);
+}
 
 template <Red R, class T>
 __aicore__ inline void WholeRed(const AscendC::LocalTensor<T>& d, const AscendC::LocalTensor<T>& s, uint32_t mask,
@@ -140,7 +214,7 @@ __aicore__ inline void WholeRed(const AscendC::LocalTensor<T>& d, const AscendC:
 
 // col[r] = R over src row r's first n elements. work: RowReduceWorkElems<T>(rows, npad).
 template <Red R, class T>
-__aicore__ inline void RowReduce(const AscendC::LocalTensor<T>& col, const AscendC::LocalTensor<T>& src,
+__aicore__ inline void RowReduceWhole(const AscendC::LocalTensor<T>& col, const AscendC::LocalTensor<T>& src,
                                  const AscendC::LocalTensor<T>& work, uint32_t rows, uint32_t n, uint32_t npad) {
   constexpr uint32_t E = kRepElems<T>, B = kBlkElems<T>, G = kRowGroup<T>;
   if (rows == 0) return;
@@ -195,6 +269,14 @@ __aicore__ inline void RowReduce(const AscendC::LocalTensor<T>& col, const Ascen
     }
     WholeRed<R>(col[r0], work, E, rep, 8);
   }
+}
+
+// RowReduceWhole where the vector unit has WholeReduce, else the transpose of RowReduceByGather.
+template <Red R, class T>
+__aicore__ inline void RowReduce(const AscendC::LocalTensor<T>& col, const AscendC::LocalTensor<T>& src,
+                                 const AscendC::LocalTensor<T>& work, uint32_t rows, uint32_t n, uint32_t npad) {
+  if constexpr (kWholeReduces<R, T>) RowReduceWhole<R>(col, src, work, rows, n, npad);
+  else if (rows > 0) RowReduceByGather<R>(col, src, work, rows, n, npad);
 }
 
 // dst row r = a row r OP col[r] over the whole padded row; work: RowBroadcastWorkElems<T>(rows).
@@ -349,20 +431,27 @@ __aicore__ inline void LoadRows(const AscendC::LocalTensor<T>& dst, const Ascend
     AscendC::DataCopyExtParams p(static_cast<uint16_t>(c), n * static_cast<uint32_t>(sizeof(T)), 0, gap, 0);
     AscendC::DataCopyPad(dst[r0 * npad], src[static_cast<uint64_t>(r0) * n], p, pad);
   }
-  const uint32_t pr = PadRow<T>(n);
-  if (npad > pr) {   // npad past the 32-byte padding (e.g. AlignUp(n, 16) shared by float and half tiles): zero the gap
-    const uint32_t g = npad - pr, rowBlk = npad / kBlkElems<T>;
-    if (g <= kRepElems<T> && rowBlk <= kMaxRepStrideBlocks) {
-      for (uint32_t r0 = 0; r0 < rows; r0 += kMaxRepeat) {
-        uint32_t rep = rows - r0 < kMaxRepeat ? rows - r0 : kMaxRepeat;
-        AscendC::Duplicate(dst[r0 * npad + pr], detail::Zero<T>(), static_cast<uint64_t>(g), static_cast<uint8_t>(rep),
-                           static_cast<uint16_t>(1), static_cast<uint8_t>(rowBlk));
-      }
-    } else {
-      for (uint32_t r = 0; r < rows; ++r) detail::ZeroRange(dst, r * npad + pr, (r + 1) * npad);
-    }
-  }
+  detail::ZeroRowGaps(dst, rows, PadRow<T>(n), npad);
   detail::ZeroRange(dst, rows * npad, RoundRep<T>(rows * npad));
+}
+// A column chunk of a [rows, stride] GM matrix: `rows` rows of `len` elements, `stride` elements apart in GM, into UB
+// rows of stride cpad (>= PadRow<T>(len), a multiple of 32 bytes) with one strided DataCopyPad per 4095 rows; the row
+// padding [len, cpad) and [rows*cpad, RoundUp(rows*cpad, 256 B)) are 0.
+template <class T>
+__aicore__ inline void LoadCols(const AscendC::LocalTensor<T>& dst, const AscendC::GlobalTensor<T>& src, uint32_t rows,
+                                uint32_t len, uint64_t stride, uint32_t cpad) {
+  if (rows == 0 || len == 0) return;
+  const uint32_t gap = (cpad - PadRow<T>(len)) * static_cast<uint32_t>(sizeof(T)) / 32;   // UB gap blocks
+  const uint32_t skip = static_cast<uint32_t>((stride - len) * sizeof(T));                 // GM gap bytes
+  AscendC::DataCopyPadExtParams<T> pad(true, 0, static_cast<uint8_t>(PadRow<T>(len) - len), detail::Zero<T>());
+  constexpr uint32_t kMaxRows = 4095;   // DataCopyPad's blockCount
+  for (uint32_t r0 = 0; r0 < rows; r0 += kMaxRows) {
+    uint32_t c = rows - r0 < kMaxRows ? rows - r0 : kMaxRows;
+    AscendC::DataCopyExtParams p(static_cast<uint16_t>(c), len * static_cast<uint32_t>(sizeof(T)), skip, gap, 0);
+    AscendC::DataCopyPad(dst[r0 * cpad], src[static_cast<uint64_t>(r0) * stride], p, pad);
+  }
+  detail::ZeroRowGaps(dst, rows, PadRow<T>(len), cpad);
+  detail::ZeroRange(dst, rows * cpad, RoundRep<T>(rows * cpad));
 }
 // UB rows of stride npad -> contiguous GM rows of n; only the n elements of each row are written.
 template <class T>
@@ -400,6 +489,42 @@ template <class T>
 __aicore__ inline void RowMin(const AscendC::LocalTensor<T>& col, const AscendC::LocalTensor<T>& src,
                               const AscendC::LocalTensor<T>& work, uint32_t rows, uint32_t n, uint32_t npad) {
   detail::RowReduce<detail::Red::Min>(col, src, work, rows, n, npad);
+}
+
+// Products of rows, and int32 sums / maxima / minima (no WholeReduce for them): by a transpose, see
+// detail::RowReduceByGather. work: RowGatherWorkBytes<T>(rows, n) bytes. float, half, int32_t.
+template <class T> __aicore__ inline constexpr uint32_t RowGatherWorkBytes(uint32_t rows, uint32_t n) {
+  return detail::RowGatherPad<T>(rows) * n * (4 + static_cast<uint32_t>(sizeof(T)));
+}
+template <class T>
+__aicore__ inline void RowProd(const AscendC::LocalTensor<T>& col, const AscendC::LocalTensor<T>& src,
+                               const AscendC::LocalTensor<T>& work, uint32_t rows, uint32_t n, uint32_t npad) {
+  detail::RowReduce<detail::Red::Prod>(col, src, work, rows, n, npad);
+}
+
+// ================================================================================================ 2b. axis reductions
+// Column mode of an axis program: dst[0, cpad) = sum / max / min / product over the `rows` rows of a slab [rows, cpad]
+// (LoadCols), by halving: log2(rows) count-form instructions on contiguous spans. work: ColWorkElems(rows, cpad)
+// elements. float, half, int32_t (exact: the vector unit's integer Add / Max / Min / Mul).
+__aicore__ inline constexpr uint32_t ColWorkElems(uint32_t rows, uint32_t cpad) { return (rows + 1) / 2 * cpad; }
+#define KT_COL_RED(NAME, RED)                                                                                       \
+  template <class T>                                                                                                \
+  __aicore__ inline void NAME(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,               \
+                              const AscendC::LocalTensor<T>& work, uint32_t rows, uint32_t cpad) {                  \
+    detail::ColReduce<detail::Red::RED>(dst, src, work, rows, cpad);                                                \
+  }
+KT_COL_RED(ColSum, Sum)
+KT_COL_RED(ColMax, Max)
+KT_COL_RED(ColMin, Min)
+KT_COL_RED(ColProd, Prod)
+#undef KT_COL_RED
+// Bytes of an axis reduction's work buffer for `positions` per tile: row mode (rows of r, stride npad) the row
+// helpers' work (RowReduceWorkElems, or RowGatherWorkBytes where `gather`: products, int32); column mode half a slab.
+template <class T>
+__aicore__ inline constexpr uint32_t AxisWorkBytes(bool rowMode, bool gather, uint32_t positions, uint32_t r,
+                                                   uint32_t npad) {
+  return rowMode ? (gather ? RowGatherWorkBytes<T>(positions, r) : RowReduceWorkElems<T>(positions, npad) * sizeof(T))
+                 : ColWorkElems(r, positions) * static_cast<uint32_t>(sizeof(T));
 }
 
 // ================================================================================================ 3. row broadcast

@@ -1,0 +1,195 @@
+#!/usr/bin/env bash
+# LLM generation end to end (docs/generation.md) against kgen-fake-llm, a scripted OpenAI-compatible server on
+# loopback: a kernel that fails to compile and is repaired in round 2 (the repair prompt carries the diagnostic and
+# the offending line); the rerun served from the reply cache (no request reaches the server, the verdicts are the
+# same); a reply with no code, then a good one; a wrong answer fixed after the mismatch is fed back; 429 then success
+# (Retry-After honoured, settings from a kgen.toml); a timeout and a malformed JSON body (no reply: exit 1, precise
+# errors); no model configured (exit 2, says how); the trajectories in the store; and `kgen bench --generator
+# llm:MODEL` (compile@k/pass@k metrics, the attempts in results.json, the bench reusing the loop's evaluation).
+set -u
+KGEN=$1
+SRC=$2
+PY=/usr/bin/python3
+FAKE=$(dirname "$KGEN")/kgen-fake-llm
+
+T=$(mktemp -d /tmp/kgen-generate-test-XXXXXX)
+SERVER_PID=
+cleanup() { [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null; rm -rf "$T"; }
+trap cleanup EXIT
+[ -n "${KEEP:-}" ] && trap - EXIT
+export KGEN_CACHE=$T/cache
+unset KGEN_CONFIG KGEN_BASE_URL OPENAI_API_KEY
+fails=0
+check() {  # check NAME COMMAND...
+  local name=$1; shift
+  if "$@"; then echo "ok   $name"; else echo "FAIL $name"; fails=$((fails + 1)); fi
+}
+py_check() {  # py_check NAME ARGS... <<'PY'
+  local name=$1; shift
+  if "$PY" - "$@"; then echo "ok   $name"; else echo "FAIL $name"; fails=$((fails + 1)); fi
+}
+cd "$T" || exit 1
+
+# The replies: a good relu program, one that does not compile (a misspelt function), one that is wrong by one.
+good=$(cat "$SRC/kernels/activation/relu.tile")
+broken=$(printf '%s' "$good" | sed 's/relu(load/relux(load/')
+wrong=$(printf '%s' "$good" | sed 's/relu(load(x\[t\], f32))/relu(load(x[t], f32)) + 1.0/')
+[ "$broken" != "$good" ] && [ "$wrong" != "$good" ] || { echo "FAIL the test's variants of relu.tile"; exit 1; }
+# start_server SCRIPT_JSON: (re)starts the fake server with a script; sets PORT, LOG.
+start_server() {
+  [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null
+  printf '%s' "$1" > script.json
+  LOG=$T/requests-$RANDOM.jsonl
+  rm -f port
+  "$FAKE" --script script.json --log "$LOG" --port-file port --idle-exit 300 &
+  SERVER_PID=$!
+  for _ in $(seq 50); do [ -s port ] && break; sleep 0.1; done
+  PORT=$(cat port)
+}
+script() {  # script REPLY... : a JSON array of steps with these contents (as markdown replies with a tile block)
+  "$PY" -c '
+import json, sys
+steps = []
+for a in sys.argv[1:]:
+    if a.startswith("{"): steps.append(json.loads(a))
+    else: steps.append({"content": "Here is the kernel.\n\n```tile\n" + a + "\n```\n"})
+print(json.dumps(steps))' "$@"
+}
+requests() { [ -f "$LOG" ] && wc -l < "$LOG" || echo 0; }
+GEN=("$KGEN" generate --task activation/relu --model fake-model --trials 1)
+
+# ---- compile error repaired in round 2 ----
+start_server "$(script "$broken" "$good")"
+"${GEN[@]}" --base-url "http://127.0.0.1:$PORT/v1" --out out1 > gen1.out 2> gen1.err
+rc=$?
+check "repair: exit 0 (a correct candidate)" test "$rc" = 0
+check "repair: round 0 compile-error" grep -q "sample 0 round 0: compile-error" gen1.err
+check "repair: round 1 correct" grep -q "sample 0 round 1: correct" gen1.err
+check "repair: two requests" test "$(requests)" = 2
+py_check "repair: the second prompt carries the diagnostic, the offending line and the previous code" "$LOG" <<'PY'
+import json, sys
+reqs = [json.loads(l) for l in open(sys.argv[1])]
+first, second = reqs[0]["body"], reqs[1]["body"]
+assert first["model"] == "fake-model", first["model"]
+last = second["messages"][-1]["content"]
+assert "relux" in last, last[:2000]                      # the offending call, quoted from the candidate
+assert "compile" in last.lower(), last[:2000]
+assert any(m["role"] == "assistant" and "relux" in m["content"] for m in second["messages"]), "previous reply missing"
+assert "{{" not in json.dumps(second), "an unfilled template placeholder"
+sys_msg = first["messages"][0]
+assert sys_msg["role"] == "system"
+user = first["messages"][1]["content"]
+assert "class Model" in user and "torch.relu" in user or "relu" in user, user[:500]
+PY
+check "repair: best candidate written" test -f out1/activation/relu/relu.tile
+check "repair: summary names the best round" grep -q "best: sample 0 round 1: correct" gen1.out
+py_check "repair: trajectories stored (prompt, response, verdict per round)" out1/results.db <<'PY'
+import sqlite3, sys, json
+db = sqlite3.connect(sys.argv[1])
+rows = db.execute("SELECT round, kind, text FROM trajectories WHERE task_id='activation/relu' ORDER BY id").fetchall()
+kinds = [(r, k) for r, k, _ in rows]
+assert kinds == [(0, "prompt"), (0, "response"), (0, "verdict"), (1, "prompt"), (1, "response"), (1, "verdict")], kinds
+v0 = json.loads(rows[2][2]); v1 = json.loads(rows[5][2])
+assert v0["verdict"] == "compile-error" and "relux" in v0["feedback"], v0
+assert v1["verdict"] == "correct" and v1["speedup"] > 0, v1
+assert db.execute("SELECT count(*) FROM results").fetchone()[0] == 2
+PY
+
+# ---- the rerun: every reply from the cache, nothing sent ----
+before=$(requests)
+"${GEN[@]}" --base-url "http://127.0.0.1:$PORT/v1" --out out1b > gen1b.out 2> gen1b.err
+rc=$?
+check "cache: rerun exit 0" test "$rc" = 0
+check "cache: no request reached the server" test "$(requests)" = "$before"
+check "cache: replies marked cached" grep -q "round 1: correct.*\[cached reply\]" gen1b.err
+check "cache: usage counts 2 cached replies, 0 sent" grep -q "model: 2 replies (2 from the cache), 0 requests sent" gen1b.out
+
+# ---- a reply with no code, then a good kernel (no cache) ----
+start_server "$(script '{"content": "I am sorry, I cannot write that kernel."}' "$good")"
+"${GEN[@]}" --base-url "http://127.0.0.1:$PORT/v1" --out out2 --no-cache > gen2.out 2> gen2.err
+rc=$?
+check "no-code: exit 0 after the repair" test "$rc" = 0
+check "no-code: round 0 verdict no-code" grep -q "sample 0 round 0: no-code" gen2.err
+py_check "no-code: the repair prompt restates the required format" "$LOG" <<'PY'
+import json, sys
+reqs = [json.loads(l) for l in open(sys.argv[1])]
+assert len(reqs) == 2, len(reqs)
+last = reqs[1]["body"]["messages"][-1]["content"]
+assert "```" in last or "fenced" in last.lower(), last[:1500]
+PY
+
+# ---- a wrong answer fixed after the mismatch is fed back ----
+start_server "$(script "$wrong" "$good")"
+"${GEN[@]}" --base-url "http://127.0.0.1:$PORT/v1" --out out3 --no-cache > gen3.out 2> gen3.err
+rc=$?
+check "wrong: exit 0 after the repair" test "$rc" = 0
+check "wrong: round 0 wrong-answer" grep -q "sample 0 round 0: wrong-answer" gen3.err
+py_check "wrong: the repair prompt has the mismatch (index, got, want)" "$LOG" <<'PY'
+import json, sys
+reqs = [json.loads(l) for l in open(sys.argv[1])]
+last = reqs[1]["body"]["messages"][-1]["content"]
+assert "got" in last and "want" in last, last[:1500]
+PY
+
+# ---- 429 then success, settings from kgen.toml ----
+cat > kgen.toml <<TOML
+# a test endpoint
+default = "fake"
+[model.fake]
+base_url = "http://127.0.0.1:PORT/v1"
+model = "fake-served"
+retries = 3
+backoff_s = 0.05
+TOML
+start_server "$(script '{"status": 429, "retry_after": "0"}' "$good")"
+sed -i "s/PORT/$PORT/" kgen.toml
+"$KGEN" generate --task activation/relu --trials 1 --out out4 --no-cache > gen4.out 2> gen4.err
+rc=$?
+check "429: exit 0 (retried)" test "$rc" = 0
+check "429: the server saw 2 requests" test "$(requests)" = 2
+check "429: one retry counted" grep -q "2 requests sent (1 retry, 0 failed)" gen4.out
+py_check "429: kgen.toml's served model name sent" "$LOG" <<'PY'
+import json, sys
+assert all(json.loads(l)["body"]["model"] == "fake-served" for l in open(sys.argv[1]))
+PY
+
+# ---- a timeout, a malformed body: no reply, exit 1 with the reason ----
+start_server "$(script '{"delay_s": 3, "content": "late", "times": -1}')"
+"${GEN[@]}" --base-url "http://127.0.0.1:$PORT/v1" --out out5 --no-cache --request-timeout 0.5 --retries 1 \
+  > gen5.out 2> gen5.err
+rc=$?
+check "timeout: exit 1" test "$rc" = 1
+check "timeout: says it timed out" grep -qi "timed out" gen5.err
+start_server "$(script '{"raw": "{\"choices\": [ not json", "times": -1}')"
+"${GEN[@]}" --base-url "http://127.0.0.1:$PORT/v1" --out out6 --no-cache > gen6.out 2> gen6.err
+rc=$?
+check "malformed: exit 1" test "$rc" = 1
+check "malformed: says the JSON is malformed" grep -qi "malformed JSON" gen6.err
+check "malformed: not retried (one request)" test "$(requests)" = 1
+
+# ---- no model configured ----
+mkdir -p empty && (cd empty && HOME=$T/empty "$KGEN" generate --task activation/relu > ../gen7.out 2> ../gen7.err)
+rc=$?
+check "no model: exit 2" test "$rc" = 2
+check "no model: explains kgen.toml and --base-url" bash -c "grep -q kgen.toml gen7.err && grep -q -- --base-url gen7.err"
+
+# ---- kgen bench --generator llm:MODEL ----
+start_server "$(script "$broken" "$good")"
+"$KGEN" bench --suite "$SRC/tasks" --generator llm:fake-model --base-url "http://127.0.0.1:$PORT/v1" --no-cache --filter activation/relu \
+  --trials 1 --jobs 1 --out bench --json > bench.json 2> bench.err
+rc=$?
+check "bench llm: exit 0" test "$rc" = 0
+py_check "bench llm: pass@1 1, compile@1 1, attempts in results.json, the loop's evaluation reused" bench.json bench/results.json <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1])); doc = json.load(open(sys.argv[2]))
+assert s["reused"] == 1 and s["evaluated"] == 0, (s["reused"], s["evaluated"])
+o = doc["metrics"]["overall"]
+assert o["pass@1"] == 1 and o["compile@1"] == 1, o
+att = doc["attempts"]["activation/relu"]
+assert [a["verdict"] for a in att] == ["compile-error", "correct"], att
+assert doc["generator"] == "llm:fake-model"
+PY
+check "bench llm: report shows the attempts" grep -q "Generation attempts" bench/report.html
+
+echo "$fails failure(s)"
+[ "$fails" = 0 ]
