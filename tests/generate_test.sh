@@ -131,6 +131,43 @@ last = reqs[1]["body"]["messages"][-1]["content"]
 assert "got" in last and "want" in last, last[:1500]
 PY
 
+# ---- best of k: two samples, one round each (sample 0 does not compile, sample 1 is correct) ----
+start_server "$(script "$broken" "$good")"
+"${GEN[@]}" --base-url "http://127.0.0.1:$PORT/v1" --out out3k --no-cache --samples 2 --rounds 1 --jobs 1 --json \
+  > gen3k.json 2> gen3k.err
+rc=$?
+check "best-of-k: exit 0" test "$rc" = 0
+py_check "best-of-k: sample 1 is the best; pass@1 0.5, pass@2 1, compile@1 0.5" gen3k.json <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["best_sample"] == 1, j["best_sample"]
+assert [s["verdict"] for s in j["samples"]] == ["compile-error", "correct"], j["samples"]
+o = j["metrics"]["overall"]
+assert o["pass@1"] == 0.5 and o["pass@2"] == 1 and o["compile@1"] == 0.5, o
+assert j["usage"]["replies"] == 2 and j["usage"]["requests"] == 2, j["usage"]
+PY
+
+# ---- --target ascendc: the op project's three files as fenced blocks with their paths ----
+reply=$("$PY" -c '
+import pathlib, sys
+d = pathlib.Path(sys.argv[1])
+parts = ["The op project:"]
+for rel in ["op_host/relu_custom_tiling.h", "op_host/relu_custom.cpp", "op_kernel/relu_custom.cpp"]:
+    parts.append("```cpp " + rel + "\n" + (d / rel).read_text() + "```")
+print("\n\n".join(parts))' "$SRC/candidates/activation/relu")
+start_server "$("$PY" -c 'import json, sys; print(json.dumps([{"content": sys.argv[1]}]))' "$reply")"
+"${GEN[@]}" --base-url "http://127.0.0.1:$PORT/v1" --out outa --no-cache --target ascendc > gena.out 2> gena.err
+rc=$?
+check "ascendc: exit 0 (the op project is correct)" test "$rc" = 0
+check "ascendc: the best candidate is an op project" test -f outa/activation/relu/op_kernel/relu_custom.cpp
+py_check "ascendc: the prompt teaches AscendC with op-project examples, not the task's own" "$LOG" <<'PY'
+import json, sys
+body = json.loads(open(sys.argv[1]).readline())["body"]
+text = "\n".join(m["content"] for m in body["messages"])
+assert "TilingFunc" in text and "op_kernel/" in text, text[:800]
+assert "activation/relu" not in [l.split("Example: ")[-1].strip() for l in text.splitlines() if "Example: " in l]
+PY
+
 # ---- 429 then success, settings from kgen.toml ----
 cat > kgen.toml <<TOML
 # a test endpoint

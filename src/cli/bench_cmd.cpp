@@ -60,6 +60,7 @@ int run_bench_cli(BenchCli& c) {
       return 2;
     }
     gen::register_llm_generator(s);
+    o.gen.settings = llm_fingerprint(c.llm);
   }
   const bool tty = isatty(2);
   bool drawn = false;

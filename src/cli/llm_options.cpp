@@ -2,6 +2,7 @@
 #include "cli/llm_options.h"
 
 #include <filesystem>
+#include <fmt/core.h>
 
 namespace kgen::cli {
 
@@ -26,6 +27,14 @@ void add_llm_options(CLI::App* cmd, LlmCli& c) {
   cmd->add_option("--concurrency", c.over.concurrency, "Requests in flight at once (default 4)");
   cmd->add_flag("--no-cache", c.no_cache, "Do not read or write the reply cache ($KGEN_CACHE/llm)");
   cmd->add_option("--prompts", c.prompts_dir, "Prompt templates folder (default prompts/ of the source tree)");
+}
+
+std::string llm_fingerprint(const LlmCli& c) {
+  const auto& v = c.over;
+  return fmt::format("target={} rounds={} improve={} examples={} prompts={} temperature={} top_p={} max_tokens={} "
+                     "seed={} config={}",
+                     c.target, c.rounds, c.improve, c.examples, c.prompts_dir, v.temperature, v.top_p, v.max_tokens,
+                     v.seed, c.config);
 }
 
 bool llm_settings(const LlmCli& c, const std::string& cache_root, gen::LlmSettings& s, std::string& err) {

@@ -18,6 +18,8 @@ struct LlmCli {
 // Adds --config, --base-url, --api-key-env, --target, --rounds, --improve, --examples, --temperature, --top-p,
 // --max-tokens, --seed, --request-timeout, --retries, --concurrency, --no-cache, --prompts to cmd.
 void add_llm_options(CLI::App* cmd, LlmCli& c);
+// The options that change what the model is asked and how it samples, as one line (the bench's generation stamp).
+std::string llm_fingerprint(const LlmCli& c);
 // False with err (precise: the config file's line, an unknown target) when the options cannot be used.
 bool llm_settings(const LlmCli& c, const std::string& cache_root, gen::LlmSettings& s, std::string& err);
 }  // namespace kgen::cli

@@ -251,7 +251,7 @@ bool generate_all(const BenchOptions& o, const std::vector<BenchTask>& tasks, co
       err = fmt::format("cannot create {}: {}", folder.string(), ec.message());
       return false;
     }
-    const std::string text = o.generator + "\n" + task_hash_of(t.path) + "\n";
+    const std::string text = o.generator + "\n" + o.gen.settings + "\n" + task_hash_of(t.path) + "\n";
     for (int k = 0; k < o.samples; ++k) {
       fs::path stamp = folder / fmt::format(".{}.stamp", k);
       const bool have = fs::exists(folder / std::to_string(k), ec) || fs::exists(folder / fmt::format("{}.py", k), ec) ||

@@ -8,9 +8,9 @@
 //   DIR/<category>/<name>/<k>.py      ...or a submission, when <name>/ holds only numbered entries
 //   DIR/<category>/<name>.<k>.py      sample k as a submission
 // With a generator (generate.h) the bench first fills OUT/generated/ in this layout, sample k of each task as
-// <name>/<k>/ or <name>/<k>.py, with a stamp .<k>.stamp (generator spec and task hash): a later run with the same
-// generator and an unchanged task reuses the candidate instead of generating it again. Failed generations are
-// compile-error results (not stored: they are retried next time).
+// <name>/<k>/ or <name>/<k>.py, with a stamp .<k>.stamp (generator spec, its settings, task hash): a later run with
+// the same generator and settings and an unchanged task reuses the candidate instead of generating it again. Failed
+// generations are compile-error (or no-code) results, not stored: they are retried next time.
 // Symlinks are followed. Files and folders starting with '.' or '_' and README* are ignored. Two candidates for one
 // (task, sample) are an error; a candidate for a task not in the suite is reported and skipped; a suite task without
 // any candidate is `missing` (not evaluated, not in the metrics).

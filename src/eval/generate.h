@@ -43,6 +43,8 @@ using Generator = std::function<GenOutcome(const GenRequest&)>;
 
 struct GeneratorOptions {
   double timeout_s = 600;           // per generation
+  std::string settings;             // what else decides the generator's output (an LLM's target, rounds, sampling):
+                                    // stamped with each sample, so that changing it generates the sample again
 };
 // Builds the generator named by spec. False with err (listing the known generators) when spec names none.
 bool make_generator(const std::string& spec, const GeneratorOptions& o, Generator& g, std::string& err);

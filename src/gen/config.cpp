@@ -2,6 +2,8 @@
 // resolution of --model/--base-url and friends to an Endpoint.
 #include "gen/config.h"
 
+#include "tile/diag.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -229,29 +231,12 @@ std::string known_fields() {
   return s;
 }
 
-// Levenshtein distance, for "did you mean" on misspelt keys.
-size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
-
-// "; did you mean 'temperature'?" when a known key is within 2 edits, else "".
+// "; did you mean 'temperature'?" when a known key is a few edits away, else "".
 std::string did_you_mean(const std::string& key) {
-  const char* best = nullptr;
-  size_t best_d = 3;
-  for (const auto& f : kFields)
-    if (size_t d = edit_distance(key, f.name); d < best_d) best_d = d, best = f.name;
-  return best ? fmt::format("; did you mean '{}'?", best) : "";
+  std::vector<std::string> names;
+  for (const auto& f : kFields) names.push_back(f.name);
+  const std::string best = tile::closest(key, names);
+  return best.empty() ? "" : fmt::format("; did you mean '{}'?", best);
 }
 
 const Field* find_field(const std::string& key) {

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "tile/cube.h"
 #include "tile/emit.h"
 #include "tile/parser.h"
 #include "tile/passes.h"
@@ -46,6 +47,21 @@ CompileResult compile_program(const std::string& file, const std::string& source
   dump("parse", print_ast(p));
   Kernel& k = r.kernel;
   if (!check(p, o.soc, k, diags)) return r;
+  if (k.cube) {   // a matmul on the cube cores: its own lowering (src/tile/emit_cube.cpp)
+    dump("check", print_cube(k));
+    r.files = emit_cube(k);
+    std::string all;
+    for (const auto& [path, text] : r.files) all += "=== " + path + "\n" + text;
+    std::string err;   // every project ships the helpers (the cube kernel itself does not include them)
+    r.files["op_kernel/kgen_tile.h"] = prelude_text("kgen_tile.h", err);
+    if (!err.empty()) {
+      diags.error({}, err);
+      return r;
+    }
+    dump("emit", all);
+    r.ok = true;
+    return r;
+  }
   dump("check", print_ir(k));
   plan_buffers(k);
   dump("plan_buffers", print_ir(k));

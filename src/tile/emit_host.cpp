@@ -141,7 +141,7 @@ void axis_split(const Kernel& k, Line& line) {
                     inner = sym_var(k.syms[k.inner_sym].name);
   auto too_long = [&](const std::string& ind) {
     line(ind + fmt::format("std::fprintf(stderr, \"{}: the axis of %llu elements does not fit in UB (even for 16 positions); "
-                           "reductions over axes this long are not supported\\n\", static_cast<unsigned long long>({}));",
+                           "reductions and scans over axes this long are not supported\\n\", static_cast<unsigned long long>({}));",
                            k.op_type, r));
     line(ind + "return ge::GRAPH_FAILED;");
   };
@@ -156,12 +156,15 @@ void axis_split(const Kernel& k, Line& line) {
   line("    if (tileUnits > 4095) tileUnits = 4095;   // DataCopyPad moves at most 4095 rows at once");
   line(fmt::format("    total = {};", outer));
   line("  } else {");
-  line("    tileUnits = tileUnits / 16 * 16;   // whole 32-byte blocks of 2- and 4-byte columns");
+  bool one = false;   // 1-byte tensors (a bool mask): columns in whole 32-byte blocks of them
+  for (const Buffer& b : k.buffers) one |= !b.mask && b.type.var < 0 && dtype_size(b.type.fixed) == 1;
+  if (one) line("    tileUnits = tileUnits / 32 * 32;   // whole 32-byte blocks of 1-byte columns");
+  else line("    tileUnits = tileUnits / 16 * 16;   // whole 32-byte blocks of 2- and 4-byte columns");
   line("    if (tileUnits == 0) {");
   too_long("      ");
   line("    }");
   line(fmt::format("    const uint64_t want = coreNum == 0 ? 1 : (coreNum + {0} - 1) / {0};   // chunks per outer index", outer));
-  line(fmt::format("    const uint64_t even = (({0} + want - 1) / want + 15) / 16 * 16;", inner));
+  line(fmt::format("    const uint64_t even = (({0} + want - 1) / want + {1}) / {2} * {2};", inner, one ? 31 : 15, one ? 32 : 16));
   line("    if (tileUnits > even) tileUnits = even;");
   line(fmt::format("    chunks = ({0} + tileUnits - 1) / tileUnits;", inner));
   line(fmt::format("    total = {} * chunks;", outer));
@@ -176,6 +179,7 @@ template <class Line>
 bool axis_output_shape(const Kernel& k, const TensorArg& t, Line& line) {
   if (!k.axis || t.dims.empty() || t.dims[0].name != k.syms[k.outer_sym].name) return false;
   const bool keep = t.dims.size() == 3;
+  const bool whole = keep && t.dims[1].name == k.syms[k.axis_sym].name;   // a scan's output: the input's shape
   line(fmt::format("    const gert::Shape* xs = context->GetInputShape({});", input_index(k, k.axis_tensor)));
   line(fmt::format("    const int64_t* axisAttr = context->GetAttrs()->GetAttrPointer<int64_t>({});", k.axis_attr));
   line("    if (axisAttr == nullptr) return GRAPH_FAILED;");
@@ -184,8 +188,9 @@ bool axis_output_shape(const Kernel& k, const TensorArg& t, Line& line) {
   line("    if (axis < 0 || axis >= rank) return GRAPH_FAILED;");
   line("    out->SetDimNum(0);");
   line("    for (int64_t d = 0; d < rank; ++d)");
-  line(keep ? "      out->AppendDim(d == axis ? 1 : xs->GetDim(d));   // keepdim"
-            : "      if (d != axis) out->AppendDim(xs->GetDim(d));");
+  line(whole ? "      out->AppendDim(xs->GetDim(d));   // the whole axis (a cumulative op)"
+        : keep ? "      out->AppendDim(d == axis ? 1 : xs->GetDim(d));   // keepdim"
+               : "      if (d != axis) out->AppendDim(xs->GetDim(d));");
   line("  }");
   return true;
 }
@@ -210,6 +215,7 @@ std::string emit_host(const Kernel& k) {
        ") split over the vector cores, each core's share streamed through UB in tiles as large as the buffers allow.");
   line("#include \"" + k.kernel_symbol + "_tiling.h\"");
   if (k.axis) line("#include <cstdio>");
+  if (!k.host_scalars.empty()) line("#include <cmath>   // scalars computed on the host (std::pow, ...)");
   line("#include \"register/op_def_registry.h\"");
   line("#include \"tiling/platform/platform_ascendc.h\"");
   line();
@@ -242,7 +248,11 @@ std::string emit_host(const Kernel& k) {
     const int in = input_index(k, s.tensor);
     const std::string sh = fmt::format("context->GetInputShape({})->GetOriginShape()", in);
     const int after = s.first;   // dims after this one (from the end)
-    if (s.star) {
+    if (!s.star && s.first != s.last) {   // dims merged into one row (x: T[*m, h, w]: rows of h * w)
+      line(fmt::format("  uint64_t {} = 1;", sym_var(s.name)));
+      line(fmt::format("  for (size_t d = {}; d <= {} && d < {}.GetDimNum(); ++d) {} *= {}.GetDim({}.GetDimNum() - 1 - d);",
+                       s.last, s.first, sh, sym_var(s.name), sh, sh));
+    } else if (s.star) {
       line(fmt::format("  uint64_t {} = 1;", sym_var(s.name)));
       line(fmt::format("  for (size_t d = 0; d + {} < {}.GetDimNum(); ++d) {} *= {}.GetDim(d);", after, sh,
                        sym_var(s.name), sh));

@@ -76,7 +76,10 @@ class KernelEmitter {
         break;
       case Form::Rows: per = b.mask ? "tileUnits_ * npad_ / 8" : "tileUnits_ * npad_ * " + es; break;
       case Form::Slab:
-        per = b.kind == BufKind::AxisWork
+        per = b.kind == BufKind::ScanWork
+                  ? "kt::ScanWorkBytes<" + cpp(b.type) + ">(rowMode_, " + (scan_lse(b.type) ? "true" : "false") +
+                        ", tileUnits_, " + axis_len() + ", npad_)"
+              : b.kind == BufKind::AxisWork
                   ? "kt::AxisWorkBytes<" + cpp(b.type) + ">(rowMode_, " + gathers(b.type) + ", tileUnits_, " + axis_len() +
                         ", npad_)"
               : b.mask ? "tileUnits_ * slabPad_ / 8"
@@ -224,7 +227,13 @@ class KernelEmitter {
   std::string outer_len() const { return camel_lower(k_.syms[k_.outer_sym].name) + "_"; }
   bool is_slab(size_t tensor) const {
     const auto& d = k_.tensors[tensor].dims;
-    return k_.axis && d.size() == 3 && !d[1].axis_attr.empty();
+    return k_.axis && d.size() == 3 && (!d[1].axis_attr.empty() || d[1].name == k_.syms[k_.axis_sym].name);
+  }
+  // Whether a scan of type t is a log-sum-exp (its scratch holds two more slabs).
+  bool scan_lse(TypeOf t) const {
+    for (const Instr& in : k_.body)
+      if (in.op == Op::Scan && in.fn == "logsumexp" && k_.values[in.srcs[0]].type == t) return true;
+    return false;
   }
   // Whether the row mode of the axis reductions of type t transposes (kt::RowReduceByGather: products, int32).
   std::string gathers(TypeOf t) const {
@@ -268,7 +277,7 @@ class KernelEmitter {
     line("      Locate(i, slabOff, posOff, units);");
     line("      CopyIn(slabOff, posOff, units);");
     line("      Compute(units);");
-    line("      CopyOut(posOff, units);");
+    line("      CopyOut(slabOff, posOff, units);");
     line("    }");
     line("  }");
     line();
@@ -457,13 +466,20 @@ class KernelEmitter {
     line(pass < 0 ? "  // Stage 3, copy-out (MTE3): each output tile, UB -> GM."
                   : "  // Pass " + std::to_string(pass) + ", copy-out: this chunk of each output the pass writes.");
     line("  __aicore__ inline void CopyOut" + pass_suffix(pass) +
-         (k_.axis ? "(uint64_t posOff, uint32_t units) {" : "(uint64_t i, uint32_t units) {"));
+         (k_.axis ? "(uint64_t slabOff, uint64_t posOff, uint32_t units) {" : "(uint64_t i, uint32_t units) {"));
+    bool slab_out = false;   // a scan's whole slab goes out at slabOff; the reductions' positions at posOff
+    for (const Buffer& b : k_.buffers) slab_out |= b.kind == BufKind::OutQueue && b.form == Form::Slab;
+    if (k_.axis && !slab_out) line("    (void)slabOff;");
     for (size_t bi = 0; bi < k_.buffers.size(); ++bi) {
       const Buffer& b = k_.buffers[bi];
       if (b.kind != BufKind::OutQueue || !queue_in_pass(static_cast<int>(bi), pass)) continue;
       const std::string t = cpp(b.type), v = b.name;
       line(fmt::format("    AscendC::LocalTensor<{}> {} = {}.DeQue<{}>();", t, v, member(b), t));
-      if (b.form == Form::Rows)
+      if (b.form == Form::Slab) {   // a whole slab (a scan's result): back along the axis
+        line(fmt::format("    if (rowMode_) kt::StoreRows({}[slabOff], {}, units, {}, npad_);", gm(b.tensor), v, axis_len()));
+        line(fmt::format("    else kt::StoreCols({}[slabOff], {}, {}, units, {}, tileUnits_);", gm(b.tensor), v, axis_len(),
+                         inner_len()));
+      } else if (b.form == Form::Rows)
         line(fmt::format("    kt::StoreRows({}[{}], {}, units, len_, npad_);", gm(b.tensor), gm_offset(b.tensor), v));
       else line(fmt::format("    kt::StoreFlat({}[{}], {}, units);", gm(b.tensor), gm_offset(b.tensor), v));
       line(fmt::format("    {}.FreeTensor({});", member(b), v));
@@ -838,12 +854,31 @@ class KernelEmitter {
       case Op::Fill:
         line(ind + fmt::format("AscendC::Duplicate({}, {}, {});", d, scalar(in.scalar, dv->type), c));
         break;
+      case Op::Scan:
+        scan(in, ind);
+        break;
       case Op::Accumulate:   // exactly this tile's elements: the padding past `units` is not part of the sum
         line(ind + fmt::format("AscendC::Add({0}, {0}, {1}, units);", d, src(0)));
         break;
       default: break;
     }
     line(ind + "AscendC::PipeBarrier<PIPE_V>();");
+  }
+
+  // A cumulative op along the axis of a slab (kt::CumSum, ...): transposed rows (row mode) or down a column chunk.
+  void scan(const Instr& in, const std::string& ind) {
+    static const std::pair<const char*, const char*> apis[] = {
+        {"sum", "CumSum"}, {"prod", "CumProd"}, {"max", "CumMax"}, {"min", "CumMin"}, {"logsumexp", "LogCumSumExp"}};
+    const char* api = "CumSum";
+    for (auto& [fn, a] : apis)
+      if (in.fn == fn) api = a;
+    const TypeOf t = k_.values[in.srcs[0]].type;
+    std::string w = "/*no scan work buffer*/";
+    for (const Buffer& b : k_.buffers)
+      if (b.kind == BufKind::ScanWork && b.type == t) w = member(b) + ".Get<" + cpp(t) + ">()";
+    line(ind + fmt::format("kt::{}<{}, {}>({}, {}, {}, rowMode_, units, {}, npad_, tileUnits_);", api,
+                           in.reverse ? "true" : "false", in.exclusive ? "true" : "false", var(in.dst), var(in.srcs[0]), w,
+                           axis_len()));
   }
 
   // A reduction over the axis of a slab: along contiguous rows (row mode) or over the rows of a column chunk.

@@ -85,6 +85,7 @@ enum class Op : uint8_t {
   Fill,        // dst <- scalar (a tile of a constant)
   Accumulate,  // dst (the accumulator: flat or col, f32) += srcs[0] elementwise, over the tiles of one core
   Combine,     // epilogue: dst (one value) <- the sum of the accumulator srcs[0] over all its elements and cores
+  Scan,        // dst (Slab) <- the cumulative fn over the r axis of srcs[0] (Slab)  fn: sum, prod, max, min, logsumexp
 };
 const char* op_name(Op o);
 
@@ -95,6 +96,7 @@ struct Instr {
   std::vector<int> srcs;           // value ids
   ScalarExpr scalar, scalar2;      // Scalar/UnaryScalar/Compare (when srcs has one operand)/Select (missing operands)
   bool scalar_first = false;       // Select: scalar stands for the "true" operand
+  bool reverse = false, exclusive = false;   // Scan: from the end of the axis; shifted by one (identity first)
   int tensor = -1;                 // Load/Store: index into Kernel::tensors
   Range range;                     // the source expression
   std::string text;                // the source expression, for the comments of the generated code
@@ -115,7 +117,7 @@ struct Value {
 };
 
 enum class BufKind : uint8_t { InQueue, OutQueue, Temp, Resident, MathTmp, Work, RowWork, Accumulator, Partials,
-                               CombineWork, Epilogue, AxisWork };
+                               CombineWork, Epilogue, AxisWork, ScanWork };
 struct Buffer {
   std::string name;                // "xIn", "yOut", "tmp0", "weightRes"
   BufKind kind = BufKind::Temp;
@@ -158,6 +160,28 @@ struct ChunkPlan {
   std::vector<std::vector<int>> finalize;    // instructions on columns run once after pass p's last chunk
 };
 
+// A scalar of attrs and dims that the kernel's scalar unit cannot compute (a power of scalars, exp/log/sqrt of a
+// scalar): the host TilingFunc computes it once, in double, and passes it as a float tiling field.
+struct HostScalar {
+  std::string field;               // tiling field: "hostScalar0" (the kernel reads hostScalar0_)
+  std::string host_expr;           // C++ on the host side: "std::pow(static_cast<double>(attr_beta1), ...)"
+  std::string text;                // the program's expression: "beta1 ** step"
+};
+
+// A cube program (`for blk in blocks(m, n)` with `acc += mma(a[blk, kt], b[kt, blk])`, src/tile/sema_cube.cpp):
+// C = A @ B on the cube cores, one output block [bm, bn] per work item, K streamed in tiles into an f32 accumulator.
+struct CubeMatmul {
+  int a = -1, b = -1, c = -1;      // tensors: the operands and the stored output
+  bool trans_a = false;            // a is stored [k, m] (indexed a[kt, blk])
+  bool trans_b = false;            // b is stored [n, k] (indexed b[blk, kt])
+  bool vec_b = false;              // b is a vector [k] (a matrix-vector product: n = 1)
+  int m_sym = -1, n_sym = -1, k_sym = -1, batch_sym = -1;   // syms (n_sym -1 with vec_b; batch_sym -1: none)
+  bool a_batched = false, b_batched = false;                 // the operand has the leading *batch dims
+  std::string block_var, k_var, acc;                         // the program's names
+  std::string mma_text, store_text;                          // source lines, for the generated comments
+  int k_tile = 0;                  // tiles(k, tile=INT): 0 = auto (the host picks baseK)
+};
+
 struct Kernel {
   std::string name;                // snake_case, as written: softmax
   std::string op_type;             // SoftmaxCustom
@@ -188,6 +212,9 @@ struct Kernel {
   std::vector<UbTerm> ub_terms;    // size_tiles
   std::vector<TilingField> fields; // split_cores
   ChunkPlan chunks;                // plan_chunks
+  std::vector<HostScalar> host_scalars;   // check: scalars computed by the host (fields added by split_cores)
+  bool cube = false;               // a cube program: `mm` describes it; the vector passes do not apply
+  CubeMatmul mm;
 };
 
 std::string print_ir(const Kernel& k);

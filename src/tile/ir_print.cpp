@@ -36,6 +36,7 @@ const char* kind_name(BufKind b) {
     case BufKind::CombineWork: return "combine-work";
     case BufKind::Epilogue: return "epilogue";
     case BufKind::AxisWork: return "axis-work";
+    case BufKind::ScanWork: return "scan-work";
   }
   return "?";
 }
@@ -51,6 +52,8 @@ void instr(std::string& o, const Kernel& k, const Instr& in) {
   for (int s : in.srcs) o += " " + value_str(k, s);
   if (!in.scalar.cpp.empty()) o += " {" + in.scalar.cpp + "}";
   if (!in.scalar2.cpp.empty()) o += " {" + in.scalar2.cpp + "}";
+  if (in.reverse) o += " reverse";
+  if (in.exclusive) o += " exclusive";
   if (in.dst >= 0) {
     const Value& v = k.values[in.dst];
     if (v.buffer >= 0) o += "    -> " + k.buffers[v.buffer].name;
@@ -74,6 +77,7 @@ std::string print_ir(const Kernel& k) {
   for (const auto& s : k.syms)
     o += fmt::format("  dim {}{} = {} of {}\n", s.star ? "*" : "", s.name,
                      s.part >= 0 ? std::string(parts[s.part]) + " (" + k.attrs[k.axis_attr].name + ")"
+                     : !s.star && s.first != s.last ? fmt::format("the product of dims -{} to -{}", s.first + 1, s.last + 1)
                      : !s.star ? fmt::format("dim -{}", s.first + 1)
                      : s.first == 0 ? std::string("the product of all dims")
                                     : fmt::format("the product of the dims before the last {}", s.first),

@@ -28,6 +28,22 @@ bool needs_row_work(const Instr& in, const Kernel& k) {
 bool needs_axis_work(const Instr& in, const Kernel& k) {
   return in.op == Op::Reduce && k.values[in.srcs[0]].form == Form::Slab;
 }
+// Scratch of the scans (kt::ScanWorkBytes), one per value type: the transpose of row mode, the running maxima of a
+// log-sum-exp.
+void add_scan_work(Kernel& k) {
+  std::vector<TypeOf> types;
+  for (const Instr& in : k.body)
+    if (in.op == Op::Scan && std::find(types.begin(), types.end(), k.values[in.srcs[0]].type) == types.end())
+      types.push_back(k.values[in.srcs[0]].type);
+  for (size_t w = 0; w < types.size(); ++w) {
+    Buffer b;
+    b.name = "scanWork" + std::to_string(w);
+    b.kind = BufKind::ScanWork;
+    b.type = types[w];
+    b.form = Form::Slab;
+    k.buffers.push_back(b);
+  }
+}
 }  // namespace
 
 void plan_buffers(Kernel& k) {
@@ -209,6 +225,7 @@ void plan_buffers(Kernel& k) {
     b.form = Form::Slab;
     add(b);
   }
+  add_scan_work(k);
   for (size_t w = 0; w < row_work_types.size(); ++w) {
     Buffer b;
     b.name = "rowWork" + std::to_string(w);

@@ -1,6 +1,9 @@
 // The semantic checks and the lowering of expressions to SSA instructions (sema.h).
 #include "tile/sema.h"
 
+#include "tile/host_scalars.h"
+#include "tile/cube.h"
+
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
@@ -28,7 +31,10 @@ const std::set<std::string> kUnaryScalar = {"leaky_relu", "elu"};
 const std::vector<std::string> kAllFunctions = {
     "load", "store", "cast", "exp",  "log",  "sqrt", "rsqrt", "abs",  "relu", "sigmoid", "tanh", "erf",  "gelu",
     "gelu_tanh", "silu", "softplus", "reciprocal", "hardsigmoid", "leaky_relu", "elu", "min", "max", "sum",
-    "mean", "prod", "clamp", "where", "tiles"};
+    "mean", "prod", "clamp", "where", "tiles", "cumsum", "cumprod", "cummax", "cummin", "logcumsumexp"};
+// Cumulative ops along the axis r of a slab (axis programs): the function and its kt::Scan.
+const std::map<std::string, std::string> kScans = {
+    {"cumsum", "sum"}, {"cumprod", "prod"}, {"cummax", "max"}, {"cummin", "min"}, {"logcumsumexp", "logsumexp"}};
 
 // An operand during lowering: a value (tile or mask) or a scalar.
 struct Operand {
@@ -62,7 +68,8 @@ class Checker {
       }
     dtypes();
     header();
-    body();
+    if (is_cube_program(p_)) check_cube(p_, soc_, k_, d_);   // matmul on the cube cores: sema_cube.cpp
+    else body();
     return !d_.has_errors();
   }
 
@@ -298,10 +305,11 @@ class Checker {
                  "view this input around the same axis, or give the dim its own name");
         continue;
       }
+      if (it != k_.syms.end() && it->part == 1 && !input && axis_shaped(t)) continue;   // a scan's output
       if (it != k_.syms.end() && it->part == 1) {
         d_.error(d.range, "the axis '" + d.name + "' in output '" + t.name + "'",
                  "a reduction over the axis leaves 1 there: " + t.name + ": T[*outer, 1, *inner] (keepdim) or T[*outer, "
-                 "*inner]");
+                 "*inner]; a cumulative op keeps the whole axis: " + t.name + ": T[*outer, " + d.name + ", *inner]");
         continue;
       }
       if (it != k_.syms.end()) {
@@ -435,20 +443,59 @@ class Checker {
     const Sym& sy = k_.syms[si];
     if (t.dims.size() == 1) {
       k_.rows = false;
-    } else if (t.dims.size() == 2 && sy.first == 1) {
+    } else if (t.dims.size() >= 2 && sy.first == static_cast<int>(t.dims.size()) - 1) {
       k_.rows = true;
-      // The rows' length: the named last dim of the first tensor viewed as [*m, n] (a column [*m, 1] may come first).
-      for (const TensorArg& u : k_.tensors)
-        if (u.dims.size() == 2 && u.dims[0].name == ext && !u.dims[1].name.empty()) {
-          k_.row_sym = sym_of(u.dims[1].name);
-          break;
-        }
+      row_length(ext, *it->args[0]);
     } else {
       d_.error(it->args[0]->range, "tiles(" + ext + "): '" + ext + "' must be the whole of a flat tensor (x: T[*" +
-                                       ext + "]) or the rows of x: T[*" + ext + ", n]",
+                                       ext + "]) or the rows of x: T[*" + ext + ", n] (or T[*" + ext +
+                                       ", h, w]: rows of h * w)",
                "describe the tensor by the view the loop needs");
     }
     loop_options(*it);
+  }
+
+  // The rows' length: the dims after m of the first tensor viewed as [*m, n], or [*m, h, w] for rows of h * w
+  // elements (the trailing dims merged into one row: instance norm's planes); a column [*m, 1] may come first.
+  void row_length(const std::string& m, const Expr& at) {
+    for (const TensorArg& u : k_.tensors) {
+      if (u.dims.size() < 2 || u.dims[0].name != m) continue;
+      std::vector<std::string> names;
+      for (size_t i = 1; i < u.dims.size(); ++i)
+        if (!u.dims[i].name.empty() && !u.dims[i].star && sym_of(u.dims[i].name) >= 0) names.push_back(u.dims[i].name);
+      if (names.size() + 1 != u.dims.size()) continue;   // a column [*m, 1], or literals inside the row
+      row_dims_ = names;
+      if (names.size() == 1) {
+        k_.row_sym = sym_of(names[0]);
+        return;
+      }
+      // Several dims: a dim for their product (h_w), read from the input that binds them.
+      std::string joined = names[0];
+      for (size_t i = 1; i < names.size(); ++i) joined += "_" + names[i];
+      const Sym& lo = k_.syms[sym_of(names.back())];
+      const Sym& hi = k_.syms[sym_of(names[0])];
+      bool adjacent = lo.part < 0 && hi.part < 0 && lo.tensor == hi.tensor;
+      for (size_t i = 0; i < names.size(); ++i) {
+        const Sym& y = k_.syms[sym_of(names[i])];
+        adjacent &= y.tensor == hi.tensor && y.first == hi.first - static_cast<int>(i) && !y.star;
+      }
+      if (!adjacent || sym_of(joined) >= 0) {
+        d_.error(at.range, "the row dims " + joined + " of '" + u.name + "' cannot be merged into one row",
+                 sym_of(joined) >= 0 ? "'" + joined + "' is already a dim: rename it"
+                                     : "the row's dims must be the last dims of one input, in the same order");
+        return;
+      }
+      k_.row_sym = static_cast<int>(k_.syms.size());
+      k_.syms.push_back({joined, hi.tensor, hi.first, lo.last, false});
+      return;
+    }
+  }
+
+  // The rows' dims as a pattern: "n" or "h, w".
+  std::string row_pattern() const {
+    std::string o;
+    for (const std::string& n : row_dims_) o += (o.empty() ? "" : ", ") + n;
+    return o.empty() ? "n" : o;
   }
 
   std::string sym_name(int part) const {
@@ -520,6 +567,7 @@ class Checker {
           if (v.name.empty()) v.name = s.target;
         }
         locals_[s.target] = o;
+        if (o.scalar) scalar_asts_[s.target] = s.value.get();   // a host scalar may use it
         return;
       }
       case StmtKind::Expr: {
@@ -631,6 +679,14 @@ class Checker {
     return true;
   }
 
+  // A whole vector: w: T[n], or T[1, n] (PyTorch's row vector of shape (1, n)): leading 1s, then one named dim.
+  static bool vector_dims(const TensorArg& t) {
+    if (t.dims.empty() || t.dims.back().star || t.dims.back().name.empty()) return false;
+    for (size_t i = 0; i + 1 < t.dims.size(); ++i)
+      if (!t.dims[i].name.empty() || t.dims[i].value != 1) return false;
+    return true;
+  }
+
   // The index of a load/store: x[t] (flat), x[r, :] (rows / col), w[:] (vec). Returns the form or Scalar on error.
   Form index_form(const Expr& sub, int ti) {
     const TensorArg& t = k_.tensors[ti];
@@ -638,12 +694,12 @@ class Checker {
     auto is_loop = [&](const Expr& e) { return e.kind == ExprKind::Name && e.text == k_.loop_var; };
     auto is_all = [&](const Expr& e) { return e.kind == ExprKind::Slice; };
     if (ni == 1 && is_all(*sub.args[1])) {
-      if (t.dims.size() != 1 || t.dims[0].star || t.dims[0].name.empty()) {
+      if (!vector_dims(t)) {
         d_.error(sub.range, "'" + t.name + "[:]' takes a whole vector; '" + t.name + "' is not declared as one",
-                 "declare it as " + t.name + ": " + tname(t.type) + "[n] with n the rows' length");
+                 "declare it as " + t.name + ": " + tname(t.type) + "[n] (or [1, n]) with n the rows' length");
         return Form::Scalar;
       }
-      if (!k_.rows || k_.row_sym < 0 || t.dims[0].name != k_.syms[k_.row_sym].name) {
+      if (!k_.rows || k_.row_sym < 0 || t.dims.back().name != k_.syms[k_.row_sym].name) {
         d_.error(sub.range, "a whole vector is broadcast down the rows of a row program; its dim must be the rows' "
                             "length",
                  "for r in tiles(m) over x: T[*m, n], with " + t.name + ": " + tname(t.type) + "[n]");
@@ -679,17 +735,21 @@ class Checker {
                                   : "");
       return Form::Scalar;
     }
-    if (t.dims.size() != 2 || t.dims[0].name != m) {
+    if (t.dims.size() < 2 || t.dims[0].name != m) {
       d_.error(sub.range, "'" + t.name + "' is not viewed as rows of " + m,
-               "declare it as " + t.name + ": " + tname(t.type) + "[*" + m + ", n]");
+               "declare it as " + t.name + ": " + tname(t.type) + "[*" + m + ", " + row_pattern() + "]");
       return Form::Scalar;
     }
-    if (t.dims[1].name.empty() && t.dims[1].value == 1) return Form::Col;
-    if (k_.row_sym < 0 || t.dims[1].name != k_.syms[k_.row_sym].name) {
+    bool ones = true, same_row = t.dims.size() == row_dims_.size() + 1;   // [*m, 1] (or [*m, 1, 1]); the rows' dims
+    for (size_t i = 1; i < t.dims.size(); ++i) {
+      ones &= t.dims[i].name.empty() && t.dims[i].value == 1;
+      same_row = same_row && t.dims[i].name == row_dims_[i - 1];
+    }
+    if (ones) return Form::Col;
+    if (k_.row_sym < 0 || !same_row) {
       d_.error(sub.range, "'" + t.name + "' has rows of another length than the loop's tensor",
-               "all row tensors share the last dim (" + t.name + ": " + tname(t.type) + "[*" + m + ", " +
-                   (k_.row_sym >= 0 ? k_.syms[k_.row_sym].name : "n") + "]), or have 1 (a column: " + t.name + ": " +
-                   tname(t.type) + "[*" + m + ", 1])");
+               "all row tensors share the row's dims (" + t.name + ": " + tname(t.type) + "[*" + m + ", " +
+                   row_pattern() + "]), or have 1 (a column: " + t.name + ": " + tname(t.type) + "[*" + m + ", 1])");
       return Form::Scalar;
     }
     return Form::Rows;
@@ -702,6 +762,7 @@ class Checker {
     const size_t ni = sub.args.size() - 1;
     const std::string& c = k_.loop_var;
     auto is_loop = [&](const Expr& e) { return e.kind == ExprKind::Name && e.text == c; };
+    if (k_.outer_sym < 0 || k_.axis_sym < 0 || k_.inner_sym < 0) return Form::Scalar;   // the view's error is reported
     const std::string outer = k_.syms[k_.outer_sym].name, r = k_.syms[k_.axis_sym].name,
                       inner = k_.syms[k_.inner_sym].name;
     const bool view = t.dims.size() == 3 && t.dims[0].name == outer && t.dims[1].name == r && t.dims[2].name == inner;
@@ -712,7 +773,7 @@ class Checker {
       if (view) return Form::Slab;
       d_.error(sub.range, "'" + t.name + "[:, " + c + "]' takes the whole axis; '" + t.name + "' is not an axis view",
                "declare it as " + t.name + ": " + tname(t.type) + "[*" + outer + ", " + r + " @ " +
-                   k_.attrs[k_.axis_attr].name + ", *" + inner + "]");
+                   (k_.axis_attr >= 0 ? k_.attrs[k_.axis_attr].name : std::string("dim")) + ", *" + inner + "]");
       return Form::Scalar;
     }
     if (ni == 1 && is_loop(*sub.args[1])) {
@@ -952,6 +1013,7 @@ class Checker {
       d_.error(e.range, "'" + e.text + "' on masks is not supported", "nest where(): where(a, where(b, x, y), y)");
       return {};
     }
+    const size_t hoisted = k_.host_scalars.size();   // a power of scalars hoists its operands' host scalars with it
     Operand a = expr(*e.args[0]);
     Operand b = expr(*e.args[1]);
     if (!a.ok || !b.ok) return {};
@@ -960,10 +1022,7 @@ class Checker {
         d_.error(e.args[1]->range, "the exponent must be a scalar", "");
         return {};
       }
-      if (a.scalar) {
-        d_.error(e.range, "a power of scalars", "write the product, or precompute it as an attr");
-        return {};
-      }
+      if (a.scalar) return hoist(e, a.s.constant && b.s.constant, std::pow(a.s.value, b.s.value), hoisted);
       if (b.s.constant && b.s.value == 2) return binary_values(e, a, a, "mul");
       if (b.s.constant && b.s.value == 0.5) return unary_value(e, a, "sqrt");
       if (b.s.constant && b.s.value == 3) return binary_values(e, binary_values(e, a, a, "mul"), a, "mul");
@@ -1042,10 +1101,39 @@ class Checker {
     };
     if (Operand o = bcast(Form::Col, Op::RowBcast); o.ok) return o;
     if (Operand o = bcast(Form::Vec, Op::VecBcast); o.ok) return o;
+    if ((va.form == Form::Col && vb.form == Form::Vec) || (va.form == Form::Vec && vb.form == Form::Col))
+      return outer(e, a, b, fn);
     d_.error(e.range, fmt::format("cannot combine a {} tile with a {} tile", form_name(va.form), form_name(vb.form)),
              "row tiles combine with columns (reductions along axis=1) and whole vectors (w[:]); flat tiles with "
              "flat tiles");
     return {};
+  }
+
+  // The outer broadcast [rows, 1] op [n] -> [rows, n] (PyTorch's (m, 1) op (1, n)): the first operand is spread
+  // over a row tile (0 + it, broadcast), so the second then broadcasts onto it in its usual form and order.
+  Operand outer(const Expr& e, Operand a, Operand b, const std::string& fn) {
+    const Value va = k_.values[a.value];
+    Operand zero = fill(scalar("0", true, 0), Form::Rows, va.type, e.range);
+    Operand spread = emit(va.form == Form::Col ? Op::RowBcast : Op::VecBcast, "add", Form::Rows, va.type,
+                          {zero.value, a.value}, e);
+    return binary_values(e, spread, b, fn);
+  }
+
+  // A scalar the kernel's scalar unit has no instruction for (a power of scalars, exp/log/sqrt/... of a scalar):
+  // folded here when constant, else computed once by the host TilingFunc and read from the tiling data. The host
+  // scalars its operands added (from `hoisted` on) are part of its host expression: no fields of their own.
+  Operand hoist(const Expr& e, bool constant, double value, size_t hoisted) {
+    if (constant && std::isfinite(value)) return scalar(fmt::format("{:.9g}", value), true, value);
+    k_.host_scalars.resize(std::min(hoisted, k_.host_scalars.size()));
+    std::string host;
+    const Expr* bad = nullptr;
+    if (!host_scalar_cpp(e, k_, scalar_asts_, host, bad)) {
+      d_.error(bad ? bad->range : e.range, "'" + print_expr(bad ? *bad : e) + "' cannot be computed on the host",
+               "a scalar computed on the host is made of literals, attrs, dims, + - * / **, and exp, log, sqrt, "
+               "rsqrt, abs, tanh, sigmoid, erf, max, min of them");
+      return {};
+    }
+    return scalar(add_host_scalar(k_, host, print_expr(e)));
   }
 
   Operand unary_value(const Expr& e, Operand a, const std::string& fn) {
@@ -1119,12 +1207,10 @@ class Checker {
     }
     if (kUnary.count(f)) {
       if (!nargs(1, f + "(v)") || !no_kwargs()) return {};
+      const size_t hoisted = k_.host_scalars.size();
       Operand a = expr(*e.args[0]);
       if (!a.ok) return {};
-      if (a.scalar) {
-        d_.error(e.range, f + "() of a scalar", "apply it to a tile");
-        return {};
-      }
+      if (a.scalar) return hoist(e, false, 0, hoisted);
       return unary_value(e, a, f);
     }
     if (kUnaryScalar.count(f)) {
@@ -1247,6 +1333,7 @@ class Checker {
       out().push_back(in);
       return o;
     }
+    if (kScans.count(f)) return scan(e);
     std::string c = closest(f, kAllFunctions);
     d_.error(e.range, "unknown function '" + f + "'", c.empty() ? "see docs/tile-language.md, Functions" : "did you mean '" + c + "'?");
     return {};
@@ -1271,12 +1358,85 @@ class Checker {
     return emit(Op::Reduce, f, Form::Flat, v.type, {a.value}, e);
   }
 
+  // An output shaped like the axis view, y: T[*outer, r, *inner] (what a scan leaves): stored whole, y[:, c].
+  bool axis_shaped(const TensorArg& t) const {
+    auto part = [&](const Dim& d, int p, bool star) {
+      const int si = sym_of(d.name);
+      return si >= 0 && k_.syms[si].part == p && d.star == star && d.axis_attr.empty();
+    };
+    return t.dims.size() == 3 && part(t.dims[0], 0, true) && part(t.dims[1], 1, false) && part(t.dims[2], 2, true);
+  }
+
+  // cumsum/cumprod/cummax/cummin/logcumsumexp(v, axis=0, reverse=false, exclusive=false): a slab [r, cols] to the
+  // slab of its running results along r (from the end when reverse; shifted by one, the identity first, when
+  // exclusive).
+  Operand scan(const Expr& e) {
+    const std::string& f = e.text;
+    const std::string form = f + "(v, axis=0, reverse=false, exclusive=false)";
+    if (e.args.size() != 1) {
+      d_.error(e.range, fmt::format("{}() takes one slab, got {} arguments", f, e.args.size()), form);
+      return {};
+    }
+    bool have_axis = false, rev = false, excl = false;
+    for (size_t i = 0; i < e.kwargs.size(); ++i) {
+      const auto& [key, val] = e.kwargs[i];
+      double v = 0;
+      const bool c = constant(*val, v);
+      if (key == "axis") {
+        have_axis = true;
+        if (!c || v != 0) {
+          d_.error(val->range, f + "() runs along the axis r of a slab: axis=0", form);
+          return {};
+        }
+      } else if (key == "reverse" || key == "exclusive") {
+        if (!c || (v != 0 && v != 1)) {
+          d_.error(val->range, key + "= is true or false", form);
+          return {};
+        }
+        (key == "reverse" ? rev : excl) = v != 0;
+      } else {
+        d_.error(e.kwarg_ranges[i], f + "() has no argument '" + key + "'", form);
+        return {};
+      }
+    }
+    if (!have_axis) {
+      d_.error(e.range, f + "() needs the axis it runs along: axis=0 (the axis r of a slab)", form);
+      return {};
+    }
+    Operand a = expr(*e.args[0]);
+    if (!a.ok) return {};
+    if (a.scalar || k_.values[a.value].form != Form::Slab) {
+      d_.error(e.args[0]->range, f + "() runs along the axis r of a slab [r, cols]; this is " +
+                                     (a.scalar ? std::string("a scalar") : std::string("a ") +
+                                                                              form_name(k_.values[a.value].form) + " tile"),
+               k_.axis ? "load the slab of an axis view: v = load(x[:, " + k_.loop_var + "])"
+                       : "choose the axis with an attr: x: T[*outer, r @ dim, *inner], for c in tiles(outer, inner), "
+                         "v = load(x[:, c])");
+      return {};
+    }
+    const std::string fn = kScans.at(f);
+    if (excl && (fn == "logsumexp")) {
+      d_.error(e.range, "an exclusive logcumsumexp() starts at log(0) = -inf", "use the inclusive form");
+      return {};
+    }
+    static const std::map<std::string, std::string> op = {
+        {"sum", "add"}, {"prod", "mul"}, {"max", "max"}, {"min", "min"}, {"logsumexp", "exp"}};
+    const Value v = k_.values[a.value];
+    if (!not_mask(a, e.range) || !require(op.at(fn), v.type, e.range, f + "()")) return {};
+    Operand o = emit(Op::Scan, fn, Form::Slab, v.type, {a.value}, e);
+    out().back().reverse = rev;
+    out().back().exclusive = excl;
+    return o;
+  }
+
   const Program& p_;
   std::string soc_;
   Kernel& k_;
   Diags& d_;
   bool in_loop_ = false, after_loop_ = false;
   std::map<std::string, Operand> locals_;
+  std::map<std::string, const Expr*> scalar_asts_;
+  std::vector<std::string> row_dims_;                 // row programs: the dims of a row (n, or h and w merged)   // scalar locals' expressions (for host scalars)
   std::map<std::string, int> accs_;           // accumulator name -> its value
   std::map<std::string, Operand> combined_;   // accumulator name -> its combined value (epilogue)
   struct PendingAxis {

@@ -23,6 +23,16 @@ std::string gathers(const Kernel& k, TypeOf t) {
   if (t.var >= 0) return "(dt" + k.dtype_vars[t.var].name + " == ge::DT_INT32)";
   return t.fixed == DType::I32 ? "true" : "false";
 }
+// The scans' scratch (kt::ScanWorkBytes): row mode, K transposes [npad, lanes] (lanes = positions rounded up to a
+// 32-byte block: at most positions + 32/es - 1) and the gathers' offsets; column mode, 2 slabs for a log-sum-exp.
+void scan_work(const Kernel& k, const Buffer& b, const std::string& es, const std::string& slack, UbTerm& t) {
+  bool lse = false;
+  for (const Instr& in : k.body) lse |= in.op == Op::Scan && in.fn == "logsumexp" && k.values[in.srcs[0]].type == b.type;
+  const std::string K = lse ? "3.0" : "1.0", r = "d_" + camel_lower(k.syms[k.axis_sym].name);
+  t.per_unit = fmt::format("(rowMode ? {0} * npadV * {1} + 4.0 : {2})", K, es, lse ? "2.0 * " + r + " * " + es : "0.0");
+  t.fixed = fmt::format("(rowMode ? {0} * (32.0 / {1} - 1.0) * npadV * {1} + 4.0 * (2048 + 32) : 32.0) + {2}", K, es,
+                        slack);
+}
 }  // namespace
 
 void size_tiles(Kernel& k) {
@@ -44,6 +54,10 @@ void size_tiles(Kernel& k) {
         t.fixed = slack;
         break;
       case Form::Slab:   // a row of r (row mode) or a column of r (column mode): rowBytes is npadV elements
+        if (b.kind == BufKind::ScanWork) {
+          scan_work(k, b, es, slack, t);
+          break;
+        }
         if (b.kind == BufKind::AxisWork) {
           const std::string g = gathers(k, b.type);
           t.per_unit = "axisWorkBytes(" + es + ", " + g + ")";

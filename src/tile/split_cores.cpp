@@ -48,6 +48,15 @@ void split_cores(Kernel& k) {
     // CANN tiling fields are integers or float: a bool attr travels as uint8_t.
     k.fields.push_back({camel_lower(a.name), a.type == DType::F32 ? "float" : a.type == DType::I32 ? "int64_t" : "uint8_t",
                         "attr_" + camel_lower(a.name), "attr " + a.name});
+  // Scalars the kernel cannot compute (beta1 ** step): the host evaluates them once, in double.
+  for (const HostScalar& h : k.host_scalars) {
+    bool used = false;   // one hoisted inside a larger hoisted one is not read by the kernel
+    for (const auto* list : {&k.prologue, &k.body, &k.epilogue})
+      for (const Instr& in : *list)
+        used |= in.scalar.cpp.find(h.field + "_") != std::string::npos ||
+                in.scalar2.cpp.find(h.field + "_") != std::string::npos;
+    if (used) k.fields.push_back({h.field, "float", h.host_expr, h.text + ", computed on the host"});
+  }
   // Dims used as scalars in the computation (e.g. `/ n`), other than the ones above.
   for (const Sym& s : k.syms) {
     const std::string f = camel_lower(s.name);

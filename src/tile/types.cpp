@@ -58,7 +58,8 @@ std::string camel_lower(const std::string& s) {
 
 const char* op_name(Op o) {
   static const char* names[] = {"load", "store", "cast", "unary", "unary_scalar", "binary", "scalar", "row_bcast",
-                                "vec_bcast", "reduce", "compare", "select", "fill", "accumulate", "combine"};
+                                "vec_bcast", "reduce", "compare", "select", "fill", "accumulate", "combine",
+                                "scan"};
   return names[static_cast<int>(o)];
 }
 }  // namespace kgen::tile

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "scratch_dir.h"
 #include "gen/feedback.h"
 #include "eval/evaluate.h"
 
@@ -17,18 +18,6 @@ using namespace kgen::gen;
 
 namespace {
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    path = fs::temp_directory_path() / ("kgen_feedback_test_" + std::to_string(::getpid()) + "_" +
-                                        std::to_string(reinterpret_cast<uintptr_t>(this)));
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
 
 void write(const fs::path& p, const std::vector<std::string>& lines) {
   fs::create_directories(p.parent_path());
@@ -69,7 +58,7 @@ eval::EvalResult result(eval::Verdict v) {
 }  // namespace
 
 TEST(FeedbackCompile, OpProjectQuotesLinesFromTheCandidateCopy) {
-  TempDir d;
+  ScratchDir d;
   write(d.path / "op_kernel" / "relu_custom.cpp", kKernel);
   auto r = result(eval::Verdict::CompileError);
   // the evaluator built a copy elsewhere: an absolute path to the same file name
@@ -95,7 +84,7 @@ TEST(FeedbackCompile, OpProjectQuotesLinesFromTheCandidateCopy) {
 }
 
 TEST(FeedbackCompile, TileDiagnosticsAlreadyShowingTheLineAreNotQuotedAgain) {
-  TempDir d;
+  ScratchDir d;
   fs::path tile = d.path / "relu.tile";
   std::vector<std::string> prog = {"kernel relu(x: T[*n]) -> (y: T[*n]):", "    dtype T in (f32, f16)",
                                    "    for t in tiles(n):", "        store(y[t], relux(load(x[t], f32)))"};
@@ -114,7 +103,7 @@ TEST(FeedbackCompile, TileDiagnosticsAlreadyShowingTheLineAreNotQuotedAgain) {
 }
 
 TEST(FeedbackCompile, ManyDiagnosticsStayBounded) {
-  TempDir d;
+  ScratchDir d;
   write(d.path / "op_kernel" / "relu_custom.cpp", kKernel);
   auto r = result(eval::Verdict::CompileError);
   for (int i = 0; i < 300; ++i)
@@ -128,7 +117,7 @@ TEST(FeedbackCompile, ManyDiagnosticsStayBounded) {
 }
 
 TEST(FeedbackRuntime, CategoryMessageAndLine) {
-  TempDir d;
+  ScratchDir d;
   write(d.path / "op_kernel" / "relu_custom.cpp", kKernel);
   write(d.path / "op_host" / "relu_custom.cpp", {"// host"});
   auto r = result(eval::Verdict::RuntimeError);
@@ -146,7 +135,7 @@ TEST(FeedbackRuntime, CategoryMessageAndLine) {
 }
 
 TEST(FeedbackRuntime, PathsOutsideTheCandidateAreNotQuoted) {
-  TempDir d;
+  ScratchDir d;
   fs::path tile = d.path / "relu.tile";
   write(tile, {"kernel relu(x: T[*n]) -> (y: T[*n]):"});
   auto r = result(eval::Verdict::RuntimeError);
@@ -191,7 +180,7 @@ TEST(FeedbackWrongAnswer, FailingCaseMismatchAndErrors) {
 }
 
 TEST(FeedbackCheating, QuotesTheFinding) {
-  TempDir d;
+  ScratchDir d;
   write(d.path / "op_host" / "relu_custom.cpp", {"// host", "#include <torch/torch.h>", "int x;"});
   auto r = result(eval::Verdict::Cheating);
   r.diagnostics = {"cheating op_host/relu_custom.cpp:2: #include of a PyTorch header — the kernel must compute"};
@@ -256,7 +245,7 @@ TEST(FeedbackNoCode, RepeatsTheReason) {
 // Paths in the feedback are relative to the candidate, and kgen's cache is $KGEN_CACHE: the next prompt, hence the
 // reply cache's key, must not depend on the output folder or the machine.
 TEST(FeedbackCompile, PathsRelativeToTheCandidateAndTheCache) {
-  TempDir d;
+  ScratchDir d;
   write(d.path / "relu.tile", {"kernel relu(x: T[*n]) -> (y: T[*n]):", "    dtype T in (f32)"});
   auto r = result(eval::Verdict::CompileError);
   const std::string cache = eval::cache_dir(eval::EvalOptions{});

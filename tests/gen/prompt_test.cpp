@@ -9,6 +9,7 @@
 #include <sstream>
 #include <unistd.h>
 
+#include "scratch_dir.h"
 #include "gen/prompt.h"
 
 namespace fs = std::filesystem;
@@ -105,18 +106,6 @@ bool has_unfilled(const std::string& s) {
   return std::regex_search(s, re);
 }
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    path = fs::temp_directory_path() / ("kgen_prompt_test_" + std::to_string(::getpid()) + "_" +
-                                        std::to_string(reinterpret_cast<uintptr_t>(this)));
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
 }  // namespace
 
 TEST(PromptTemplate, FillsVariablesAndKeepsValuesVerbatim) {
@@ -273,7 +262,7 @@ TEST(PromptMessages, RepairRoundCarriesFeedbackAndPreviousCode) {
 }
 
 TEST(PromptMessages, TemplateErrorsNameTheFile) {
-  TempDir d;
+  ScratchDir d;
   for (const auto& e : fs::directory_iterator(kSrc / "prompts")) fs::copy(e.path(), d.path / e.path().filename());
   {
     std::ofstream f(d.path / "repair.md");

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "scratch_dir.h"
 #include "gen/reply.h"
 
 namespace fs = std::filesystem;
@@ -87,18 +88,6 @@ void expect_project(const ParsedReply& r, const std::string& op = "add_custom") 
   EXPECT_EQ(r.files.at("op_kernel/" + op + ".cpp"), kKernel);
 }
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    path = fs::temp_directory_path() / ("kgen_reply_test_" + std::to_string(::getpid()) + "_" +
-                                        std::to_string(reinterpret_cast<uintptr_t>(this)));
-    fs::remove_all(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
 }  // namespace
 
 TEST(ReplyTile, FencedBlock) {
@@ -271,7 +260,7 @@ TEST(ReplyFiles, FilesTextShowsEachPath) {
 }
 
 TEST(ReplyFiles, WriteTileCandidate) {
-  TempDir d;
+  ScratchDir d;
   auto r = parse_reply(fence("tile", kProg), Target::Tile, "relu");
   std::string cand, err;
   ASSERT_TRUE(write_candidate(r, Target::Tile, d.path.string(), cand, err)) << err;
@@ -280,7 +269,7 @@ TEST(ReplyFiles, WriteTileCandidate) {
 }
 
 TEST(ReplyFiles, WriteOpProject) {
-  TempDir d;
+  ScratchDir d;
   auto r = parse_reply(fence("cpp", kKernel) + fence("cpp", kHost) + fence("cpp", kTiling), Target::AscendC, "add");
   std::string cand, err;
   ASSERT_TRUE(write_candidate(r, Target::AscendC, d.path.string(), cand, err)) << err;
@@ -289,7 +278,7 @@ TEST(ReplyFiles, WriteOpProject) {
 }
 
 TEST(ReplyFiles, WriteRefusesUnsafePaths) {
-  TempDir d;
+  ScratchDir d;
   std::string cand, err;
   for (const std::string bad : {"../op_host/x.cpp", "/etc/x.cpp", "op_host/../../x.cpp", "src/x.cpp",
                                 "op_host/sub/x.cpp", "x.cpp"}) {

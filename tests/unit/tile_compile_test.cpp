@@ -334,7 +334,7 @@ TEST(TileSema, AxisDiagnostics) {
        "'dmi' is not an attr of the kernel", "r @ dmi"},
       {"kernel k(x: f32[*o, r @ dim, *i], dim: f32 = 1) -> (y: f32[*o, *i]):\n    pass\n", "1:25",
        "attr 'dim' is not an i32", ""},
-      {"kernel k(x: f32[*o, r @ dim, *i], dim: i32 = 1) -> (y: f32[*o, r, *i]):\n    pass\n", "1:64",
+      {"kernel k(x: f32[*o, r @ dim, *i], dim: i32 = 1) -> (y: f32[*o, r]):\n    pass\n", "1:64",
        "the axis 'r' in output 'y'", "T[*outer, 1, *inner]"},
       {"kernel k(x: f32[*o, r @ dim, *i], dim: i32 = 1) -> (y: f32[*i, *o]):\n    pass\n", "1:53",
        "output 'y' of an axis view must be [*outer, 1, *inner] or [*outer, *inner]", ""},

@@ -826,3 +826,211 @@ __aicore__ inline void Convert(const AscendC::LocalTensor<D>& dst, const AscendC
   }
 }
 }  // namespace kt
+
+// ================================================================================================ 6. scans (cumulative ops)
+// Cumulative sums, products, maxima, minima and log-sum-exps along the axis r of an axis program's slab.
+namespace kt {
+namespace detail {
+enum class Scan : uint8_t { Sum, Prod, Max, Min, LogSumExp };
+// The value that leaves the scan unchanged; LogSumExp takes the lowest finite value instead of -inf, so that its
+// rescaling exp(m_prev - m) stays a number (exp(lowest - x) = 0).
+template <Scan S, class T> __aicore__ inline T ScanIdentity() {
+  if constexpr (S == Scan::Sum) return static_cast<T>(0);
+  else if constexpr (S == Scan::Prod) return static_cast<T>(1);
+  else if constexpr (std::is_same<T, int32_t>::value) return S == Scan::Max ? static_cast<T>(-2147483647 - 1) : static_cast<T>(2147483647);
+  else if constexpr (S == Scan::Max) return static_cast<T>(-kInf);
+  else if constexpr (S == Scan::Min) return static_cast<T>(kInf);
+  else if constexpr (std::is_same<T, half>::value) return static_cast<T>(-65504.0f);
+  else return static_cast<T>(-3.0e38f);
+}
+template <Scan S> constexpr Bin ScanBin = S == Scan::Sum ? Bin::Add : S == Scan::Prod ? Bin::Mul : S == Scan::Max ? Bin::Max : Bin::Min;
+
+// The offset of the k-th row a scan visits: row k, or row rows - 1 - k when it runs from the end.
+template <bool Rev> struct ScanRowAt {
+  uint32_t rows, w;
+  __aicore__ inline uint32_t operator()(uint32_t k) const { return (Rev ? rows - 1 - k : k) * w; }
+};
+
+// dst[row k] = src[row 0] OP ... OP src[row k] over a [rows, w] tile (row stride w, a multiple of 32 bytes), rows
+// taken from the last one back when Rev, shifted by one row (the first gets the identity) when Excl: one count-form
+// instruction of w elements per row, each on the previous one's result. dst may be src when !Excl. LogSumExp (not
+// Excl) keeps a running maximum m and the sum s of exp(x - m), rescaled by exp(m_prev - m) as m grows (a Mul and an
+// Add per row): y = m + log(s), exact to rounding whatever the range of x. work: 2 * rows * w elements for LogSumExp,
+// none otherwise.
+template <Scan S, bool Rev, bool Excl, class T>
+__aicore__ inline void ScanCols(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+                                const AscendC::LocalTensor<T>& work, uint32_t rows, uint32_t w) {
+  if (rows == 0 || w == 0) return;
+  const ScanRowAt<Rev> row{rows, w};
+  if constexpr (S == Scan::LogSumExp) {
+    static_assert(!Excl, "an exclusive log-sum-exp has no finite first value");
+    AscendC::LocalTensor<T> m = work, d = work[rows * w];
+    CopyBits(m[row(0)], src[row(0)], w);   // the running maximum
+    for (uint32_t k = 1; k < rows; ++k) {
+      AscendC::PipeBarrier<PIPE_V>();
+      AscendC::Max(m[row(k)], m[row(k - 1)], src[row(k)], static_cast<int32_t>(w));
+    }
+    AscendC::PipeBarrier<PIPE_V>();
+    const int32_t all = static_cast<int32_t>(rows * w), most = static_cast<int32_t>((rows - 1) * w);
+    AscendC::Sub(dst, src, m, all);                                  // e = exp(x - m)
+    if (rows > 1) {                                                  // d[row k] = exp(m[row k-1] - m[row k]), k >= 1
+      if (Rev) AscendC::Sub(d, m[w], m, most);
+      else AscendC::Sub(d[w], m, m[w], most);
+    }
+    AscendC::PipeBarrier<PIPE_V>();
+    AscendC::Exp(dst, dst, all);
+    if (rows > 1) AscendC::Exp(Rev ? d : d[w], Rev ? d : d[w], most);
+    for (uint32_t k = 1; k < rows; ++k) {                            // s[row k] = e[row k] + s[row k-1] * d[row k]
+      AscendC::PipeBarrier<PIPE_V>();
+      AscendC::Mul(d[row(k)], d[row(k)], dst[row(k - 1)], static_cast<int32_t>(w));
+      AscendC::PipeBarrier<PIPE_V>();
+      AscendC::Add(dst[row(k)], dst[row(k)], d[row(k)], static_cast<int32_t>(w));
+    }
+    AscendC::PipeBarrier<PIPE_V>();
+    AscendC::Ln(dst, dst, all);
+    AscendC::PipeBarrier<PIPE_V>();
+    AscendC::Add(dst, dst, m, all);
+  } else {
+    if (Excl) AscendC::Duplicate(dst[row(0)], ScanIdentity<S, T>(), static_cast<int32_t>(w));
+    else if (dst.GetPhyAddr() != src.GetPhyAddr()) CopyBits(dst[row(0)], src[row(0)], w);
+    for (uint32_t k = 1; k < rows; ++k) {
+      AscendC::PipeBarrier<PIPE_V>();
+      BinCount<ScanBin<S>>(dst[row(k)], dst[row(k - 1)], src[Excl ? row(k - 1) : row(k)], w);
+    }
+  }
+  AscendC::PipeBarrier<PIPE_V>();
+  ZeroRange(dst, rows * w, RoundRep<T>(rows * w));
+}
+
+// Row mode: lanes of the transpose (positions rounded up to a 32-byte block) and the offset scratch (int32) of the
+// gathers that build and undo it.
+template <class T> __aicore__ inline constexpr uint32_t ScanLanes(uint32_t rows) { return AlignUp(rows, kBlkElems<T>); }
+constexpr uint32_t kScanOffsets = 1024;   // offsets per gather chunk (two chunks: a ramp and the current offsets)
+
+// Row mode: dst rows = the scans of src's `rows` rows of n elements (row stride npad). One Gather transposes the
+// tile into trans [npad, W] (W = ScanLanes(rows): lane u holds row u, element i in trans row i, or npad-1-i when Rev,
+// shifted one row further when Excl; rows no element lands in hold the identity), ScanCols runs down its rows, and
+// gathers take the results back to dst's rows. work: ScanRowWorkBytes.
+template <Scan S, bool Rev, bool Excl, class T>
+__aicore__ inline void ScanRows(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+                                const AscendC::LocalTensor<T>& work, uint32_t rows, uint32_t n, uint32_t npad) {
+  if (rows == 0 || n == 0) return;
+  constexpr int32_t sz = static_cast<int32_t>(sizeof(T));
+  const uint32_t W = ScanLanes<T>(rows);
+  AscendC::LocalTensor<T> trans = work, lse = work[npad * W];
+  AscendC::LocalTensor<int32_t> offs = work[npad * W * (S == Scan::LogSumExp ? 3 : 1)].template ReinterpretCast<int32_t>();
+  AscendC::LocalTensor<int32_t> cur = offs[kScanOffsets];   // (a chunk of the transposing gather uses both)
+  // trans row l takes element src(l) of every row: l - Excl, or npad - 1 - l + Excl when Rev; rows [lo, hi) have one.
+  const uint32_t lo = Rev ? npad - n + (Excl ? 1 : 0) : (Excl ? 1 : 0);
+  const uint32_t hi = Rev ? npad : (n + (Excl ? 1 : 0) < npad ? n + (Excl ? 1 : 0) : npad);
+  const int32_t first = Rev ? static_cast<int32_t>(npad - 1 - lo) + (Excl ? 1 : 0) : static_cast<int32_t>(lo) - (Excl ? 1 : 0);
+  const int32_t step = Rev ? -sz : sz;   // bytes from one trans row's source element to the next's
+  AscendC::Duplicate(trans, ScanIdentity<S, T>(), static_cast<int32_t>(npad * W));
+  // offs[k * W + u] = byte offset of src[min(u, rows - 1)][src(lo + k)] for a chunk of g rows
+  const uint32_t g = kScanOffsets * 2 / W > 0 ? kScanOffsets * 2 / W : 1;   // g * W <= the scratch's 2 * kScanOffsets + W
+  AscendC::CreateVecIndex(offs, static_cast<int32_t>(0), W);
+  AscendC::PipeBarrier<PIPE_V>();
+  AscendC::Mins(offs, offs, static_cast<int32_t>(rows - 1), static_cast<int32_t>(W));
+  AscendC::PipeBarrier<PIPE_V>();
+  AscendC::Muls(offs, offs, static_cast<int32_t>(npad) * sz, static_cast<int32_t>(W));
+  AscendC::PipeBarrier<PIPE_V>();
+  AscendC::Adds(offs, offs, first * sz, static_cast<int32_t>(W));
+  for (uint32_t k = 1; k < g; k *= 2) {   // rows [k, 2k) of the chunk from rows [0, k)
+    AscendC::PipeBarrier<PIPE_V>();
+    AscendC::Adds(offs[k * W], offs, static_cast<int32_t>(k) * step, static_cast<int32_t>((g - k < k ? g - k : k) * W));
+  }
+  for (uint32_t l = lo; l < hi; l += g) {
+    const uint32_t c = hi - l < g ? hi - l : g;
+    AscendC::PipeBarrier<PIPE_V>();
+    AscendC::Gather(trans[l * W], src, offs.template ReinterpretCast<uint32_t>(), 0u, c * W);
+    if (l + g < hi) {
+      AscendC::PipeBarrier<PIPE_V>();
+      AscendC::Adds(offs, offs, static_cast<int32_t>(g) * step, static_cast<int32_t>(g * W));
+    }
+  }
+  AscendC::PipeBarrier<PIPE_V>();
+  ScanCols<S, false, false>(trans, trans, lse, npad, W);
+  // Back: dst[u][i] = trans[f(i)][u], f(i) = i (npad - 1 - i when Rev), in gathers of up to kScanOffsets elements:
+  // whole rows of dst at once when they fit (ramp = row 0's offsets), else chunks of a row.
+  const uint32_t span = npad < kScanOffsets ? npad : kScanOffsets;
+  const int32_t back = Rev ? -static_cast<int32_t>(W) * sz : static_cast<int32_t>(W) * sz;   // per element of a row
+  AscendC::PipeBarrier<PIPE_V>();
+  AscendC::CreateVecIndex(offs, static_cast<int32_t>(0), span);
+  AscendC::PipeBarrier<PIPE_V>();
+  AscendC::Muls(offs, offs, back, static_cast<int32_t>(span));
+  AscendC::PipeBarrier<PIPE_V>();
+  if (Rev) AscendC::Adds(offs, offs, static_cast<int32_t>((npad - 1) * W) * sz, static_cast<int32_t>(span));
+  if (npad <= kScanOffsets) {
+    const uint32_t per = kScanOffsets / npad;   // dst rows per gather
+    for (uint32_t k = 1; k < per && k < rows; k *= 2) {   // row k of the ramp = row 0 + k lanes
+      const uint32_t c = (per < rows ? per : rows) - k < k ? (per < rows ? per : rows) - k : k;
+      AscendC::PipeBarrier<PIPE_V>();
+      AscendC::Adds(offs[k * npad], offs, static_cast<int32_t>(k) * sz, static_cast<int32_t>(c * npad));
+    }
+    for (uint32_t u = 0; u < rows; u += per) {
+      const uint32_t c = rows - u < per ? rows - u : per;
+      AscendC::PipeBarrier<PIPE_V>();
+      AscendC::Adds(cur, offs, static_cast<int32_t>(u) * sz, static_cast<int32_t>(c * npad));
+      AscendC::PipeBarrier<PIPE_V>();
+      AscendC::Gather(dst[u * npad], trans, cur.template ReinterpretCast<uint32_t>(), 0u, c * npad);
+    }
+  } else {
+    for (uint32_t u = 0; u < rows; ++u)
+      for (uint32_t i = 0; i < npad; i += kScanOffsets) {
+        const uint32_t c = npad - i < kScanOffsets ? npad - i : kScanOffsets;
+        const int32_t start = static_cast<int32_t>(u) * sz + static_cast<int32_t>(i) * back;
+        AscendC::PipeBarrier<PIPE_V>();
+        AscendC::Adds(cur, offs, start, static_cast<int32_t>(c));
+        AscendC::PipeBarrier<PIPE_V>();
+        AscendC::Gather(dst[u * npad + i], trans, cur.template ReinterpretCast<uint32_t>(), 0u, c);
+      }
+  }
+  AscendC::PipeBarrier<PIPE_V>();
+  ZeroRange(dst, rows * npad, RoundRep<T>(rows * npad));
+}
+}  // namespace detail
+
+// Bytes of a scan's work buffer for `positions` per tile (AxisWork of a Scan): row mode the transpose [npad, lanes]
+// (three of them for LogSumExp) and the gathers' offsets; column mode LogSumExp's running maxima and rescalings
+// (2 slabs), nothing for the others.
+template <class T>
+__aicore__ inline constexpr uint32_t ScanWorkBytes(bool rowMode, bool lse, uint32_t positions, uint32_t r,
+                                                   uint32_t npad) {
+  return rowMode ? npad * detail::ScanLanes<T>(positions) * static_cast<uint32_t>(sizeof(T)) * (lse ? 3 : 1) +
+                       (detail::kScanOffsets * 2 + detail::ScanLanes<T>(positions)) * 4
+                 : (lse ? 2 * r * positions * static_cast<uint32_t>(sizeof(T)) : 32);
+}
+
+// dst = the scan of the slab src over its axis r: row mode (rows of r, stride npad: ScanRows) or column mode
+// ([r, cols], ScanCols). Sum/Max/Min: float, half, int32_t; Prod and LogSumExp: float, half.
+#define KT_SCAN(NAME, SCAN)                                                                                         \
+  template <bool Rev, bool Excl, class T>                                                                           \
+  __aicore__ inline void NAME(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,               \
+                              const AscendC::LocalTensor<T>& work, bool rowMode, uint32_t units, uint32_t r,        \
+                              uint32_t npad, uint32_t cols) {                                                       \
+    if (rowMode) detail::ScanRows<detail::Scan::SCAN, Rev, Excl>(dst, src, work, units, r, npad);                   \
+    else detail::ScanCols<detail::Scan::SCAN, Rev, Excl>(dst, src, work, r, cols);                                  \
+  }
+KT_SCAN(CumSum, Sum)
+KT_SCAN(CumProd, Prod)
+KT_SCAN(CumMax, Max)
+KT_SCAN(CumMin, Min)
+KT_SCAN(LogCumSumExp, LogSumExp)
+#undef KT_SCAN
+
+// Column mode of an axis program: `rows` rows of `len` elements from UB rows of stride cpad into a [rows, stride] GM
+// matrix (one strided DataCopyPad per 4095 rows); only the len elements of each row are written.
+template <class T>
+__aicore__ inline void StoreCols(const AscendC::GlobalTensor<T>& dst, const AscendC::LocalTensor<T>& src, uint32_t rows,
+                                 uint32_t len, uint64_t stride, uint32_t cpad) {
+  if (rows == 0 || len == 0) return;
+  const uint32_t gap = (cpad - PadRow<T>(len)) * static_cast<uint32_t>(sizeof(T)) / 32;   // UB gap blocks
+  const uint32_t skip = static_cast<uint32_t>((stride - len) * sizeof(T));                 // GM gap bytes
+  constexpr uint32_t kMaxRows = 4095;
+  for (uint32_t r0 = 0; r0 < rows; r0 += kMaxRows) {
+    uint32_t c = rows - r0 < kMaxRows ? rows - r0 : kMaxRows;
+    AscendC::DataCopyExtParams p(static_cast<uint16_t>(c), len * static_cast<uint32_t>(sizeof(T)), gap, skip, 0);
+    AscendC::DataCopyPad(dst[static_cast<uint64_t>(r0) * stride], src[r0 * cpad], p);
+  }
+}
+}  // namespace kt

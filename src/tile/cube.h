@@ -1,0 +1,23 @@
+// Cube programs: C = A @ B on the cube cores (`for blk in blocks(m, n)` around an f32 accumulator fed by
+// `acc += mma(a[blk, kt], b[kt, blk])` over `for kt in tiles(k)`). Checked by sema_cube.cpp, emitted by emit_cube.cpp.
+// docs/tile-language.md, "Cube programs".
+#pragma once
+#include <functional>
+#include <map>
+#include <string>
+
+#include "tile/ast.h"
+#include "tile/diag.h"
+#include "tile/ir.h"
+
+namespace kgen::tile {
+// Whether the program's body has a `for ... in blocks(...)` loop (then it is checked as a cube program).
+bool is_cube_program(const Program& p);
+// Checks the body of a cube program and fills k.mm (k.cube = true). The header (tensors, dtype variables, dims,
+// attrs) has already been checked into k.
+void check_cube(const Program& p, const std::string& soc, Kernel& k, Diags& d);
+// The cube program's IR as text (`kgen tile compile --dump-after`).
+std::string print_cube(const Kernel& k);
+// The op project's files of a checked cube program (kernel, tiling header, host, json).
+std::map<std::string, std::string> emit_cube(const Kernel& k);
+}  // namespace kgen::tile
