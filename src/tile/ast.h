@@ -76,6 +76,12 @@ struct DtypeDecl {
   std::vector<std::string> types;
   std::vector<Range> type_ranges;
   Range range;
+  // `dtype U = T(i32 -> i64)`: a mapped variable, one column per column of T; `keys` are T's types that map to
+  // `types` (the others map to themselves).
+  std::string base;
+  Range base_range;
+  std::vector<std::string> keys;
+  std::vector<Range> key_ranges;
 };
 
 struct Stmt;

@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "tile/ast.h"
 #include "tile/diag.h"
@@ -16,6 +17,13 @@ bool is_cube_program(const Program& p);
 // Checks the body of a cube program and fills k.mm (k.cube = true). The header (tensors, dtype variables, dims,
 // attrs) has already been checked into k.
 void check_cube(const Program& p, const std::string& soc, Kernel& k, Diags& d);
+// The epilogue between the K loop and the store (`h = ...` statements, the stored expression) into k.mm.epi.
+void check_cube_epilogue(const std::vector<const Stmt*>& assigns, const Expr& stored, Kernel& k, Diags& d);
+// Cube programs with an epilogue (src/tile/emit_cube_epi.cpp): base blocks of [cube_epi_base_m, kCubeEpiBaseN]
+// come to UB; the kernel of such a program.
+constexpr int kCubeEpiBaseN = 128;
+int cube_epi_base_m(const Kernel& k);
+std::string cube_epi_kernel(const Kernel& k);
 // The cube program's IR as text (`kgen tile compile --dump-after`).
 std::string print_cube(const Kernel& k);
 // The op project's files of a checked cube program (kernel, tiling header, host, json).

@@ -37,6 +37,7 @@ std::string name_of(const Kernel& k, int sym) { return sym >= 0 ? k.syms[sym].na
 
 // --- kernel ---------------------------------------------------------------------------------------------------
 std::string kernel(const Kernel& k) {
+  if (!k.mm.epi.empty()) return cube_epi_kernel(k);   // base blocks through UB and the vector cores
   const CubeMatmul& mm = k.mm;
   const TensorArg &a = k.tensors[mm.a], &b = k.tensors[mm.b], &c = k.tensors[mm.c];
   const std::string cls = "Kernel" + k.op_type.substr(0, k.op_type.size() - 6);
@@ -147,6 +148,7 @@ std::string tiling_header(const Kernel& k) {
   o += "TILING_DATA_FIELD_DEF(uint32_t, mBlocks);   // output blocks along m (ceil(M / singleCoreM))\n";
   o += "TILING_DATA_FIELD_DEF(uint32_t, nBlocks);   // output blocks along n\n";
   o += "TILING_DATA_FIELD_DEF(uint32_t, items);     // work items: batch * mBlocks * nBlocks\n";
+  for (const AttrArg& a : k.attrs) o += "TILING_DATA_FIELD_DEF(float, attr_" + a.name + ");   // attr " + a.name + "\n";
   o += "TILING_DATA_FIELD_DEF_STRUCT(TCubeTiling, cubeTiling);   // the Matmul API's tiling of one block\n";
   o += "END_TILING_DATA_DEF;\n\nREGISTER_TILING_DATA_CLASS(" + k.op_type + ", " + k.op_type + "TilingData)\n";
   o += "}  // namespace optiling\n#endif\n";
@@ -225,6 +227,13 @@ std::string host(const Kernel& k) {
   line(fmt::format("  const matmul_tiling::DataType outType = CubeType(context->GetOutputDesc(0)->GetDataType());"));
   line("  const uint32_t aicNum = platform.GetCoreNumAic(), aivNum = platform.GetCoreNumAiv();");
   line(fmt::format("  {}TilingData tiling;", k.op_type));
+  for (size_t a = 0; a < k.attrs.size(); ++a) {   // attrs reach the epilogue as floats of the tiling data
+    const AttrArg& at = k.attrs[a];
+    const char* t = at.type == DType::F32 ? "float" : at.type == DType::I32 ? "int64_t" : "bool";
+    line(fmt::format("  const {}* attr{}Ptr = context->GetAttrs()->GetAttrPointer<{}>({});", t, a, t, a));
+    line(fmt::format("  if (attr{}Ptr == nullptr) return ge::GRAPH_FAILED;", a));
+    line(fmt::format("  tiling.set_attr_{}(static_cast<float>(*attr{}Ptr));", at.name, a));
+  }
   line("  uint64_t items = 0;");
   line("  if (batch > 0 && m > 0 && n > 0 && k > 0) {");
   line("    // Blocks per matrix: enough that the batch's matrices together keep every vector core busy.");
@@ -235,14 +244,22 @@ std::string host(const Kernel& k) {
                    mm.trans_a ? "true" : "false"));
   line(fmt::format("    cubeTiling.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, inType, {});",
                    mm.trans_b ? "true" : "false"));
-  line("    cubeTiling.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, outType);");
+  if (mm.epi.empty())
+    line("    cubeTiling.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, outType);");
+  else   // the epilogue reads float32 base blocks in UB
+    line("    cubeTiling.SetCType(matmul_tiling::TPosition::VECIN, matmul_tiling::CubeFormat::ND, "
+         "matmul_tiling::DataType::DT_FLOAT);");
   line("    cubeTiling.SetBiasType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, "
        "matmul_tiling::DataType::DT_FLOAT);");
   line("    cubeTiling.SetShape(static_cast<int32_t>(m), static_cast<int32_t>(n), static_cast<int32_t>(k));");
   line("    cubeTiling.SetOrgShape(static_cast<int32_t>(m), static_cast<int32_t>(n), static_cast<int32_t>(k));");
   line("    cubeTiling.EnableBias(false);");
   line("    cubeTiling.SetBufferSpace(-1, -1, -1);");
-  if (mm.k_tile > 0) line(fmt::format("    cubeTiling.SetFixSplit(-1, -1, {});   // tiles(k, tile={})", mm.k_tile, mm.k_tile));
+  if (!mm.epi.empty())   // base blocks that fit UB with the epilogue's buffers
+    line(fmt::format("    cubeTiling.SetFixSplit({}, {}, {});", cube_epi_base_m(k), kCubeEpiBaseN,
+                     mm.k_tile > 0 ? mm.k_tile : -1));
+  else if (mm.k_tile > 0)
+    line(fmt::format("    cubeTiling.SetFixSplit(-1, -1, {});   // tiles(k, tile={})", mm.k_tile, mm.k_tile));
   line("    if (cubeTiling.GetTiling(tiling.cubeTiling) == -1) return ge::GRAPH_FAILED;");
   line("    const uint64_t blockM = static_cast<uint64_t>(tiling.cubeTiling.get_singleCoreM());");
   line("    const uint64_t blockN = static_cast<uint64_t>(tiling.cubeTiling.get_singleCoreN());");
@@ -309,6 +326,14 @@ std::string host(const Kernel& k) {
     line(fmt::format("        .Format({{{}}})", formats));
     line(fmt::format("        .UnknownShapeFormat({{{}}});", formats));
   }
+  for (const AttrArg& a : k.attrs) {
+    if (a.type == DType::F32)
+      line(fmt::format("    this->Attr(\"{}\").AttrType(OPTIONAL).Float({});", a.name, fmt::format("{:g}", a.default_value)));
+    else if (a.type == DType::I32)
+      line(fmt::format("    this->Attr(\"{}\").AttrType(OPTIONAL).Int({});", a.name, static_cast<int64_t>(a.default_value)));
+    else
+      line(fmt::format("    this->Attr(\"{}\").AttrType(OPTIONAL).Bool({});", a.name, a.default_value != 0 ? "true" : "false"));
+  }
   line("    this->SetInferShape(ge::InferShape).SetInferDataType(ge::InferDataType);");
   line("    this->AICore().SetTiling(optiling::TilingFunc);");
   line("    this->AICore().AddConfig(\"ascend910b\");");
@@ -332,7 +357,13 @@ std::string print_cube(const Kernel& k) {
   o += fmt::format("  {} = zeros(f32) in L0C\n", mm.acc);
   o += fmt::format("  {} += mma({}{}{}, {}{}{})\n", mm.acc, tn(mm.a), mm.trans_a ? "^T" : "", mm.a_batched ? "[batch]" : "",
                    tn(mm.b), mm.trans_b ? "^T" : "", mm.b_batched ? "[batch]" : "");
-  o += fmt::format("  store {} <- {} (Fixpipe f32 -> {})\n", tn(mm.c), mm.acc,
+  for (const CubeEpiOp& op : mm.epi)   // the fused epilogue, on the vector cores over base blocks in UB
+    o += fmt::format("  %{} = {}{}{}{}{}{}  # {}\n", op.dst, op.op, op.fn.empty() ? "" : "." + op.fn,
+                     op.a >= 0 ? fmt::format(" %{}", op.a) : "", op.b >= 0 ? fmt::format(" %{}", op.b) : "",
+                     op.tensor >= 0 ? " " + tn(op.tensor) : "", op.scalar.empty() ? "" : " " + op.scalar + (op.scalar2.empty() ? "" : ", " + op.scalar2),
+                     op.text);
+  if (!mm.epi.empty()) o += fmt::format("  store {} <- %{} (vector cores: f32 -> c's dtype)\n", tn(mm.c), mm.epi_result);
+  else o += fmt::format("  store {} <- {} (Fixpipe f32 -> {})\n", tn(mm.c), mm.acc,
                    mm.c >= 0 && k.tensors[mm.c].type.var >= 0 ? k.dtype_vars[k.tensors[mm.c].type.var].name
                    : mm.c >= 0                                ? dtype_name(k.tensors[mm.c].type.fixed)
                                                               : "?");

@@ -21,9 +21,11 @@ std::vector<std::vector<DType>> columns(const Kernel& k) {
   for (const auto& v : k.dtype_vars) {
     std::vector<std::vector<DType>> next;
     for (const auto& c : cols)
-      for (DType t : v.types) {
+      for (size_t i = 0; i < v.types.size(); ++i) {
+        // A mapped variable adds no columns: it takes the type that goes with its base's type in this column.
+        if (v.base >= 0 && k.dtype_vars[v.base].types[i] != c[v.base]) continue;
         auto e = c;
-        e.push_back(t);
+        e.push_back(v.types[i]);
         next.push_back(e);
       }
     cols = next;
@@ -42,8 +44,20 @@ const char* json_dtype(DType t) {
     case DType::I8: return "int8";
     case DType::U8: return "uint8";
     case DType::Bool: return "bool";
+    case DType::I64: return "int64";
   }
   return "float";
+}
+
+// `dtype U = T(i32 -> i64)` on the host: dtU from dtT, one comparison per mapped type.
+std::string mapped_dtype(const Kernel& k, int v) {
+  const DtypeVar& u = k.dtype_vars[v];
+  const std::string base = k.dtype_vars[u.base].name;
+  std::string e = "dt" + base;
+  for (size_t i = 0; i < u.types.size(); ++i)
+    if (u.types[i] != k.dtype_vars[u.base].types[i])
+      e = fmt::format("dt{} == {} ? {} : {}", base, dtype_ge(k.dtype_vars[u.base].types[i]), dtype_ge(u.types[i]), e);
+  return fmt::format("  const ge::DataType dt{} = {};   // follows dt{}", u.name, e, base);
 }
 
 // The host's variable for a dim of the program (prefixed: a dim may be called `total` or `depth`).
@@ -229,6 +243,7 @@ std::string emit_host(const Kernel& k) {
   line();
   line("static uint64_t SizeOf(ge::DataType t) {");
   line("  switch (t) {");
+  line("    case ge::DT_INT64: return 8;");
   line("    case ge::DT_FLOAT: case ge::DT_INT32: return 4;");
   line("    case ge::DT_FLOAT16: case ge::DT_BF16: return 2;");
   line("    default: return 1;");
@@ -300,7 +315,8 @@ std::string emit_host(const Kernel& k) {
         break;
       }
     const std::string nm = k.dtype_vars[v].name;
-    if (first >= 0) line(fmt::format("  const ge::DataType dt{} = context->GetInputDesc({})->GetDataType();", nm, first));
+    if (k.dtype_vars[v].base >= 0) line(mapped_dtype(k, static_cast<int>(v)));
+    else if (first >= 0) line(fmt::format("  const ge::DataType dt{} = context->GetInputDesc({})->GetDataType();", nm, first));
     else line(fmt::format("  const ge::DataType dt{} = {};", nm, dtype_ge(k.dtype_vars[v].types[0])));
     line(fmt::format("  const uint64_t size{} = SizeOf(dt{});", nm, nm));
     line(fmt::format("  (void)size{};", nm));
@@ -444,7 +460,20 @@ std::string emit_host(const Kernel& k) {
     const TensorArg& t = k.tensors[ti];
     if (!t.output) continue;
     const int oi = output_index(k, static_cast<int>(ti));
-    if (t.type.var >= 0) {
+    if (t.type.var >= 0 && k.dtype_vars[t.type.var].base >= 0) {   // a mapped variable: from its base's input
+      const int base = k.dtype_vars[t.type.var].base;
+      int src = 0;
+      for (size_t j = 0; j < k.tensors.size(); ++j)
+        if (!k.tensors[j].output && k.tensors[j].type.var == base) {
+          src = input_index(k, static_cast<int>(j));
+          break;
+        }
+      line("  {");
+      line(fmt::format("    const ge::DataType dt{} = context->GetInputDataType({});", k.dtype_vars[base].name, src));
+      line("  " + mapped_dtype(k, t.type.var));
+      line(fmt::format("    context->SetOutputDataType({}, dt{});", oi, k.dtype_vars[t.type.var].name));
+      line("  }");
+    } else if (t.type.var >= 0) {
       int src = -1;
       for (size_t j = 0; j < k.tensors.size(); ++j)
         if (!k.tensors[j].output && k.tensors[j].type.var == t.type.var) {

@@ -212,6 +212,7 @@ class KernelEmitter {
       for (const Instr& in : k_.prologue) vec |= in.op == Op::Load && in.tensor == static_cast<int>(i);
       std::string off = vec || t.dims.empty() ? "0" : k_.rows && !is_col(i) ? "begin * n_" : "begin";
       std::string len = vec ? "n_" : t.dims.empty() ? "1" : k_.rows && !is_col(i) ? "count_ * n_" : "count_";
+      if (!period_of(static_cast<int>(i)).empty()) off = "0", len = period_of(static_cast<int>(i));   // bias[r % c]
       if (k_.axis) {
         off = "0";
         len = outer_len() + " * " + inner_len() + (is_slab(i) ? " * " + axis_len() : "");
@@ -318,9 +319,18 @@ class KernelEmitter {
     return k_.dtype_vars[t.var].types;
   }
   // One value per row in a row program: [*m, 1] or [*m].
+  // The period field of a column loaded as bias[r % c, :] ("c_"), else "".
+  std::string period_of(int tensor) const {
+    for (const Instr& in : k_.body)
+      if (in.op == Op::Load && in.tensor == tensor && in.period >= 0) return camel_lower(k_.syms[in.period].name) + "_";
+    return "";
+  }
+
   bool is_col(size_t tensor) const {
     const auto& d = k_.tensors[tensor].dims;
-    return (d.size() == 2 && d[1].name.empty() && d[1].value == 1) ||
+    bool ones = d.size() >= 2;   // [*m, 1] or [*m, 1, 1] (a column of rows of several dims)
+    for (size_t i = 1; i < d.size(); ++i) ones &= d[i].name.empty() && d[i].value == 1;
+    return ones ||
            (k_.rows && d.size() == 1 && k_.extent_sym >= 0 && d[0].name == k_.syms[k_.extent_sym].name);
   }
 
@@ -455,6 +465,9 @@ class KernelEmitter {
                          inner_len()));
       } else if (b.form == Form::Rows)
         line(fmt::format("    kt::LoadRows({}, {}[{}], units, len_, npad_);", v, gm(b.tensor), gm_offset(b.tensor)));
+      else if (std::string p = period_of(b.tensor); !p.empty())   // the rows' own indices, modulo the period
+        line(fmt::format("    kt::LoadPeriodicColumn({}, {}, AscendC::GetBlockIdx() * perCore_ + uint64_t(i) * tileUnits_, "
+                         "units, {});", v, gm(b.tensor), p));
       else line(fmt::format("    kt::LoadFlat({}, {}[{}], units);", v, gm(b.tensor), gm_offset(b.tensor)));
       line(fmt::format("    {}.EnQue({});", member(b), v));
     }
@@ -604,7 +617,10 @@ class KernelEmitter {
     if (in.op == Op::Load) {
       const Value& v = k_.values[in.dst];
       declare(in.dst, ind);
-      line(ind + fmt::format("kt::LoadFlat({}, {}[row], 1);", io, gm(in.tensor)));
+      if (in.period >= 0)
+        line(ind + fmt::format("kt::LoadPeriodicColumn({}, {}, AscendC::GetBlockIdx() * perCore_ + row, 1, {});", io,
+                               gm(in.tensor), period_of(in.tensor)));
+      else line(ind + fmt::format("kt::LoadFlat({}, {}[row], 1);", io, gm(in.tensor)));
       line(ind + "kt::SyncMte2ToV();");
       line(ind + fmt::format("kt::Convert({}, {}, {});", var(in.dst), io, count_conv(Form::Col, t.type, v.type)));
     } else {
@@ -723,7 +739,9 @@ class KernelEmitter {
           if (k_.buffers[b].kind == BufKind::OutQueue && k_.buffers[b].tensor == in.tensor) q = static_cast<int>(b);
         const Buffer& qb = k_.buffers[q];
         if (sv.buffer == q) return;   // computed in place
-        if (sv.alias_of == q) {       // computed in the queue where the dtypes agree, converted into it elsewhere
+        // computed in the queue where the dtypes agree, converted into it elsewhere (a buffer of two dtype variables,
+        // `dtype U = T(i32 -> i64)`, exists in every column: then always converted)
+        if (sv.alias_of == q && sv.buffer >= 0 && k_.buffers[sv.buffer].only_if_var_differs >= 0) {
           line(ind + "if constexpr (!" + same(qb.type, sv.type) + ") kt::Convert(" + qb.name + ", " + src(0) + ", " +
                count_conv(sv.form, qb.type, sv.type) + ");");
           return;
@@ -937,6 +955,34 @@ class KernelEmitter {
     }
   }
 
+  // `dtype U = T(i32 -> i64)`: U's template argument follows T's (a std::conditional per mapped type), so a
+  // mapped variable that types no tensor (an accumulation type) still gets its column's type.
+  std::string mapped_template_args(const std::string& targs) const {
+    std::vector<std::string> args;
+    size_t start = 0;
+    for (size_t i = 0; i <= targs.size(); ++i)
+      if (i == targs.size() || (targs[i] == ',' && targs.compare(i, 2, ", ") == 0)) {
+        args.push_back(targs.substr(start, i - start));
+        start = i + 2;
+      }
+    if (args.size() != k_.dtype_vars.size()) return targs;
+    std::string out;
+    for (size_t v = 0; v < args.size(); ++v) {
+      const DtypeVar& u = k_.dtype_vars[v];
+      std::string a = args[v];
+      if (u.base >= 0) {
+        const std::string b = args[u.base];
+        a = b;
+        for (size_t i = 0; i < u.types.size(); ++i)
+          if (u.types[i] != k_.dtype_vars[u.base].types[i])
+            a = fmt::format("std::conditional_t<std::is_same<{}, {}>::value, {}, {}>", b,
+                            dtype_cpp(k_.dtype_vars[u.base].types[i]), dtype_cpp(u.types[i]), a);
+      }
+      out += (out.empty() ? "" : ", ") + a;
+    }
+    return out;
+  }
+
   void entry() {
     std::string params, args;
     for (const auto& t : k_.tensors) {
@@ -960,6 +1006,7 @@ class KernelEmitter {
           }
         targs += (targs.empty() ? "" : ", ") + (macro.empty() ? std::string("float") : macro);
       }
+      targs = mapped_template_args(targs);
       inst += "<" + targs + ">";
     }
     if (!k_.epilogue.empty()) {

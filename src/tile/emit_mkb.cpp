@@ -35,6 +35,7 @@ const char* aten_dtype(DType t) {
     case DType::I8: return "at::kChar";
     case DType::U8: return "at::kByte";
     case DType::Bool: return "at::kBool";
+    case DType::I64: return "at::kLong";
   }
   return "at::kFloat";
 }
@@ -104,6 +105,18 @@ std::string mkb_submission(const CompileResult& r) {
       for (const TensorArg& in : k.tensors)
         if (!in.output && in.type.var == t.type.var) {
           opts = ".dtype(" + camel_lower(in.name) + ".scalar_type())";
+          break;
+        }
+    if (t.type.var >= 0 && k.dtype_vars[t.type.var].base >= 0)   // dtype U = T(i32 -> i64): from T's input
+      for (const TensorArg& in : k.tensors)
+        if (!in.output && in.type.var == k.dtype_vars[t.type.var].base) {
+          const DtypeVar& u = k.dtype_vars[t.type.var];
+          std::string e = camel_lower(in.name) + ".scalar_type()";
+          for (size_t i = 0; i < u.types.size(); ++i)
+            if (u.types[i] != k.dtype_vars[u.base].types[i])
+              e = fmt::format("{}.scalar_type() == {} ? {} : {}", camel_lower(in.name),
+                              aten_dtype(k.dtype_vars[u.base].types[i]), aten_dtype(u.types[i]), e);
+          opts = ".dtype(" + e + ")";
           break;
         }
     allocs += fmt::format("    at::Tensor {} = at::empty({}Size, {}.options(){});\n", v, v,

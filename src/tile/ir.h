@@ -11,7 +11,7 @@
 
 namespace kgen::tile {
 
-enum class DType : uint8_t { F32, F16, BF16, I32, I8, U8, Bool };
+enum class DType : uint8_t { F32, F16, BF16, I32, I8, U8, Bool, I64 };   // I64: outputs only (stored from i32)
 const char* dtype_name(DType t);        // "f32"
 const char* dtype_cpp(DType t);         // "float", "half", "bfloat16_t", "int32_t", "int8_t", "uint8_t", "bool"
 const char* dtype_ge(DType t);          // "ge::DT_FLOAT", ...
@@ -49,6 +49,7 @@ struct AttrArg {
 struct DtypeVar {
   std::string name;
   std::vector<DType> types;
+  int base = -1;                   // `dtype U = T(i32 -> i64)`: no columns of its own; types[i] goes with T's types[i]
 };
 // A symbolic size and where its value comes from: the product of dims [first, last] of input `tensor`.
 struct Sym {
@@ -98,6 +99,7 @@ struct Instr {
   bool scalar_first = false;       // Select: scalar stands for the "true" operand
   bool reverse = false, exclusive = false;   // Scan: from the end of the axis; shifted by one (identity first)
   int tensor = -1;                 // Load/Store: index into Kernel::tensors
+  int period = -1;                 // Load of a periodic column (bias[r % c, :]): the sym c; its field is in `scalar`
   Range range;                     // the source expression
   std::string text;                // the source expression, for the comments of the generated code
 };
@@ -170,6 +172,16 @@ struct HostScalar {
 
 // A cube program (`for blk in blocks(m, n)` with `acc += mma(a[blk, kt], b[kt, blk])`, src/tile/sema_cube.cpp):
 // C = A @ B on the cube cores, one output block [bm, bn] per work item, K streamed in tiles into an f32 accumulator.
+// One operation of a cube program's fused epilogue (src/tile/sema_cube_epi.cpp), on the vector cores over a base
+// block of the accumulator in UB (float32). Values: 0 is the accumulator; every op defines value `dst`.
+struct CubeEpiOp {
+  std::string op;                  // "load_block" "load_row" "bin" "bin_row" "scalar" "unary" "clamp"
+  std::string fn;                  // add sub mul div max min rsub rdiv (bin/scalar), relu sigmoid ... (unary)
+  int dst = -1, a = -1, b = -1;    // values
+  int tensor = -1;                 // load_*: the input
+  std::string scalar, scalar2;     // C++ float expressions of the kernel (attrs are members attr_<name>_)
+  std::string text;                // the source, for the generated comment
+};
 struct CubeMatmul {
   int a = -1, b = -1, c = -1;      // tensors: the operands and the stored output
   bool trans_a = false;            // a is stored [k, m] (indexed a[kt, blk])
@@ -180,6 +192,9 @@ struct CubeMatmul {
   std::string block_var, k_var, acc;                         // the program's names
   std::string mma_text, store_text;                          // source lines, for the generated comments
   int k_tile = 0;                  // tiles(k, tile=INT): 0 = auto (the host picks baseK)
+  std::vector<CubeEpiOp> epi;      // the fused epilogue (empty: the block is stored as it is)
+  int epi_result = 0;              // the value stored
+  std::vector<bool> epi_row;       // per value: a [n] row (a loaded bias) rather than a block
 };
 
 struct Kernel {

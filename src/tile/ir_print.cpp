@@ -50,7 +50,8 @@ void instr(std::string& o, const Kernel& k, const Instr& in) {
   if (!in.fn.empty() && in.fn != op_name(in.op)) o += "." + in.fn;
   if (in.tensor >= 0) o += " " + k.tensors[in.tensor].name;
   for (int s : in.srcs) o += " " + value_str(k, s);
-  if (!in.scalar.cpp.empty()) o += " {" + in.scalar.cpp + "}";
+  if (in.period >= 0) o += " [row % " + k.syms[in.period].name + "]";   // a periodic column: its field is the scalar
+  else if (!in.scalar.cpp.empty()) o += " {" + in.scalar.cpp + "}";
   if (!in.scalar2.cpp.empty()) o += " {" + in.scalar2.cpp + "}";
   if (in.reverse) o += " reverse";
   if (in.exclusive) o += " exclusive";
@@ -68,7 +69,9 @@ std::string print_ir(const Kernel& k) {
   for (const auto& v : k.dtype_vars) {
     std::string ts;
     for (DType t : v.types) ts += (ts.empty() ? "" : ", ") + std::string(dtype_name(t));
-    o += fmt::format("  dtype {} in ({})\n", v.name, ts);
+    if (v.base >= 0)   // a mapped variable: its type in each of its base's columns
+      o += fmt::format("  dtype {} = {} per column ({})\n", v.name, k.dtype_vars[v.base].name, ts);
+    else o += fmt::format("  dtype {} in ({})\n", v.name, ts);
   }
   for (const auto& t : k.tensors)
     o += fmt::format("  {} {}: {}{}\n", t.output ? "output" : "input", t.name, type_str(k, t.type), dims_str(t.dims));

@@ -113,6 +113,7 @@ class Parser {
   bool parse_type(TypeRef& t);
   void parse_kernel_body();
   bool parse_dtype(DtypeDecl& d);
+  bool parse_dtype_map(DtypeDecl& d, Pos begin);
   void parse_block(std::vector<StmtPtr>& out);
   void skip_block();
 
@@ -405,6 +406,7 @@ bool Parser::parse_dtype(DtypeDecl& d) {
   }
   d.var_range = cur().range;
   d.var = take().text;
+  if (accept(Tok::Assign)) return parse_dtype_map(d, begin);
   if (!expect(Tok::KwIn, fmt::format("'in' after 'dtype {}'", d.var), hint)) return false;
   if (!expect(Tok::LParen, "'(' and the list of dtypes", hint)) return false;
   while (!at(Tok::RParen)) {
@@ -424,6 +426,40 @@ bool Parser::parse_dtype(DtypeDecl& d) {
     fail(d.range, fmt::format("dtype variable '{}' has no dtypes", d.var), hint);
     return false;
   }
+  return expect_line_end("the dtype declaration");
+}
+
+// dtype U = T(i32 -> i64): U takes T's column, with the listed types of T mapped (an output dtype that follows an
+// input's, as torch.sum widens int32 to int64).
+bool Parser::parse_dtype_map(DtypeDecl& d, Pos begin) {
+  const std::string hint = fmt::format("write 'dtype {} = T(i32 -> i64)'", d.var);
+  if (!at(Tok::Name)) {
+    fail_expected("the dtype variable that '" + d.var + "' follows", hint);
+    return false;
+  }
+  d.base_range = cur().range;
+  d.base = take().text;
+  if (!expect(Tok::LParen, "'(' and the mapped dtypes", hint)) return false;
+  while (!at(Tok::RParen)) {
+    if (!at(Tok::Name)) {
+      fail_expected("a mapping such as i32 -> i64", hint);
+      return false;
+    }
+    d.key_ranges.push_back(cur().range);
+    d.keys.push_back(take().text);
+    if (!expect(Tok::Arrow, "'->' after '" + d.keys.back() + "'", hint)) return false;
+    if (!at(Tok::Name)) {
+      fail_expected("the dtype that '" + d.keys.back() + "' maps to", hint);
+      return false;
+    }
+    d.type_ranges.push_back(cur().range);
+    d.types.push_back(take().text);
+    if (accept(Tok::Comma)) continue;
+    if (at(Tok::RParen)) break;
+    fail_expected("',' or ')' in the mapping", hint);
+    return false;
+  }
+  d.range = {begin, take().range.end};  // ')'
   return expect_line_end("the dtype declaration");
 }
 

@@ -84,6 +84,10 @@ class Checker {
       }
       for (const auto& v : k_.dtype_vars)
         if (v.name == dd.var) d_.error(dd.var_range, "dtype variable '" + dd.var + "' is declared twice");
+      if (!dd.base.empty()) {
+        mapped_dtype_var(dd);
+        continue;
+      }
       DtypeVar v{dd.var, {}};
       for (size_t i = 0; i < dd.types.size(); ++i) {
         DType ty;
@@ -96,6 +100,9 @@ class Checker {
           d_.error(dd.type_ranges[i], soc_ + " has no bfloat16", "drop bf16 from the list for this SoC");
         if (std::find(v.types.begin(), v.types.end(), ty) != v.types.end())
           d_.error(dd.type_ranges[i], "dtype '" + dd.types[i] + "' is listed twice");
+        if (ty == DType::I64)
+          d_.error(dd.type_ranges[i], "a dtype column cannot be i64: the vector unit has no int64 arithmetic",
+                   "compute in i32 and map the output's dtype: dtype U = " + dd.var + "(i32 -> i64)");
         v.types.push_back(ty);
       }
       if (dd.types.empty()) d_.error(dd.range, "dtype variable '" + dd.var + "' lists no dtype", "dtype T in (f32, f16)");
@@ -103,9 +110,73 @@ class Checker {
     }
   }
 
+  // `dtype U = T(i32 -> i64)`: U follows T's columns; each listed type of T maps to the given one, the others to
+  // themselves.
+  void mapped_dtype_var(const DtypeDecl& dd) {
+    int base = -1;
+    for (size_t i = 0; i < k_.dtype_vars.size(); ++i)
+      if (k_.dtype_vars[i].name == dd.base) base = static_cast<int>(i);
+    if (base < 0 || k_.dtype_vars[base].base >= 0) {
+      d_.error(dd.base_range, base < 0 ? "'" + dd.base + "' is not a dtype variable declared above"
+                                       : "'" + dd.base + "' is itself a mapped dtype variable",
+               "declare the input's variable first: dtype T in (f32, i32), then dtype " + dd.var + " = T(i32 -> i64)");
+      return;
+    }
+    DtypeVar v{dd.var, k_.dtype_vars[base].types, base};
+    std::vector<DType> seen;
+    for (size_t i = 0; i < dd.keys.size(); ++i) {
+      DType from, to;
+      if (!parse_dtype(dd.keys[i], from)) {
+        d_.error(dd.key_ranges[i], "unknown dtype '" + dd.keys[i] + "'", hint_dtype(dd.keys[i]));
+        continue;
+      }
+      if (!parse_dtype(dd.types[i], to)) {
+        d_.error(dd.type_ranges[i], "unknown dtype '" + dd.types[i] + "'", hint_dtype(dd.types[i]));
+        continue;
+      }
+      auto at = std::find(v.types.begin(), v.types.end(), from);
+      const auto& bt = k_.dtype_vars[base].types;
+      auto in_base = std::find(bt.begin(), bt.end(), from);
+      if (in_base == bt.end()) {
+        std::string list;
+        for (DType t : bt) list += (list.empty() ? "" : ", ") + std::string(dtype_name(t));
+        d_.error(dd.key_ranges[i], "'" + dd.keys[i] + "' is not a dtype of " + dd.base + " (" + list + ")",
+                 "map only the dtypes " + dd.base + " lists");
+        continue;
+      }
+      if (std::find(seen.begin(), seen.end(), from) != seen.end()) {
+        d_.error(dd.key_ranges[i], "'" + dd.keys[i] + "' is mapped twice");
+        continue;
+      }
+      seen.push_back(from);
+      (void)at;
+      v.types[in_base - bt.begin()] = to;
+    }
+    k_.dtype_vars.push_back(v);
+  }
+
+  // An i64 tensor is written from i32 (or f32) values: Cast int32 -> int64 on the way out. `value` and `tensor`
+  // are compared column by column (a mapped variable goes with its base's column).
+  bool i64_store_ok(TypeOf value, TypeOf tensor, Range r) {
+    std::vector<std::pair<DType, DType>> pairs;
+    const auto ev = each(value), et = each(tensor);
+    auto root = [&](int v) { return k_.dtype_vars[v].base >= 0 ? k_.dtype_vars[v].base : v; };
+    const bool aligned = value.var >= 0 && tensor.var >= 0 && root(value.var) == root(tensor.var);
+    for (size_t i = 0; i < ev.size(); ++i)
+      for (size_t j = 0; j < et.size(); ++j)
+        if (!aligned || i == j) pairs.push_back({ev[i], et[j]});
+    for (auto [v, t] : pairs)
+      if (t == DType::I64 && v != DType::I32 && v != DType::F32) {
+        d_.error(r, fmt::format("storing a {} value into an i64 output", dtype_name(v)),
+                 "i64 outputs are written from i32 (or f32) values: cast(v, i32)");
+        return false;
+      }
+    return true;
+  }
+
   std::string hint_dtype(const std::string& s) {
-    std::string c = closest(s, {"f32", "f16", "bf16", "i32", "i8", "u8", "bool"});
-    return c.empty() ? "dtypes: f32, f16, bf16, i32, i8, u8, bool" : "did you mean '" + c + "'?";
+    std::string c = closest(s, {"f32", "f16", "bf16", "i32", "i8", "u8", "bool", "i64"});
+    return c.empty() ? "dtypes: f32, f16, bf16, i32, i8, u8, bool, i64" : "did you mean '" + c + "'?";
   }
 
   bool type_of(const TypeRef& r, TypeOf& t) {
@@ -136,7 +207,7 @@ class Checker {
       unique(pa.name, pa.name_range);
       if (pa.type.is_tensor) {
         TensorArg t{pa.name, false, {}, pa.type.dims, pa.range};
-        if (type_of(pa.type, t.type)) {
+        if (type_of(pa.type, t.type) && input_type_ok(pa, t.type)) {
           dims(t, static_cast<int>(k_.tensors.size()), true);
           if (pa.default_value) d_.error(pa.default_value->range, "a tensor input has no default value");
           k_.tensors.push_back(t);
@@ -658,6 +729,27 @@ class Checker {
     return v.id;
   }
 
+  // Inputs are computed on: no i64 (no int64 arithmetic), no mapped variable (it has no columns of its own).
+  bool input_type_ok(const Param& pa, TypeOf t) {
+    if (t.var < 0 && t.fixed == DType::I64) {
+      d_.error(pa.type.dtype_range, "input '" + pa.name + "' is i64: the vector unit has no int64 arithmetic",
+               "i64 is for outputs (written from i32 values)");
+      return false;
+    }
+    if (t.var >= 0 && k_.dtype_vars[t.var].base >= 0) {
+      d_.error(pa.type.dtype_range, "input '" + pa.name + "' has the mapped dtype variable '" + pa.type.dtype + "'",
+               "type inputs with " + k_.dtype_vars[k_.dtype_vars[t.var].base].name + "; a mapped variable is for outputs");
+      return false;
+    }
+    return true;
+  }
+
+  bool has_i64(TypeOf t) const {
+    for (DType d : each(t))
+      if (d == DType::I64) return true;
+    return false;
+  }
+
   std::string tname(TypeOf t) const { return t.var >= 0 ? k_.dtype_vars[t.var].name : dtype_name(t.fixed); }
 
   // Each dtype the value can have, over the columns.
@@ -725,6 +817,7 @@ class Checker {
       }
       return Form::Flat;
     }
+    if (ni >= 1 && sub.args[1]->kind == ExprKind::Binary && sub.args[1]->text == "%") return periodic_index(sub, ti);
     const std::string& m = k_.syms[k_.extent_sym].name;
     // One value per row: t: T[*m] indexed t[r] (the reduced dim dropped), or t: T[*m, 1] indexed t[r, :].
     if (ni == 1 && is_loop(*sub.args[1]) && t.dims.size() == 1 && t.dims[0].name == m) return Form::Col;
@@ -754,6 +847,35 @@ class Checker {
     }
     return Form::Rows;
   }
+
+  // A column that repeats every c rows: bias: T[c, 1, 1] (or [c, 1], [c]) indexed bias[r % c, :] (or bias[r % c]) gives
+  // the [rows, 1] column bias[(row) % c] of each row: a per-channel bias over rows of (batch, channel) planes.
+  // The period is recorded for the Load (period_sym_); the kernel reads the column through the scalar unit.
+  Form periodic_index(const Expr& sub, int ti) {
+    const TensorArg& t = k_.tensors[ti];
+    const Expr& ix = *sub.args[1];
+    const std::string form = t.name + "[" + k_.loop_var + " % c, :]";
+    const bool lhs_loop = ix.args[0]->kind == ExprKind::Name && ix.args[0]->text == k_.loop_var;
+    const int ps = ix.args[1]->kind == ExprKind::Name ? sym_of(ix.args[1]->text) : -1;
+    if (!k_.rows || !lhs_loop || ps < 0) {
+      d_.error(ix.range, "a periodic index is the row loop's variable modulo a dim: " + form,
+               "for r in tiles(m) over rows, with " + t.name + ": " + tname(t.type) + "[c, 1]");
+      return Form::Scalar;
+    }
+    bool ones = !t.dims.empty() && t.dims[0].name == ix.args[1]->text;
+    for (size_t i = 1; i < t.dims.size(); ++i) ones &= t.dims[i].name.empty() && t.dims[i].value == 1;
+    const size_t ni = sub.args.size() - 1;
+    const bool all = ni == 2 && sub.args[2]->kind == ExprKind::Slice;
+    if (!ones || t.output || !(ni == 1 || all) || (t.dims.size() == 1) != (ni == 1)) {
+      d_.error(sub.range, "'" + t.name + "' is not a column of " + ix.args[1]->text + " values",
+               "declare it as " + t.name + ": " + tname(t.type) + "[" + ix.args[1]->text + ", 1, 1] (or [" +
+                   ix.args[1]->text + ", 1]) and load " + form);
+      return Form::Scalar;
+    }
+    period_sym_ = ps;
+    return Form::Col;
+  }
+  int period_sym_ = -1;   // the period of the last periodic index, read by load()
 
   // The index of a load/store in an axis program: x[:, c] (a slab [r, cols] of an axis view) or y[c] (a flat tile
   // of the positions, for tensors shaped [*outer, 1, *inner] or [*outer, *inner]).
@@ -829,8 +951,14 @@ class Checker {
     int ti = access(*e.args[0], true, f);
     Operand v = expr(*e.args[1]);
     if (ti < 0 || !v.ok) return;
+    if (v.scalar && has_i64(k_.tensors[ti].type)) {
+      d_.error(e.args[1]->range, "storing a scalar into the i64 output '" + k_.tensors[ti].name + "'",
+               "store an i32 tile");
+      return;
+    }
     if (v.scalar) v = fill(v, f, k_.tensors[ti].type, e.args[1]->range);
     const Value& val = k_.values[v.value];
+    if (!val.mask && !i64_store_ok(val.type, k_.tensors[ti].type, e.args[1]->range)) return;
     if (val.mask) {
       d_.error(e.args[1]->range, "storing a comparison result", "turn it into values: where(mask, 1.0, 0.0)");
       return;
@@ -866,6 +994,10 @@ class Checker {
     if (!v.ok) return;
     if (v.scalar) {
       d_.error(e.args[1]->range, "the value does not depend on an accumulator", "accumulate in the loop: total += sum(v)");
+      return;
+    }
+    if (has_i64(k_.tensors[ti].type)) {
+      d_.error(e.args[0]->range, "a 0-dim output cannot be i64 yet", "declare it f32 or i32");
       return;
     }
     Instr in;
@@ -1119,6 +1251,50 @@ class Checker {
     return binary_values(e, spread, b, fn);
   }
 
+  // where() over mixed forms (torch.where(cond[b, 1], x[b, n], other[n])): when a row tile meets a column or a
+  // vector, or a column mask meets a vector, the mask and the operands are spread over row tiles as the outer
+  // broadcast spreads them. True when the operands need it.
+  bool where_spreads(const Operand& m, const Operand& a, const Operand& b) const {
+    bool rows = false, col = false, vec = false;
+    for (const Operand* o : {&m, &a, &b}) {
+      if (o->scalar) continue;
+      const Form f = k_.values[o->value].form;
+      if (f != Form::Rows && f != Form::Col && f != Form::Vec) return false;   // flat/slab: the form check speaks
+      rows |= f == Form::Rows, col |= f == Form::Col, vec |= f == Form::Vec;
+    }
+    return (rows && (col || vec)) || (col && vec);
+  }
+
+  // A column or vector spread over a row tile: 0 + it, broadcast (one Duplicate, one RowAdd/VecAdd).
+  Operand spread_rows(const Operand& v, const Expr& e) {
+    const Value vv = k_.values[v.value];
+    if (vv.form == Form::Rows) return v;
+    Operand zero = fill(scalar("0", true, 0), Form::Rows, vv.type, e.range);
+    return emit(vv.form == Form::Col ? Op::RowBcast : Op::VecBcast, "add", Form::Rows, vv.type, {zero.value, v.value}, e);
+  }
+
+  // A column or vector mask spread over a row tile: its bits become 1.0/0.0 halves (a select), those are spread, and
+  // compared with 0 again (masks are bit fields, which no broadcast instruction moves).
+  Operand spread_mask(const Operand& m, const Expr& e) {
+    const Value mv = k_.values[m.value];
+    if (mv.form == Form::Rows) return m;
+    Operand ones;
+    ones.ok = true;
+    ones.value = new_value(mv.form, {-1, DType::F16});
+    Instr in;
+    in.op = Op::Select;
+    in.fn = "select";
+    in.dst = ones.value;
+    in.srcs = {m.value, -1, -1};
+    in.scalar = {"1", true, 1};
+    in.scalar2 = {"0", true, 0};
+    in.range = e.range;
+    in.text = print_expr(e);
+    out().push_back(in);
+    Operand h = spread_rows(ones, e);
+    return emit(Op::Compare, "ne", Form::Rows, {-1, DType::F16}, {h.value}, e, {"0.0", true, 0}, true);
+  }
+
   // A scalar the kernel's scalar unit has no instruction for (a power of scalars, exp/log/sqrt/... of a scalar):
   // folded here when constant, else computed once by the host TilingFunc and read from the tiling data. The host
   // scalars its operands added (from `hoisted` on) are part of its host expression: no fields of their own.
@@ -1151,7 +1327,14 @@ class Checker {
     TypeRef r;
     r.dtype = e.text;
     r.dtype_range = e.range;
-    return type_of(r, t);
+    if (!type_of(r, t)) return false;
+    for (DType d : each(t))
+      if (d == DType::I64) {
+        d_.error(e.range, "values are not computed in i64 (the vector unit has no int64 arithmetic)",
+                 "compute in i32; store() converts to an i64 output");
+        return false;
+      }
+    return true;
   }
 
   Operand call(const Expr& e) {
@@ -1181,8 +1364,10 @@ class Checker {
         return {};
       }
       Form form;
+      period_sym_ = -1;
       int ti = access(*e.args[0], false, form);
       if (ti < 0) return {};
+      const int period = period_sym_;
       TypeOf t = k_.tensors[ti].type;
       if (e.args.size() == 2 && !dtype_arg(*e.args[1], t)) return {};
       const TypeOf src = k_.tensors[ti].type;
@@ -1194,6 +1379,10 @@ class Checker {
       }
       Operand o = emit(Op::Load, "load", form, t, {}, e);
       out().back().tensor = ti;
+      if (period >= 0) {   // the period is a tiling field (split_cores adds the dims a scalar names)
+        out().back().period = period;
+        out().back().scalar = name(*e.args[0]->args[1]->args[1]).s;
+      }
       return o;
     }
     if (f == "cast") {
@@ -1293,11 +1482,20 @@ class Checker {
         // A bool tensor as the mask: nonzero bytes select the first operand.
         const Value bv = k_.values[m.value];
         Operand h = emit(Op::Cast, "cast", bv.form, {-1, DType::F16}, {m.value}, *e.args[0]);
-        m = emit(Op::Compare, "ne", bv.form, {-1, DType::F16}, {h.value}, *e.args[0], {"0.0", true, 0}, true);
+        // A bool column over row operands: its halves are spread before the compare (no select needed).
+        const bool spread = where_spreads(m, a, b);
+        if (spread) h = spread_rows(h, *e.args[0]);
+        m = emit(Op::Compare, "ne", spread ? Form::Rows : bv.form, {-1, DType::F16}, {h.value}, *e.args[0],
+                 {"0.0", true, 0}, true);
       }
       if (m.scalar || !k_.values[m.value].mask) {
         d_.error(e.args[0]->range, "where()'s first argument must be a comparison of tiles", "where(v > 0, v, 0.0)");
         return {};
+      }
+      if (where_spreads(m, a, b)) {
+        m = spread_mask(m, e);
+        for (Operand* o : {&a, &b})
+          if (!o->scalar && !k_.values[o->value].mask) *o = spread_rows(*o, e);
       }
       const Value mv = k_.values[m.value];
       TypeOf t = !a.scalar ? k_.values[a.value].type : !b.scalar ? k_.values[b.value].type : mv.type;
@@ -1308,7 +1506,8 @@ class Checker {
           if (v.form != mv.form) {
             d_.error(e.range, fmt::format("where() over a {} mask with a {} operand", form_name(mv.form),
                                           form_name(v.form)),
-                     "the operands have the mask's form");
+                     "the operands have the mask's form; row tiles, [rows, 1] columns and [n] vectors mix (they are "
+                     "spread over row tiles)");
             return {};
           }
           if (!(v.type == t)) {

@@ -31,6 +31,7 @@ class CubeChecker {
     if (!blocks(*loop)) return;
     block_body(*loop);
     dtypes();
+    if (stored_ && mm().c >= 0 && !d_.has_errors()) check_cube_epilogue(epi_, *stored_, k_, d_);
   }
 
  private:
@@ -111,13 +112,15 @@ class CubeChecker {
     if (i < body.size() && body[i]->kind == StmtKind::For) k_loop(*body[i++]);
     else d_.error(i < body.size() ? body[i]->range : loop.range, "the block has no K loop",
                   "for kt in tiles(k):\n                acc += mma(a[blk, kt], b[kt, blk])");
+    // the epilogue's values: h = ... (elementwise, on the vector cores)
+    while (i < body.size() && body[i]->kind == StmtKind::Assign) epi_.push_back(body[i++].get());
     // store(c[blk], acc)
     if (i < body.size() && body[i]->kind == StmtKind::Expr) store(*body[i++]);
     else d_.error(i < body.size() ? body[i]->range : loop.range, "the block is never stored",
                   "end the block with store(c[" + mm().block_var + "], " + (mm().acc.empty() ? "acc" : mm().acc) + ")");
     for (; i < body.size(); ++i)
       d_.error(body[i]->range, "a statement after the block's store",
-               "a cube program's block is: the accumulator, the K loop, the store (epilogues come later)");
+               "a cube program's block is: the accumulator, the K loop, the epilogue's values, the store");
   }
 
   void accumulator(const Stmt& s) {
@@ -241,7 +244,7 @@ class CubeChecker {
       const Dim& dm = *dims[i];
       const bool is_k = ix.text == mm().k_var;
       const int want_sym = is_k ? mm().k_sym : other;
-      if (want_sym < 0) return;
+      if (want_sym < 0 || mm().k_sym < 0 || other < 0) return;   // the hint below names both dims
       const std::string& wn = k_.syms[want_sym].name;
       if (dm.name != wn) {
         d_.error(ix.range, fmt::format("index '{}' stands for dim '{}' of '{}', but that dim is '{}'", ix.text, wn, t.name,
@@ -281,10 +284,7 @@ class CubeChecker {
       return;
     }
     mm().c = ti;
-    const Expr& val = *v->args[1];
-    if (val.kind != ExprKind::Name || val.text != mm().acc)
-      d_.error(val.range, "the block stores its accumulator '" + mm().acc + "'",
-               "store(c[" + mm().block_var + "], " + mm().acc + ")  (fused epilogues are not in this version)");
+    stored_ = v->args[1].get();
     // The output's dims: [batch,] m, n (or [batch,] m for a vector product).
     std::vector<int> want;
     if (mm().batch_sym >= 0) want.push_back(mm().batch_sym);
@@ -333,8 +333,6 @@ class CubeChecker {
       if (t != DType::F32 && t != DType::F16 && t != DType::BF16)
         d_.error(c.range, std::string("the copy out converts f32 to f32, f16 or bf16, not ") + dtype_name(t),
                  "type the output T (the operands' dtype) or f32");
-    if (!k_.attrs.empty())
-      d_.error(k_.attrs[0].range, "a cube program has no attrs in this version", "drop the attr");
   }
 
   CubeMatmul& mm() { return k_.mm; }
@@ -344,6 +342,8 @@ class CubeChecker {
   Kernel& k_;
   Diags& d_;
   Range blocks_range_;
+  std::vector<const Stmt*> epi_;   // the epilogue's assignments, between the K loop and the store
+  const Expr* stored_ = nullptr;   // the stored value
 };
 }  // namespace
 

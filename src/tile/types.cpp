@@ -12,7 +12,7 @@ constexpr DInfo kTypes[] = {
     {DType::F32, "f32", "float", "ge::DT_FLOAT", 4},      {DType::F16, "f16", "half", "ge::DT_FLOAT16", 2},
     {DType::BF16, "bf16", "bfloat16_t", "ge::DT_BF16", 2}, {DType::I32, "i32", "int32_t", "ge::DT_INT32", 4},
     {DType::I8, "i8", "int8_t", "ge::DT_INT8", 1},         {DType::U8, "u8", "uint8_t", "ge::DT_UINT8", 1},
-    {DType::Bool, "bool", "bool", "ge::DT_BOOL", 1},
+    {DType::Bool, "bool", "bool", "ge::DT_BOOL", 1},       {DType::I64, "i64", "int64_t", "ge::DT_INT64", 8},
 };
 const DInfo& info(DType t) { return kTypes[static_cast<int>(t)]; }
 }  // namespace

@@ -100,8 +100,8 @@ TEST(TileCube, Diagnostics) {
        "mma(a[blk, kt], b[kt, blk])"},
       {program(kPlain, "m, n", "mma(a[blk, kt], bb[kt, blk])"), "'bb' is not an input tensor", "t.tile:6:36",
        "did you mean 'b'?"},
-      {program(kPlain, "m, n", "mma(a[blk, kt], b[kt, blk])", "store(c[blk], acc * 2)"),
-       "the block stores its accumulator 'acc'", "t.tile:7:23", "fused epilogues are not in this version"},
+      {program(kPlain, "m, n", "mma(a[blk, kt], b[kt, blk])", "store(c[blk], softmax(acc))"),   // epilogues: tile_cube_epi_test
+       "'softmax' is not an epilogue function", "t.tile:7:23", "relu, sigmoid"},
       {program("a: T[m, k], b: T[k, n]) -> (c: T[n, m]", "m, n", "mma(a[blk, kt], b[kt, blk])"),
        "output 'c' does not have the dims of blocks(...)", "t.tile:1:39", "c: T[m, n]"},
       {program("a: T[m, k], b: f32[k, n]) -> (c: T[m, n]", "m, n", "mma(a[blk, kt], b[kt, blk])"),

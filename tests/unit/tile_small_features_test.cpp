@@ -168,3 +168,104 @@ TEST(TileSmallFeatures, Diagnostics) {
                "        store(y[r, :], load(x[r, :]))\n",
                "2:20", "cannot be merged into one row", "'h_w' is already a dim");
 }
+
+// torch.where(cond[b, 1], x[b, n], other[n]): a bool column mask over a row operand and a row vector. The mask's halves
+// are spread over a row tile before the compare, the vector is spread like an outer broadcast, then one select.
+TEST(TileSmallFeatures, WhereSpreadsAColumnMaskAndAVector) {
+  Compiled c = compile(R"(kernel wb(cond: bool[*m, 1], x: T[*m, n], other: T[n]) -> (y: T[*m, n]):
+    dtype T in (f32, f16)
+    o = load(other[:])
+    for r in tiles(m):
+        store(y[r, :], where(load(cond[r, :]), load(x[r, :]), o))
+)");
+  ASSERT_TRUE(c.ok) << c.diags;
+  EXPECT_TRUE(contains(c.check_ir, "col f16 = cast")) << c.check_ir;
+  EXPECT_TRUE(contains(c.check_ir, "rows f16 = row_bcast.add")) << c.check_ir;
+  EXPECT_TRUE(contains(c.check_ir, "rows f16 mask = compare.ne")) << c.check_ir;
+  EXPECT_TRUE(contains(c.check_ir, "rows T = vec_bcast.add")) << c.check_ir;
+  EXPECT_TRUE(contains(c.check_ir, "rows T = select")) << c.check_ir;
+  const std::string& kernel = c.r.files["op_kernel/wb_custom.cpp"];
+  EXPECT_TRUE(contains(kernel, "kt::RowAdd(")) << kernel;
+  EXPECT_TRUE(contains(kernel, "kt::VecAdd(")) << kernel;
+  EXPECT_TRUE(contains(kernel, "kt::Where(")) << kernel;
+  // A comparison column (bits): turned into 1/0 halves by a select, spread, compared again; a scalar operand stays.
+  Compiled d = compile(R"(kernel wc(x: f32[*m, n]) -> (y: f32[*m, n]):
+    for r in tiles(m):
+        v = load(x[r, :])
+        store(y[r, :], where(sum(v, axis=1) > 0.0, v, 0.0))
+)");
+  ASSERT_TRUE(d.ok) << d.diags;
+  EXPECT_TRUE(contains(d.check_ir, "col f16 = select")) << d.check_ir;
+  EXPECT_TRUE(contains(d.check_ir, "rows f16 mask = compare.ne")) << d.check_ir;
+  EXPECT_TRUE(contains(d.r.files["op_kernel/wc_custom.cpp"], "kt::WhereTS(")) << d.r.files["op_kernel/wc_custom.cpp"];
+  // Same forms need no spreading.
+  Compiled s = compile(R"(kernel ws(x: f32[*m, n]) -> (y: f32[*m, n]):
+    for r in tiles(m):
+        v = load(x[r, :])
+        store(y[r, :], where(v > 0.0, v, 0.0))
+)");
+  ASSERT_TRUE(s.ok) << s.diags;
+  EXPECT_FALSE(contains(s.check_ir, "row_bcast")) << s.check_ir;
+}
+
+TEST(TileSmallFeatures, WhereDiagnostics) {
+  // A slab does not mix with a flat tile (a reduced slab is not broadcast back over r): the form error, with the forms
+  // that do mix.
+  expect_error("kernel k(x: f32[*outer, r @ dim, *inner], dim: i32 = 1) -> (y: f32[*outer, r, *inner]):\n"
+               "    for c in tiles(outer, inner):\n        v = load(x[:, c])\n"
+               "        store(y[:, c], where(v > 0.0, v, sum(v, axis=0)))\n",
+               "4:24", "where() over a slab mask with a flat operand", "[rows, 1] columns and [n] vectors mix");
+  // Operand dtypes must still agree after spreading.
+  expect_error("kernel k(c: bool[*m, 1], x: f32[*m, n], o: f16[n]) -> (y: f32[*m, n]):\n    w = load(o[:])\n"
+               "    for r in tiles(m):\n        store(y[r, :], where(load(c[r, :]), load(x[r, :]), w))\n",
+               "4:24", "where()'s operands have dtypes f32 and f16", "cast()");
+}
+
+// x + bias[c, 1, 1] over [b, c, h, w]: rows of h * w, and a column that repeats every c rows, loaded as bias[r % c, :].
+TEST(TileSmallFeatures, PeriodicColumnRepeatsEveryCRows) {
+  Compiled c = compile(R"(kernel ab(x: T[*m, h, w], bias: T[c, 1, 1]) -> (y: T[*m, h, w]):
+    dtype T in (f32, f16)
+    for r in tiles(m):
+        store(y[r, :], load(x[r, :]) + load(bias[r % c, :]))
+)");
+  ASSERT_TRUE(c.ok) << c.diags;
+  EXPECT_TRUE(contains(c.check_ir, "col T = load bias [row % c]")) << c.check_ir;
+  EXPECT_TRUE(contains(c.check_ir, "row_bcast.add")) << c.check_ir;
+  const std::string& kernel = c.r.files["op_kernel/ab_custom.cpp"];
+  // The whole bias is the GM view (not this core's rows); each tile reads it from its first row's index, modulo c.
+  EXPECT_TRUE(contains(kernel, "biasGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(bias) + 0, c_);")) << kernel;
+  EXPECT_TRUE(contains(kernel, "kt::LoadPeriodicColumn(biasIn, biasGm_, AscendC::GetBlockIdx() * perCore_ + "
+                               "uint64_t(i) * tileUnits_, units, c_);"))
+      << kernel;
+  // Chunked mode (rows longer than UB): one value per row, the same way.
+  EXPECT_TRUE(contains(kernel, "biasGm_, AscendC::GetBlockIdx() * perCore_ + row, 1, c_);")) << kernel;
+  EXPECT_TRUE(contains(c.r.files["op_host/ab_custom_tiling.h"], "c);")) << c.r.files["op_host/ab_custom_tiling.h"];
+  // A [c] vector works the same: bias[r % c].
+  Compiled v = compile("kernel av(x: f32[*m, n], bias: f32[c]) -> (y: f32[*m, n]):\n    for r in tiles(m):\n"
+                       "        store(y[r, :], load(x[r, :]) * load(bias[r % c]))\n");
+  EXPECT_TRUE(v.ok) << v.diags;
+  // A column of rows of several dims, [*m, 1, 1], is read at this core's rows (one value per row, not per element).
+  Compiled s = compile(R"(kernel ps(x: f32[*m, h, w], s: f32[*m, 1, 1]) -> (y: f32[*m, h, w]):
+    for r in tiles(m):
+        store(y[r, :], load(x[r, :]) * load(s[r, :]))
+)");
+  ASSERT_TRUE(s.ok) << s.diags;
+  EXPECT_TRUE(contains(s.r.files["op_kernel/ps_custom.cpp"], "sGm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(s) + begin, count_);"))
+      << s.r.files["op_kernel/ps_custom.cpp"];
+}
+
+TEST(TileSmallFeatures, PeriodicColumnDiagnostics) {
+  const std::string head = "kernel k(x: f32[*m, h, w], bias: f32[c, 1, 1]) -> (y: f32[*m, h, w]):\n    for r in tiles(m):\n"
+                           "        store(y[r, :], load(x[r, :]) + ";
+  // The period must be a dim, the dividend the loop variable.
+  expect_error(head + "load(bias[r % 2, :]))\n", "3:50", "a periodic index is the row loop's variable modulo a dim",
+               "bias: f32[c, 1]");
+  expect_error(head + "load(bias[c % r, :]))\n", "3:50", "a periodic index is the row loop's variable modulo a dim", "");
+  // Only a column of c values repeats.
+  expect_error(head + "load(x[r % c, :]))\n", "3:45", "'x' is not a column of c values", "x: f32[c, 1, 1]");
+  expect_error(head + "load(bias[r % c]))\n", "3:45", "'bias' is not a column of c values", "load bias[r % c, :]");
+  // Outputs are not periodic.
+  expect_error("kernel k(x: f32[*m, n], g: f32[c, 1]) -> (y: f32[*m, n], z: f32[c, 1]):\n    for r in tiles(m):\n"
+               "        v = load(x[r, :])\n        store(y[r, :], v)\n        store(z[r % c, :], sum(v, axis=1))\n",
+               "5:15", "'z' is not a column of c values", "");
+}

@@ -817,10 +817,12 @@ __aicore__ inline void Convert(const AscendC::LocalTensor<D>& dst, const AscendC
     AscendC::Cast(dst, src, std::is_same<D, int32_t>::value ? AscendC::RoundMode::CAST_TRUNC : AscendC::RoundMode::CAST_NONE,
                   c);
   } else if constexpr (std::is_same<S, float>::value) {
-    AscendC::Cast(dst, src, std::is_same<D, int32_t>::value ? AscendC::RoundMode::CAST_TRUNC : AscendC::RoundMode::CAST_RINT,
+    AscendC::Cast(dst, src, std::is_same<D, int32_t>::value || std::is_same<D, int64_t>::value
+                                ? AscendC::RoundMode::CAST_TRUNC : AscendC::RoundMode::CAST_RINT,
                   c);
-  } else if constexpr (std::is_same<S, int32_t>::value) {
-    AscendC::Cast(dst, src, AscendC::RoundMode::CAST_RINT, c);
+  } else if constexpr (std::is_same<S, int32_t>::value) {   // int64_t: an exact widening (CAST_NONE)
+    AscendC::Cast(dst, src, std::is_same<D, int64_t>::value ? AscendC::RoundMode::CAST_NONE : AscendC::RoundMode::CAST_RINT,
+                  c);
   } else {
     AscendC::Cast(dst, src, AscendC::RoundMode::CAST_NONE, c);
   }
@@ -1032,5 +1034,29 @@ __aicore__ inline void StoreCols(const AscendC::GlobalTensor<T>& dst, const Asce
     AscendC::DataCopyExtParams p(static_cast<uint16_t>(c), len * static_cast<uint32_t>(sizeof(T)), gap, skip, 0);
     AscendC::DataCopyPad(dst[static_cast<uint64_t>(r0) * stride], src[r0 * cpad], p);
   }
+}
+
+// ================================================================================================ 9. periodic columns
+// A column that repeats every `period` rows (bias[r % c, :]: a per-channel bias over rows of (batch, channel) planes):
+// dst[i] = src[(start + i) % period] for i < rows, [rows, RoundUp(rows, 256 B)) = 0. The runs of the period land at
+// offsets no DMA may write to (UB destinations are 32-byte aligned), so the scalar unit copies the values: a few per
+// row, next to a row's worth of vector work. The flags order it after the vector reads of the buffer's previous tile
+// and before the vector reads of this one.
+template <class T>
+__aicore__ inline void LoadPeriodicColumn(const AscendC::LocalTensor<T>& dst, const AscendC::GlobalTensor<T>& src,
+                                          uint64_t start, uint32_t rows, uint64_t period) {
+  int32_t e = static_cast<int32_t>(AscendC::GetTPipePtr()->FetchEventID(AscendC::HardEvent::V_S));
+  AscendC::SetFlag<AscendC::HardEvent::V_S>(e);
+  AscendC::WaitFlag<AscendC::HardEvent::V_S>(e);
+  uint64_t p = start % period;
+  for (uint32_t i = 0; i < rows; ++i) {
+    dst.SetValue(i, src.GetValue(p));
+    p = p + 1 == period ? 0 : p + 1;
+  }
+  for (uint32_t i = rows; i < PadRow<T>(rows); ++i) dst.SetValue(i, detail::Zero<T>());   // to the 32-byte block
+  e = static_cast<int32_t>(AscendC::GetTPipePtr()->FetchEventID(AscendC::HardEvent::S_V));
+  AscendC::SetFlag<AscendC::HardEvent::S_V>(e);
+  AscendC::WaitFlag<AscendC::HardEvent::S_V>(e);
+  detail::ZeroRange(dst, PadRow<T>(rows), RoundRep<T>(rows));
 }
 }  // namespace kt
