@@ -1,6 +1,7 @@
 // The emitters: the files of the op project (docs/op-projects.md) from a fully lowered Kernel.
 #pragma once
 #include <string>
+#include <vector>
 
 #include "tile/ir.h"
 
@@ -9,4 +10,7 @@ std::string emit_kernel(const Kernel& k);          // op_kernel/<op>_custom.cpp
 std::string emit_tiling_header(const Kernel& k);   // op_host/<op>_custom_tiling.h
 std::string emit_host(const Kernel& k);            // op_host/<op>_custom.cpp
 std::string emit_json(const Kernel& k);            // <op>_custom.json
+// The op's OpDef class and its OP_ADD (the end of the host file): one DataType list per tensor in the kernel's
+// tensor order, one entry per dtype column. Shared by the vector and the cube host emitters.
+std::string emit_op_def(const Kernel& k, const std::vector<std::vector<DType>>& tensor_types);
 }  // namespace kgen::tile

@@ -310,38 +310,12 @@ std::string host(const Kernel& k) {
   line("}  // namespace ge");
   line();
   const auto cols = columns(k);
-  line("namespace ops {");
-  line(fmt::format("class {} : public OpDef {{", k.op_type));
-  line(" public:");
-  line(fmt::format("  explicit {}(const char* name) : OpDef(name) {{", k.op_type));
+  std::vector<std::vector<DType>> tensor_types;
   for (const TensorArg& t : k.tensors) {
-    std::string types, formats;
-    for (size_t ci = 0; ci < cols.size(); ++ci) {
-      types += (types.empty() ? "" : ", ") + std::string(dtype_ge(type_in(k, t.type, ci)));
-      formats += (formats.empty() ? "" : ", ") + std::string("ge::FORMAT_ND");
-    }
-    line(fmt::format("    this->{}(\"{}\")", t.output ? "Output" : "Input", t.name));
-    line("        .ParamType(REQUIRED)");
-    line(fmt::format("        .DataType({{{}}})", types));
-    line(fmt::format("        .Format({{{}}})", formats));
-    line(fmt::format("        .UnknownShapeFormat({{{}}});", formats));
+    tensor_types.emplace_back();
+    for (size_t ci = 0; ci < cols.size(); ++ci) tensor_types.back().push_back(type_in(k, t.type, ci));
   }
-  for (const AttrArg& a : k.attrs) {
-    if (a.type == DType::F32)
-      line(fmt::format("    this->Attr(\"{}\").AttrType(OPTIONAL).Float({});", a.name, fmt::format("{:g}", a.default_value)));
-    else if (a.type == DType::I32)
-      line(fmt::format("    this->Attr(\"{}\").AttrType(OPTIONAL).Int({});", a.name, static_cast<int64_t>(a.default_value)));
-    else
-      line(fmt::format("    this->Attr(\"{}\").AttrType(OPTIONAL).Bool({});", a.name, a.default_value != 0 ? "true" : "false"));
-  }
-  line("    this->SetInferShape(ge::InferShape).SetInferDataType(ge::InferDataType);");
-  line("    this->AICore().SetTiling(optiling::TilingFunc);");
-  line("    this->AICore().AddConfig(\"ascend910b\");");
-  line("  }");
-  line("};");
-  line();
-  line(fmt::format("OP_ADD({});", k.op_type));
-  line("}  // namespace ops");
+  o += emit_op_def(k, tensor_types);
   return o;
 }
 }  // namespace

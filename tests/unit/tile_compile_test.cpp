@@ -6,29 +6,16 @@
 #include <string>
 #include <vector>
 
+#include "tile_test_util.h"
 #include "tile/compile.h"
 #include "tile/parser.h"
 #include "tile/passes.h"
 #include "tile/sema.h"
 
 using namespace kgen::tile;
+using namespace kgen::tile::test_util;
 
 namespace {
-struct Checked {
-  bool ok = false;
-  std::string diags;
-  Kernel k;
-};
-
-Checked check_src(const std::string& src) {
-  Checked c;
-  Diags d("t.tile", &src);
-  Program p;
-  if (parse("t.tile", src, p, d)) c.ok = check(p, "Ascend910B2", c.k, d);
-  c.diags = d.render(false);
-  return c;
-}
-
 std::string ir_after(const std::string& src, const std::string& pass) {
   std::string out;
   CompileOptions o;
@@ -41,7 +28,6 @@ std::string ir_after(const std::string& src, const std::string& pass) {
   return out;
 }
 
-bool contains(const std::string& s, const std::string& sub) { return s.find(sub) != std::string::npos; }
 
 const char* kFlat = R"(kernel scale_add(x: T[*n], y: T[*n], alpha: f32 = 2.0) -> (z: T[*n]):
     dtype T in (f32, f16)

@@ -5,29 +5,16 @@
 
 #include <string>
 
+#include "tile_test_util.h"
 #include "tile/compile.h"
 #include "tile/cube.h"
 #include "tile/parser.h"
 #include "tile/sema.h"
 
 using namespace kgen::tile;
+using namespace kgen::tile::test_util;
 
 namespace {
-struct Checked {
-  bool ok = false;
-  std::string diags;
-  Kernel k;
-};
-Checked check_src(const std::string& src) {
-  Checked c;
-  Diags d("t.tile", &src);
-  Program p;
-  if (parse("t.tile", src, p, d)) c.ok = check(p, "Ascend910B2", c.k, d);
-  c.diags = d.render(false);
-  return c;
-}
-bool contains(const std::string& s, const std::string& sub) { return s.find(sub) != std::string::npos; }
-
 // A linear layer (x [m, k] @ weight [n, k].T) with a bias row, a residual block and two attrs; `epi` is the block's
 // lines after the K loop (8 spaces of indent each).
 std::string linear(const std::string& epi) {

@@ -5,30 +5,16 @@
 
 #include <string>
 
+#include "tile_test_util.h"
 #include "tile/compile.h"
 #include "tile/cube.h"
 #include "tile/parser.h"
 #include "tile/sema.h"
 
 using namespace kgen::tile;
+using namespace kgen::tile::test_util;
 
 namespace {
-struct Checked {
-  bool ok = false;
-  std::string diags;
-  Kernel k;
-};
-
-Checked check_src(const std::string& src) {
-  Checked c;
-  Diags d("t.tile", &src);
-  Program p;
-  if (parse("t.tile", src, p, d)) c.ok = check(p, "Ascend910B2", c.k, d);
-  c.diags = d.render(false);
-  return c;
-}
-bool contains(const std::string& s, const std::string& sub) { return s.find(sub) != std::string::npos; }
-
 // A matmul program with the parts a test changes: the parameters, blocks(...), the mma and the store.
 std::string program(const std::string& params, const std::string& blocks, const std::string& mma,
                     const std::string& store = "store(c[blk], acc)", const std::string& acc = "zeros(f32)",

@@ -6,38 +6,13 @@
 
 #include <string>
 
+#include "tile_test_util.h"
 #include "tile/compile.h"
 
 using namespace kgen::tile;
+using namespace kgen::tile::test_util;
 
 namespace {
-bool contains(const std::string& s, const std::string& sub) { return s.find(sub) != std::string::npos; }
-
-struct Compiled {
-  bool ok = false;
-  std::string diags;
-  CompileResult r;
-};
-
-Compiled compile(const std::string& src) {
-  Compiled c;
-  Diags d("t.tile", &src);
-  c.r = compile_program("t.tile", src, CompileOptions{}, d);
-  c.ok = c.r.ok;
-  c.diags = d.render(false);
-  return c;
-}
-
-// file:line:col, the message, a caret and the hint of an error.
-void expect_error(const std::string& src, const std::string& where, const std::string& message, const std::string& hint) {
-  Compiled c = compile(src);
-  EXPECT_FALSE(c.ok) << src;
-  EXPECT_TRUE(contains(c.diags, "t.tile:" + where + ": error: ")) << where << "\n" << c.diags;
-  EXPECT_TRUE(contains(c.diags, message)) << message << "\n" << c.diags;
-  EXPECT_TRUE(contains(c.diags, "^")) << c.diags;
-  if (!hint.empty()) EXPECT_TRUE(contains(c.diags, "hint: ") && contains(c.diags, hint)) << hint << "\n" << c.diags;
-}
-
 // sum over a chosen dim; `decls` are the dtype lines after T's, `out` the output's dtype, `line` the loop body.
 std::string sum_program(const std::string& decls, const std::string& out = "U",
                         const std::string& line = "        store(y[c], sum(load(x[:, c], A), axis=0))\n",

@@ -7,44 +7,15 @@
 #include <string>
 #include <vector>
 
+#include "tile_test_util.h"
 #include "tile/compile.h"
 #include "tile/parser.h"
 #include "tile/sema.h"
 
 using namespace kgen::tile;
+using namespace kgen::tile::test_util;
 
 namespace {
-bool contains(const std::string& s, const std::string& sub) { return s.find(sub) != std::string::npos; }
-
-struct Compiled {
-  bool ok = false;
-  std::string diags, check_ir;
-  CompileResult r;
-};
-
-Compiled compile(const std::string& src) {
-  Compiled c;
-  CompileOptions o;
-  o.dump = [&](const std::string& p, const std::string& ir) {
-    if (p == "check") c.check_ir = ir;
-  };
-  Diags d("t.tile", &src);
-  c.r = compile_program("t.tile", src, o, d);
-  c.ok = c.r.ok;
-  c.diags = d.render(false);
-  return c;
-}
-
-// file:line:col, the message and the hint of the first error.
-void expect_error(const std::string& src, const std::string& where, const std::string& message, const std::string& hint) {
-  Compiled c = compile(src);
-  EXPECT_FALSE(c.ok) << src;
-  EXPECT_TRUE(contains(c.diags, "t.tile:" + where + ": error: ")) << where << "\n" << c.diags;
-  EXPECT_TRUE(contains(c.diags, message)) << message << "\n" << c.diags;
-  EXPECT_TRUE(contains(c.diags, "^")) << c.diags;   // the caret under the line
-  if (!hint.empty()) EXPECT_TRUE(contains(c.diags, "hint: ") && contains(c.diags, hint)) << hint << "\n" << c.diags;
-}
-
 const char* kOuter = R"(kernel outer(a: T[*m, 1], b: T[1, n]) -> (y: T[*m, n]):
     dtype T in (f32, f16, i32)
     w = load(b[:])
