@@ -24,6 +24,9 @@ void check_cube_epilogue(const std::vector<const Stmt*>& assigns, const Expr& st
 constexpr int kCubeEpiBaseN = 128;
 int cube_epi_base_m(const Kernel& k);
 std::string cube_epi_kernel(const Kernel& k);
+// The start of a cube kernel's Block(item): the item's batch and block, the block's tails, the Matmul's A and B at
+// the block's offsets (kernel text; shared by the plain and the epilogue kernels).
+std::string cube_block_start(const Kernel& k);
 // The cube program's IR as text (`kgen tile compile --dump-after`).
 std::string print_cube(const Kernel& k);
 // The op project's files of a checked cube program (kernel, tiling header, host, json).

@@ -96,22 +96,8 @@ std::string kernel(const Kernel& k) {
   line();
   line(" private:");
   line("  __aicore__ inline void Block(uint32_t item) {");
-  line("    const uint32_t perBatch = mBlocks_ * nBlocks_;");
-  line("    const uint64_t batch = item / perBatch;");
-  line("    const uint32_t mIdx = item % perBatch % mBlocks_, nIdx = item % perBatch / mBlocks_;");
-  line("    const uint64_t m0 = static_cast<uint64_t>(mIdx) * blockM_, n0 = static_cast<uint64_t>(nIdx) * blockN_;");
-  line("    // the last block of a row or column is shorter (the tail): the Matmul moves only its rows and columns");
-  line("    const int32_t tailM = m_ - m0 < static_cast<uint64_t>(blockM_) ? static_cast<int32_t>(m_ - m0) : blockM_;");
-  line("    const int32_t tailN = n_ - n0 < static_cast<uint64_t>(blockN_) ? static_cast<int32_t>(n_ - n0) : blockN_;");
-  const std::string aOff = fmt::format("{}{}", mm.a_batched ? "batch * m_ * k_ + " : "", mm.trans_a ? "m0" : "m0 * k_");
-  const std::string bOff =
-      fmt::format("{}{}", mm.b_batched ? "batch * k_ * n_ + " : "", mm.vec_b ? "0" : mm.trans_b ? "n0 * k_" : "n0");
+  o += cube_block_start(k);
   const std::string cOff = "batch * m_ * n_ + m0 * n_ + n0";
-  line(fmt::format("    // {} = zeros(f32); for {} in tiles({}): {} += {}", mm.acc, mm.k_var, name_of(k, mm.k_sym), mm.acc,
-                   mm.mma_text));
-  line(fmt::format("    mm.SetTensorA({}Gm_[{}], {});", camel_lower(a.name), aOff, mm.trans_a ? "true" : "false"));
-  line(fmt::format("    mm.SetTensorB({}Gm_[{}], {});", camel_lower(b.name), bOff, mm.trans_b ? "true" : "false"));
-  line("    mm.SetTail(tailM, tailN);");
   line(fmt::format("    // {}: Fixpipe L0C -> GM, f32 -> the output's dtype", mm.store_text));
   line(fmt::format("    mm.IterateAll({}Gm_[{}]);", camel_lower(c.name), cOff));
   line("  }");
@@ -319,6 +305,29 @@ std::string host(const Kernel& k) {
   return o;
 }
 }  // namespace
+
+std::string cube_block_start(const Kernel& k) {
+  const CubeMatmul& mm = k.mm;
+  const TensorArg &a = k.tensors[mm.a], &b = k.tensors[mm.b];
+  std::string o;
+  auto line = [&](const std::string& s = "") { o += s + "\n"; };
+  line("    const uint32_t perBatch = mBlocks_ * nBlocks_;");
+  line("    const uint64_t batch = item / perBatch;");
+  line("    const uint32_t mIdx = item % perBatch % mBlocks_, nIdx = item % perBatch / mBlocks_;");
+  line("    const uint64_t m0 = static_cast<uint64_t>(mIdx) * blockM_, n0 = static_cast<uint64_t>(nIdx) * blockN_;");
+  line("    // the last block of a row or column is shorter (the tail): the Matmul moves only its rows and columns");
+  line("    const int32_t tailM = m_ - m0 < static_cast<uint64_t>(blockM_) ? static_cast<int32_t>(m_ - m0) : blockM_;");
+  line("    const int32_t tailN = n_ - n0 < static_cast<uint64_t>(blockN_) ? static_cast<int32_t>(n_ - n0) : blockN_;");
+  const std::string aOff = fmt::format("{}{}", mm.a_batched ? "batch * m_ * k_ + " : "", mm.trans_a ? "m0" : "m0 * k_");
+  const std::string bOff =
+      fmt::format("{}{}", mm.b_batched ? "batch * k_ * n_ + " : "", mm.vec_b ? "0" : mm.trans_b ? "n0 * k_" : "n0");
+  line(fmt::format("    // {} = zeros(f32); for {} in tiles({}): {} += {}", mm.acc, mm.k_var, name_of(k, mm.k_sym), mm.acc,
+                   mm.mma_text));
+  line(fmt::format("    mm.SetTensorA({}Gm_[{}], {});", camel_lower(a.name), aOff, mm.trans_a ? "true" : "false"));
+  line(fmt::format("    mm.SetTensorB({}Gm_[{}], {});", camel_lower(b.name), bOff, mm.trans_b ? "true" : "false"));
+  line("    mm.SetTail(tailM, tailN);");
+  return o;
+}
 
 std::string print_cube(const Kernel& k) {
   const CubeMatmul& mm = k.mm;

@@ -71,7 +71,7 @@ int cube_epi_base_m(const Kernel& k) {
 std::string cube_epi_kernel(const Kernel& k) {
   const CubeMatmul& mm = k.mm;
   const EpiPlan p = plan(mm);
-  const TensorArg &a = k.tensors[mm.a], &b = k.tensors[mm.b], &c = k.tensors[mm.c];
+  const TensorArg &a = k.tensors[mm.a], &c = k.tensors[mm.c];
   const std::string cls = "Kernel" + k.op_type.substr(0, k.op_type.size() - 6);
   const std::string td = k.op_type + "TilingData";
   std::vector<int> extra;   // inputs the epilogue loads
@@ -140,19 +140,7 @@ std::string cube_epi_kernel(const Kernel& k) {
   line();
   line(" private:");
   line("  __aicore__ inline void Block(uint32_t item) {");
-  line("    const uint32_t perBatch = mBlocks_ * nBlocks_;");
-  line("    const uint64_t batch = item / perBatch;");
-  line("    const uint32_t mIdx = item % perBatch % mBlocks_, nIdx = item % perBatch / mBlocks_;");
-  line("    const uint64_t m0 = static_cast<uint64_t>(mIdx) * blockM_, n0 = static_cast<uint64_t>(nIdx) * blockN_;");
-  line("    const int32_t tailM = m_ - m0 < static_cast<uint64_t>(blockM_) ? static_cast<int32_t>(m_ - m0) : blockM_;");
-  line("    const int32_t tailN = n_ - n0 < static_cast<uint64_t>(blockN_) ? static_cast<int32_t>(n_ - n0) : blockN_;");
-  const std::string aOff = fmt::format("{}{}", mm.a_batched ? "batch * m_ * k_ + " : "", mm.trans_a ? "m0" : "m0 * k_");
-  const std::string bOff =
-      fmt::format("{}{}", mm.b_batched ? "batch * k_ * n_ + " : "", mm.vec_b ? "0" : mm.trans_b ? "n0 * k_" : "n0");
-  line(fmt::format("    // {} = zeros(f32); for {} in tiles(...): {} += {}", mm.acc, mm.k_var, mm.acc, mm.mma_text));
-  line(fmt::format("    mm.SetTensorA({}Gm_[{}], {});", camel_lower(a.name), aOff, mm.trans_a ? "true" : "false"));
-  line(fmt::format("    mm.SetTensorB({}Gm_[{}], {});", camel_lower(b.name), bOff, mm.trans_b ? "true" : "false"));
-  line("    mm.SetTail(tailM, tailN);");
+  o += cube_block_start(k);
   line("    const uint32_t mIter = (tailM + baseM_ - 1) / baseM_, nIter = (tailN + baseN_ - 1) / baseN_;");
   line("    const uint32_t block = baseM_ * baseN_;");
   for (int s = 0; s < p.block_slots; ++s)
