@@ -19,3 +19,5 @@ echo "== kgen cc compile time"
 bench/compile_time.sh "$n" "$build/kgen"
 echo "== evaluation throughput: fresh level-1 vector candidates through kgen bench --jobs 2 (target >= 30 per minute)"
 bench/eval_throughput.sh "$build" 2
+echo "== the expert library: every program of kernels/ through kgen bench --generator expert (modeled, Ascend910B2)"
+bench/expert_library.sh "$build" 5 2

@@ -37,6 +37,19 @@ int report(const tile::Diags& d) {
   return d.has_errors() ? 3 : 0;
 }
 
+// The program's form in words, for the summary line: the forms with their own lowering first (they own no vector
+// buffer plan, so their buffer count is 0), then the vector forms.
+static const char* program_kind(const tile::Kernel& k) {
+  if (k.attention) return "attention";
+  if (k.cube) return "cube";
+  if (k.conv) return "convolution";
+  if (k.pool) return "pooling";
+  if (k.index) return "index";
+  if (k.resize) return "resize";
+  if (k.axis) return "axis";
+  return k.rows ? "row" : "flat";
+}
+
 int run_check(const TileCli& c) {
   std::string src;
   if (!read_file(c.file, src)) {
@@ -54,7 +67,7 @@ int run_check(const TileCli& c) {
   int rc = report(d);
   if (rc == 0)
     fmt::print("{}: ok — kernel {} (op {}), {} program, {} UB buffer(s)\n", c.file, r.kernel.name, r.kernel.op_type,
-               r.kernel.rows ? "row" : "flat", r.kernel.buffers.size());
+               program_kind(r.kernel), r.kernel.buffers.size());
   return rc;
 }
 

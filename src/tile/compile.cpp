@@ -5,10 +5,15 @@
 #include <fstream>
 #include <sstream>
 
+#include "tile/attention.h"
 #include "tile/cube.h"
 #include "tile/emit.h"
+#include "tile/index.h"
 #include "tile/parser.h"
 #include "tile/passes.h"
+#include "tile/pool.h"
+#include "tile/conv.h"
+#include "tile/resize.h"
 #include "tile/sema.h"
 
 namespace kgen::tile {
@@ -47,13 +52,30 @@ CompileResult compile_program(const std::string& file, const std::string& source
   dump("parse", print_ast(p));
   Kernel& k = r.kernel;
   if (!check(p, o.soc, k, diags)) return r;
-  if (k.cube) {   // a matmul on the cube cores: its own lowering (src/tile/emit_cube.cpp)
-    dump("check", print_cube(k));
-    r.files = emit_cube(k);
-    std::string all;
+  // Forms with a lowering of their own (one check printer and one emitter each, no vector passes); every project
+  // ships the shared helpers and, for some forms, a helper header of their own.
+  struct OwnLowering {
+    bool on;
+    std::string (*print)(const Kernel&);
+    std::map<std::string, std::string> (*emit)(const Kernel&);
+    const char* extra_prelude;
+  };
+  const OwnLowering own[] = {
+      {k.index, print_index, emit_index, nullptr},              // emit_index.cpp
+      {k.attention, print_attention, emit_attention, nullptr},  // emit_attention.cpp (also a cube program)
+      {k.cube, print_cube, emit_cube, nullptr},                 // emit_cube.cpp, emit_cube_epi.cpp
+      {k.resize, print_resize, emit_resize, nullptr},           // emit_resize.cpp
+      {k.conv != nullptr, print_conv, emit_conv, "kgen_conv.h"},  // emit_conv.cpp
+      {k.pool, print_pool, emit_pool, "kgen_pool.h"},           // emit_pool.cpp
+  };
+  for (const OwnLowering& l : own) {
+    if (!l.on) continue;
+    dump("check", l.print(k));
+    r.files = l.emit(k);
+    std::string all, err;
     for (const auto& [path, text] : r.files) all += "=== " + path + "\n" + text;
-    std::string err;   // every project ships the helpers (the cube kernel itself does not include them)
     r.files["op_kernel/kgen_tile.h"] = prelude_text("kgen_tile.h", err);
+    if (l.extra_prelude && err.empty()) r.files[std::string("op_kernel/") + l.extra_prelude] = prelude_text(l.extra_prelude, err);
     if (!err.empty()) {
       diags.error({}, err);
       return r;

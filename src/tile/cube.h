@@ -12,6 +12,9 @@
 #include "tile/ir.h"
 
 namespace kgen::tile {
+// Optional inputs (`bias: T[n] = None`, src/tile/sema_optional.cpp): only in cube programs, after every required
+// input, binding no dim. Checked after the header.
+void check_optional_inputs(const Kernel& k, bool cube, Diags& d);
 // Whether the program's body has a `for ... in blocks(...)` loop (then it is checked as a cube program).
 bool is_cube_program(const Program& p);
 // Checks the body of a cube program and fills k.mm (k.cube = true). The header (tensors, dtype variables, dims,

@@ -2,6 +2,7 @@
 // (lib/matmul_intf.h): one output block per work item, K streamed through L1/L0 into L0C, Fixpipe f32 -> C's dtype.
 #include <fmt/format.h>
 
+#include "tile/attention.h"
 #include "tile/cube.h"
 #include "tile/emit.h"
 
@@ -150,6 +151,10 @@ void read_dims(const Kernel& k, const std::function<void(const std::string&)>& l
       line(fmt::format("  uint64_t {} = 1;", sym_var(s.name)));
       line(fmt::format("  for (size_t d = 0; d + {} < {}.GetDimNum(); ++d) {} *= {}.GetDim(d);", s.first, sh,
                        sym_var(s.name), sh));
+    } else if (s.first > s.last) {   // merged dims (blocks(batch, m, h * w)): their product
+      line(fmt::format("  uint64_t {} = 1;", sym_var(s.name)));
+      line(fmt::format("  for (size_t d = {}; d <= {} && d < {}.GetDimNum(); ++d) {} *= {}.GetDim({}.GetDimNum() - 1 - d);",
+                       s.last, s.first, sh, sym_var(s.name), sh, sh));
     } else {
       line(fmt::format("  const uint64_t {} = {}.GetDimNum() > {} ? {}.GetDim({}.GetDimNum() - {}) : 1;", sym_var(s.name),
                        sh, s.first, sh, sh, s.first + 1));
@@ -161,7 +166,11 @@ void read_dims(const Kernel& k, const std::function<void(const std::string&)>& l
     if (t.output) continue;
     bool star = false;
     for (const Dim& d : t.dims) star |= d.star;
-    line(fmt::format("  {{  // {}", t.name));
+    // = None: an optional input is checked only when it is given
+    line(fmt::format("  {} {{  // {}{}", t.optional ? fmt::format("if (context->GetOptionalInputShape({}) != nullptr)",
+                                                                 input_index(k, static_cast<int>(ti)))
+                                                   : std::string(),
+                     t.name, t.optional ? " (optional)" : ""));
     line(fmt::format("    const gert::Shape& s = context->GetInputShape({})->GetOriginShape();",
                      input_index(k, static_cast<int>(ti))));
     line(fmt::format("    if (s.GetDimNum() {} {}) return ge::GRAPH_FAILED;", star ? "<" : "!=",
@@ -362,4 +371,9 @@ std::map<std::string, std::string> emit_cube(const Kernel& k) {
   files[base + ".json"] = emit_json(k);
   return files;
 }
+}  // namespace kgen::tile
+
+// --- shared with the attention host (emit_attention.cpp) -------------------------------------------------------
+namespace kgen::tile {
+void cube_host_dims(const Kernel& k, const std::function<void(const std::string&)>& line) { read_dims(k, line); }
 }  // namespace kgen::tile

@@ -116,7 +116,19 @@ void axis_dims(const Kernel& k, Line& line) {
   line("  }");
   line(fmt::format("  uint64_t {} = 1, {} = 1;", outer, inner));
   line(fmt::format("  for (int64_t d = 0; d < axis; ++d) {} *= axisShape.GetDim(d);", outer));
-  line(fmt::format("  const uint64_t {} = axisShape.GetDim(axis);", r));
+  if (k.axis_chunks > 0) {   // a chunk view: the axis is the chunk number, a chunk's part of the dim is inner
+    line(fmt::format("  const uint64_t {} = {};   // {} viewed as {} equal chunks of its dim `{}`", r, k.axis_chunks, x,
+                     k.axis_chunks, dim));
+    line(fmt::format("  if (axisShape.GetDim(axis) % {} != 0) {{", k.axis_chunks));
+    line(fmt::format("    std::fprintf(stderr, \"{}: dim %lld of {} (%lld) does not split into {} equal chunks\\n\",",
+                     k.op_type, x, k.axis_chunks));
+    line("                 static_cast<long long>(axis), static_cast<long long>(axisShape.GetDim(axis)));");
+    line("    return ge::GRAPH_FAILED;");
+    line("  }");
+    line(fmt::format("  {} = axisShape.GetDim(axis) / {};", inner, k.axis_chunks));
+  } else {
+    line(fmt::format("  const uint64_t {} = axisShape.GetDim(axis);", r));
+  }
   line(fmt::format("  for (int64_t d = axis + 1; d < axisRank; ++d) {} *= axisShape.GetDim(d);", inner));
 }
 
@@ -204,6 +216,8 @@ bool axis_output_shape(const Kernel& k, const TensorArg& t, Line& line) {
   line("    for (int64_t d = 0; d < rank; ++d)");
   line(whole ? "      out->AppendDim(xs->GetDim(d));   // the whole axis (a cumulative op)"
         : keep ? "      out->AppendDim(d == axis ? 1 : xs->GetDim(d));   // keepdim"
+        : k.axis_chunks > 0 ? fmt::format("      out->AppendDim(d == axis ? xs->GetDim(d) / {} : xs->GetDim(d));   // one chunk",
+                                            k.axis_chunks)
                : "      if (d != axis) out->AppendDim(xs->GetDim(d));");
   line("  }");
   return true;
@@ -370,7 +384,9 @@ std::string emit_host(const Kernel& k) {
   line("    if (fixedBytes < static_cast<double>(ubSize) && perUnit > 0)");
   line("      tileUnits = static_cast<uint64_t>((static_cast<double>(ubSize) - fixedBytes) / perUnit);");
   if (!k.rows && !k.axis) line("    if (tileUnits >= 64) tileUnits = tileUnits / 64 * 64;   // whole 256-byte repeats of float");
-  line("    if (tileUnits > 0) break;");
+  if (k.axis)   // column mode takes whole groups of 16 positions: lower the depth until one group fits
+    line("    if (rowMode ? tileUnits > 0 : tileUnits >= 16) break;");
+  else line("    if (tileUnits > 0) break;");
   line("  }");
   if (k.rows && k.chunks.possible) {
     int cols = 0;
@@ -512,9 +528,9 @@ std::string emit_json(const Kernel& k) {
         types += (types.empty() ? "" : ", ") + fmt::format("\"{}\"", json_dtype(type_in(t.type, c)));
         formats += (formats.empty() ? "" : ", ") + std::string("\"ND\"");
       }
-      s += (s.empty() ? "" : ",\n") + fmt::format("      {{\"name\": \"{}\", \"param_type\": \"required\", \"format\": "
+      s += (s.empty() ? "" : ",\n") + fmt::format("      {{\"name\": \"{}\", \"param_type\": \"{}\", \"format\": "
                                                   "[{}], \"type\": [{}]}}",
-                                                  t.name, formats, types);
+                                                  t.name, t.optional ? "optional" : "required", formats, types);
     }
     return s;
   };
@@ -552,7 +568,7 @@ std::string emit_op_def(const Kernel& k, const std::vector<std::vector<DType>>& 
       formats += (formats.empty() ? "" : ", ") + std::string("ge::FORMAT_ND");
     }
     line(fmt::format("    this->{}(\"{}\")", t.output ? "Output" : "Input", t.name));
-    line("        .ParamType(REQUIRED)");
+    line(t.optional ? "        .ParamType(OPTIONAL)   // = None: may be absent" : "        .ParamType(REQUIRED)");
     line(fmt::format("        .DataType({{{}}})", types));
     line(fmt::format("        .Format({{{}}})", formats));
     line(fmt::format("        .UnknownShapeFormat({{{}}});", formats));

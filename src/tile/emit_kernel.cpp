@@ -133,9 +133,17 @@ class KernelEmitter {
     chunk_mode_ = false;
     line();
     line(" private:");
-    copy_in();
-    compute();
-    copy_out();
+    if (k_.phase2 >= 0) {   // a two-phase program: the stages of each loop
+      for (int p = 0; p < 2; ++p) {
+        copy_in(p);
+        compute_pass(p);
+        copy_out(p);
+      }
+    } else {
+      copy_in();
+      compute();
+      copy_out();
+    }
     if (k_.chunks.possible) {
       chunk_mode_ = true;
       for (int p = 0; p < k_.chunks.passes; ++p) {
@@ -336,6 +344,7 @@ class KernelEmitter {
 
   void process() {
     if (k_.axis) return process_axis();
+    if (k_.phase2 >= 0) return process_phases();
     line("  __aicore__ inline void Process() {");
     if (k_.chunks.possible) {
       line("    if (chunk_ > 0) {   // a row does not fit in UB: the host chose chunks of columns");
@@ -364,25 +373,67 @@ class KernelEmitter {
     if (!k_.epilogue.empty()) {
       line("    // Each core's sum of each accumulator into its workspace slot; once all cores are there, core 0 "
            "finishes.");
-      int k = 0;
-      for (const Value& v : k_.values) {
-        if (!v.accumulator) continue;
-        line(fmt::format("    {{  // {}", v.name));
-        line("      AscendC::LocalTensor<float> slot = partials_.Get<float>();");
-        line(fmt::format("      kt::RowSum(slot, {}.Get<float>(), combineWork_.Get<float>(), 1, tileUnits_, "
-                         "kt::RoundUp(tileUnits_, 16));",
-                         member(k_.buffers[v.buffer])));
-        line("      AscendC::PipeBarrier<PIPE_ALL>();");
-        line(fmt::format("      AscendC::DataCopy(wsGm_[({} * AscendC::GetBlockNum() + AscendC::GetBlockIdx()) * 8], slot, 8);",
-                         k++));
-        line("      AscendC::PipeBarrier<PIPE_ALL>();");
-        line("    }");
-      }
+      write_partials();
       line("    AscendC::SyncAll();");
       line("    if (AscendC::GetBlockIdx() == 0) Epilogue();");
     }
     line("  }");
     if (!k_.epilogue.empty()) epilogue();
+  }
+
+  // Each core's sum of each accumulator into its 32-byte workspace slot.
+  void write_partials() {
+    int k = 0;
+    for (const Value& v : k_.values) {
+      if (!v.accumulator) continue;
+      line(fmt::format("    {{  // {}", v.name));
+      line("      AscendC::LocalTensor<float> slot = partials_.Get<float>();");
+      line(fmt::format("      kt::RowSum(slot, {}.Get<float>(), combineWork_.Get<float>(), 1, tileUnits_, "
+                       "kt::RoundUp(tileUnits_, 16));",
+                       member(k_.buffers[v.buffer])));
+      line("      AscendC::PipeBarrier<PIPE_ALL>();");
+      line(fmt::format("      AscendC::DataCopy(wsGm_[({} * AscendC::GetBlockNum() + AscendC::GetBlockIdx()) * 8], slot, 8);",
+                       k++));
+      line("      AscendC::PipeBarrier<PIPE_ALL>();");
+      line("    }");
+    }
+  }
+
+  // A two-phase program: the first loop accumulates; every core combines the totals (the epilogue) after a SyncAll;
+  // the second loop streams the tensor again with the epilogue's values as scalars.
+  void process_phases() {
+    phases_ = {{}, {}};
+    for (int i = 0; i < static_cast<int>(k_.body.size()); ++i) phases_[i >= k_.phase2].push_back(i);
+    line("  __aicore__ inline void Process() {");
+    if (!k_.prologue.empty()) {
+      line("    // Once per core, before the loops: values that stay in UB.");
+      for (size_t i = 0; i < k_.prologue.size(); ++i) instr(k_.prologue[i], static_cast<int>(i), true, "    ");
+    }
+    for (const Value& v : k_.values)
+      if (v.accumulator) {
+        line("    // " + v.name + " starts at 0 on every core");
+        line(fmt::format("    AscendC::Duplicate({}.Get<float>(), 0.0f, kt::RoundRep<float>(tileUnits_));",
+                         member(k_.buffers[v.buffer])));
+      }
+    line("    const uint32_t tiles = static_cast<uint32_t>((count_ + tileUnits_ - 1) / tileUnits_);");
+    for (int p = 0; p < 2; ++p) {
+      line(p == 0 ? "    // Loop 1: the accumulators over this core's tiles."
+                  : "    // Loop 2: this core's tiles again, with the combined totals.");
+      line("    for (uint32_t i = 0; i < tiles; ++i) {");
+      line("      const uint32_t units = i + 1 == tiles ? static_cast<uint32_t>(count_ - uint64_t(i) * tileUnits_) : "
+           "tileUnits_;");
+      line(fmt::format("      CopyInPass{}(i, units);", p));
+      line(fmt::format("      ComputePass{}(units);", p));
+      line(fmt::format("      CopyOutPass{}(i, units);", p));
+      line("    }");
+      if (p == 1) break;
+      line("    // Each core's partial sums into the workspace; after the SyncAll every core adds all the slots.");
+      write_partials();
+      line("    AscendC::SyncAll();");
+      line("    Epilogue();");
+    }
+    line("  }");
+    epilogue();
   }
 
   // Core 0, after every core's partials are in the workspace: combine them, compute the outputs, write them.
@@ -416,15 +467,21 @@ class KernelEmitter {
         const TensorArg& t = k_.tensors[in.tensor];
         const std::string tt = cpp(t.type), fin = camel_lower(t.name) + "Fin_";
         line("    // " + in.text);
+        if (k_.phase2 >= 0) line("    if (AscendC::GetBlockIdx() == 0) {   // every core computes it; core 0 writes it");
         line(fmt::format("    AscendC::LocalTensor<{}> out = {}.Get<{}>();", tt, fin, tt));
         line(fmt::format("    kt::Convert(out, {}, {});", var(in.srcs[0]),
                          count_conv(Form::Flat, t.type, k_.values[in.srcs[0]].type)));
         line("    AscendC::PipeBarrier<PIPE_ALL>();");
         line(fmt::format("    kt::StoreFlat({}, out, 1);", gm(in.tensor)));
         line("    AscendC::PipeBarrier<PIPE_ALL>();");
+        if (k_.phase2 >= 0) line("    }");
         continue;
       }
       instr(in, 0, false, "    ");
+    }
+    if (!k_.phase_scalars.empty()) {
+      line("    AscendC::PipeBarrier<PIPE_ALL>();   // the scalar unit reads the results the second loop uses");
+      for (const auto& [value, m] : k_.phase_scalars) line(fmt::format("    {} = {}.GetValue(0);", m, var(value)));
     }
     line("  }");
   }
@@ -439,7 +496,7 @@ class KernelEmitter {
   // Queues a pass of the chunked mode uses (all of them for the whole-row path, pass = -1).
   bool queue_in_pass(int buffer, int pass) const {
     if (pass < 0) return true;
-    for (int i : k_.chunks.pass_body[pass]) {
+    for (int i : pass_body(pass)) {
       const Instr& in = k_.body[i];
       if (in.op == Op::Load && k_.buffers[buffer].kind == BufKind::InQueue && k_.buffers[buffer].tensor == in.tensor) return true;
       if (in.op == Op::Store && k_.buffers[buffer].kind == BufKind::OutQueue && k_.buffers[buffer].tensor == in.tensor)
@@ -447,11 +504,16 @@ class KernelEmitter {
     }
     return false;
   }
+  // The body instructions of pass p: the chunked mode's passes, or a two-phase program's two loops.
+  const std::vector<int>& pass_body(int p) const { return k_.phase2 >= 0 ? phases_[p] : k_.chunks.pass_body[p]; }
+  std::vector<std::vector<int>> phases_;
+
   std::string pass_suffix(int pass) const { return pass < 0 ? "" : "Pass" + std::to_string(pass); }
 
   void copy_in(int pass = -1) {
-    line(pass < 0 ? "  // Stage 1, copy-in (MTE2): the tile of each input, GM -> UB."
-                  : "  // Pass " + std::to_string(pass) + ", copy-in: this chunk of each input the pass reads.");
+    line(pass < 0           ? "  // Stage 1, copy-in (MTE2): the tile of each input, GM -> UB."
+         : k_.phase2 >= 0 ? "  // Loop " + std::to_string(pass + 1) + ", copy-in: the tile of each input the loop reads."
+                          : "  // Pass " + std::to_string(pass) + ", copy-in: this chunk of each input the pass reads.");
     line("  __aicore__ inline void CopyIn" + pass_suffix(pass) +
          (k_.axis ? "(uint64_t slabOff, uint64_t posOff, uint32_t units) {" : "(uint64_t i, uint32_t units) {"));
     for (size_t bi = 0; bi < k_.buffers.size(); ++bi) {
@@ -476,8 +538,9 @@ class KernelEmitter {
   }
 
   void copy_out(int pass = -1) {
-    line(pass < 0 ? "  // Stage 3, copy-out (MTE3): each output tile, UB -> GM."
-                  : "  // Pass " + std::to_string(pass) + ", copy-out: this chunk of each output the pass writes.");
+    line(pass < 0           ? "  // Stage 3, copy-out (MTE3): each output tile, UB -> GM."
+         : k_.phase2 >= 0 ? "  // Loop " + std::to_string(pass + 1) + ", copy-out: the tile of each output the loop writes."
+                          : "  // Pass " + std::to_string(pass) + ", copy-out: this chunk of each output the pass writes.");
     line("  __aicore__ inline void CopyOut" + pass_suffix(pass) +
          (k_.axis ? "(uint64_t slabOff, uint64_t posOff, uint32_t units) {" : "(uint64_t i, uint32_t units) {"));
     bool slab_out = false;   // a scan's whole slab goes out at slabOff; the reductions' positions at posOff
@@ -531,7 +594,8 @@ class KernelEmitter {
   // Chunked mode, pass p: the instructions the pass needs on one chunk (a [1, len_] tile); reductions accumulate
   // into their column; the queues are dequeued/allocated first and freed/enqueued last.
   void compute_pass(int p) {
-    line("  // Pass " + std::to_string(p) + ", compute: " + pass_summary(p) + ".");
+    line((k_.phase2 >= 0 ? "  // Loop " + std::to_string(p + 1) : "  // Pass " + std::to_string(p)) + ", compute: " +
+         pass_summary(p) + ".");
     line("  __aicore__ inline void ComputePass" + std::to_string(p) + "(uint32_t units) {");
     for (size_t bi = 0; bi < k_.buffers.size(); ++bi) {
       const Buffer& b = k_.buffers[bi];
@@ -543,12 +607,12 @@ class KernelEmitter {
                          cpp(b.type)));
     }
     declared_.clear();
-    for (int i : k_.chunks.pass_body[p])   // the columns this pass reads (final since an earlier pass)
+    for (int i : pass_body(p))   // the columns this pass reads (final since an earlier pass)
       for (int v : k_.body[i].srcs)
         if (v >= 0 && k_.values[v].form == Form::Col && !k_.values[v].mask && !k_.values[v].resident) declare(v, "    ");
-    for (int i : k_.chunks.pass_body[p])
+    for (int i : pass_body(p))
       if (k_.body[i].op == Op::Reduce) declare(k_.body[i].dst, "    ");
-    for (int i : k_.chunks.pass_body[p]) instr(k_.body[i], i, false, "    ");
+    for (int i : pass_body(p)) instr(k_.body[i], i, false, "    ");
     for (size_t bi = 0; bi < k_.buffers.size(); ++bi) {
       const Buffer& b = k_.buffers[bi];
       if (!queue_in_pass(static_cast<int>(bi), p)) continue;
@@ -561,8 +625,9 @@ class KernelEmitter {
 
   std::string pass_summary(int p) const {
     std::string s;
-    for (int i : k_.chunks.pass_body[p])
-      if (k_.body[i].op == Op::Reduce || k_.body[i].op == Op::Store)
+    for (int i : pass_body(p))
+      if (k_.body[i].op == Op::Accumulate) s += (s.empty() ? "" : ", ") + k_.body[i].text;
+      else if (k_.body[i].op == Op::Reduce || k_.body[i].op == Op::Store)
         s += (s.empty() ? "" : ", ") + std::string(k_.body[i].op == Op::Reduce ? "accumulates " : "") + k_.body[i].text;
     return s;
   }
@@ -870,7 +935,9 @@ class KernelEmitter {
         break;
       }
       case Op::Fill:
-        line(ind + fmt::format("AscendC::Duplicate({}, {}, {});", d, scalar(in.scalar, dv->type), c));
+        if (in.fn == "axis_index")   // each element's index along the axis (row mode: along the row)
+          line(ind + fmt::format("kt::AxisIndex({}, rowMode_, units, {}, npad_, tileUnits_);", d, axis_len()));
+        else line(ind + fmt::format("AscendC::Duplicate({}, {}, {});", d, scalar(in.scalar, dv->type), c));
         break;
       case Op::Scan:
         scan(in, ind);
@@ -925,6 +992,8 @@ class KernelEmitter {
     for (size_t i = 0; i < k_.tensors.size(); ++i)
       line(fmt::format("  AscendC::GlobalTensor<{}> {};", cpp(k_.tensors[i].type), gm(static_cast<int>(i))));
     if (!k_.epilogue.empty()) line("  AscendC::GlobalTensor<float> wsGm_;   // the accumulators' per-core partials");
+    for (const auto& [value, m] : k_.phase_scalars)
+      line(fmt::format("  float {} = 0;   // {}: the first loop's result, read by the second", m, k_.values[value].name));
     for (const Instr& in : k_.prologue)
       if (in.dst >= 0) line(fmt::format("  AscendC::LocalTensor<{}> {};", cpp(k_.values[in.dst].type), var(in.dst)));
     for (const auto& f : k_.fields) line(fmt::format("  {} {}_ = 0;", f.type, f.name));

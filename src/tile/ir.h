@@ -4,12 +4,14 @@
 // (size_tiles) and the tiling fields (split_cores). print_ir shows all of it (`kgen tile compile --dump-after`).
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "tile/ast.h"
 
 namespace kgen::tile {
+struct ConvSpec;   // src/tile/conv.h
 
 enum class DType : uint8_t { F32, F16, BF16, I32, I8, U8, Bool, I64 };   // I64: outputs only (stored from i32)
 const char* dtype_name(DType t);        // "f32"
@@ -39,6 +41,7 @@ struct TensorArg {                 // an input or output of the op
   TypeOf type;
   std::vector<Dim> dims;           // as written
   Range range;
+  bool optional = false;           // `bias: T[n] = None`: OpDef OPTIONAL; absent, it reads as zeros (cube epilogues)
 };
 struct AttrArg {
   std::string name;
@@ -197,6 +200,54 @@ struct CubeMatmul {
   std::vector<bool> epi_row;       // per value: a [n] row (a loaded bias) rather than a block
 };
 
+// An attention program (`for blk in blocks(*batch, s)` around `mma(q[blk, d], k[t, d])`, row ops, `softmax`, and
+// `store(y[blk, e], mma(p, v[t, e]))`; src/tile/sema_attention.cpp): per work item (batch, block of query rows)
+// S = Q K^T and O = P V on the cube, the row operations and the softmax between them on the vector cores.
+struct AttnOp {
+  enum Kind { Scale, Causal, KeyMask, Softmax } kind = Scale;
+  std::string host_expr;           // Scale: the factor as a host C++ expression (double)
+  int tensor = -1;                 // KeyMask: the bool [*b, t] mask (true = attend)
+  std::string text;                // the source, for the generated comments
+};
+struct Attention {
+  int q = -1, k = -1, v = -1, y = -1;
+  std::vector<int> batch_syms;     // q's leading dims, the leading args of blocks()
+  int s_sym = -1, t_sym = -1, d_sym = -1, e_sym = -1;   // query rows, keys, head dim, value dim
+  int group_sym = -1;              // k's last leading dim when it is not q's (grouped-query: q head i uses i / (h / g))
+  std::vector<AttnOp> ops;         // in program order, on the f32 scores
+  std::string block_var, scores_text, out_text;
+};
+
+// An index program (src/tile/index.h): one stored gather or scatter driven by an integer index tensor.
+struct IndexOp {
+  std::string kind;                // take_rows, gather, scatter, scatter_add, index_add
+  int x = -1, index = -1, src = -1, y = -1;   // tensors (src: scatters and index_add only)
+  int dim_attr = -1;               // the attr `dim` when declared: the host checks it names the supported dim
+  std::string alpha = "1.0f";      // index_add: the scale of src (C++ of the kernel: a literal or an attr member)
+  std::string loop_var, text;      // the program's loop variable and stored expression
+};
+
+// A pooling program (`for o in windows(h, w, size=..., ...)` with `store(y[o], max(load(x[o], f32)))`,
+// src/tile/sema_pool.cpp, emitted by emit_pool.cpp): each window attr is a C++ host expression (an attr or a number).
+struct PoolWin {
+  int in = -1, out = -1;           // tensors
+  int nd = 0;                      // window dims (1, 2 or 3): the last nd dims of `in`
+  bool max = true;                 // max(...) or mean(...)
+  std::string kernel, stride, padding, dilation, count_pad;   // host expressions
+  std::string loop_text, store_text;                         // the source lines, for the generated comments
+};
+
+// A resize program (src/tile/resize.h): y = MODE(x) over x's last `spatial` dims; output sizes from a list attr
+// (size=) or a scale attr (scale=). Attr indices into Kernel::attrs; -1 when not given.
+struct ResizeSpec {
+  std::string mode;                // nearest, linear, cubic
+  int x = -1, y = -1, spatial = 0;
+  int size_attr = -1, scale_attr = -1, align_attr = -1;
+  std::vector<int> list_len;       // per attr: > 0 for a ListInt attr (`out_size: i32[2] = (128, 150)`)
+  std::vector<std::vector<int64_t>> list_default;
+  std::string text;                // the stored expression, for the generated comments
+};
+
 struct Kernel {
   std::string name;                // snake_case, as written: softmax
   std::string op_type;             // SoftmaxCustom
@@ -214,6 +265,7 @@ struct Kernel {
   bool axis = false;
   int axis_tensor = -1, axis_attr = -1;
   int outer_sym = -1, axis_sym = -1, inner_sym = -1;
+  int64_t axis_chunks = 0;         // a chunk view x: T[*outer, 2 @ dim, *inner]: dim `dim` split in 2 (r = 2); else 0
   int extent_sym = -1;             // the loop's extent (m or n)
   int row_sym = -1;                // row programs: n
   int queue_depth = 2;             // buffers= of the loop
@@ -222,6 +274,10 @@ struct Kernel {
   std::vector<Value> values;
   std::vector<Instr> prologue, body;
   std::vector<Instr> epilogue;     // after the loop and a SyncAll, on core 0: combined accumulators -> 0-dim outputs
+  // Two-phase programs (a second tiles loop after the epilogue): body[phase2..] is the second loop. Every core then
+  // runs the epilogue, and the epilogue values the second loop reads are scalars: (value, kernel member "invS_").
+  int phase2 = -1;
+  std::vector<std::pair<int, std::string>> phase_scalars;
   std::vector<Buffer> buffers;     // plan_buffers
   std::vector<QueueOp> queue_ops;  // assign_stages
   std::vector<UbTerm> ub_terms;    // size_tiles
@@ -230,6 +286,15 @@ struct Kernel {
   std::vector<HostScalar> host_scalars;   // check: scalars computed by the host (fields added by split_cores)
   bool cube = false;               // a cube program: `mm` describes it; the vector passes do not apply
   CubeMatmul mm;
+  bool pool = false;               // a pooling program: `pw` describes it (emit_pool.cpp); the vector passes do not apply
+  PoolWin pw;
+  bool attention = false;          // an attention program (also cube): `attn` describes it
+  Attention attn;
+  bool index = false;              // an index program (src/tile/sema_index.cpp): `ix` describes it
+  IndexOp ix;
+  bool resize = false;             // a resize program (src/tile/sema_resize.cpp): `rz` describes it
+  ResizeSpec rz;
+  std::shared_ptr<const ConvSpec> conv;   // a convolution program (src/tile/conv.h, sema_conv.cpp) when set
 };
 
 std::string print_ir(const Kernel& k);

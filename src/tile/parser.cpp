@@ -359,6 +359,15 @@ bool Parser::parse_type(TypeRef& t) {
       }
       d.value = static_cast<int64_t>(n.number);
       d.range = take().range;
+      if (accept(Tok::At)) {   // 2 @ dim: dim `dim` split into 2 equal chunks (a chunk view, sema.cpp)
+        if (!at(Tok::Name)) {
+          fail_expected("the name of an i32 attr after '@'", "write '2 @ dim': dim `dim` split into 2 chunks");
+          return false;
+        }
+        d.axis_attr = cur().text;
+        d.axis_range = take().range;
+        d.range.end = d.axis_range.end;
+      }
     } else {
       fail_expected(d.star ? "a dimension name after '*'" : "a dimension (a name, '*name' or an integer)",
                     d.star ? "write '*m': any number of dims, m their product" : "");

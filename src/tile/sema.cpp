@@ -2,7 +2,12 @@
 #include "tile/sema.h"
 
 #include "tile/host_scalars.h"
+#include "tile/attention.h"
 #include "tile/cube.h"
+#include "tile/pool.h"
+#include "tile/conv.h"
+#include "tile/index.h"
+#include "tile/resize.h"
 
 #include <algorithm>
 #include <cmath>
@@ -31,7 +36,7 @@ const std::set<std::string> kUnaryScalar = {"leaky_relu", "elu"};
 const std::vector<std::string> kAllFunctions = {
     "load", "store", "cast", "exp",  "log",  "sqrt", "rsqrt", "abs",  "relu", "sigmoid", "tanh", "erf",  "gelu",
     "gelu_tanh", "silu", "softplus", "reciprocal", "hardsigmoid", "leaky_relu", "elu", "min", "max", "sum",
-    "mean", "prod", "clamp", "where", "tiles", "cumsum", "cumprod", "cummax", "cummin", "logcumsumexp"};
+    "mean", "prod", "clamp", "where", "tiles", "cumsum", "cumprod", "cummax", "cummin", "logcumsumexp", "axis_index"};
 // Cumulative ops along the axis r of a slab (axis programs): the function and its kt::Scan.
 const std::map<std::string, std::string> kScans = {
     {"cumsum", "sum"}, {"cumprod", "prod"}, {"cummax", "max"}, {"cummin", "min"}, {"logcumsumexp", "logsumexp"}};
@@ -67,8 +72,20 @@ class Checker {
         break;
       }
     dtypes();
+    if (is_conv_program(p_)) {   // convolutions (list attrs, attr-sized outputs, epilogue): sema_conv.cpp
+      check_conv(p_, k_, d_);
+      return !d_.has_errors();
+    }
+    if (is_resize_program(p_)) {   // interpolation with list attrs and attr-sized outputs: sema_resize.cpp
+      check_resize(p_, k_, d_);
+      return !d_.has_errors();
+    }
     header();
-    if (is_cube_program(p_)) check_cube(p_, soc_, k_, d_);   // matmul on the cube cores: sema_cube.cpp
+    check_optional_inputs(k_, is_cube_program(p_), d_);   // `= None` inputs: sema_optional.cpp
+    if (is_attention_program(p_)) check_attention(p_, k_, d_);   // cube + vector cores: sema_attention.cpp
+    else if (is_cube_program(p_)) check_cube(p_, soc_, k_, d_);   // matmul on the cube cores: sema_cube.cpp
+    else if (is_index_program(p_)) check_index(p_, k_, d_);   // gathers and scatters: sema_index.cpp
+    else if (is_pool_program(p_)) check_pool(p_, k_, d_);    // pooling windows: sema_pool.cpp
     else body();
     return !d_.has_errors();
   }
@@ -100,7 +117,7 @@ class Checker {
           d_.error(dd.type_ranges[i], soc_ + " has no bfloat16", "drop bf16 from the list for this SoC");
         if (std::find(v.types.begin(), v.types.end(), ty) != v.types.end())
           d_.error(dd.type_ranges[i], "dtype '" + dd.types[i] + "' is listed twice");
-        if (ty == DType::I64)
+        if (ty == DType::I64 && !is_index_program(p_))   // index programs read i64 indices
           d_.error(dd.type_ranges[i], "a dtype column cannot be i64: the vector unit has no int64 arithmetic",
                    "compute in i32 and map the output's dtype: dtype U = " + dd.var + "(i32 -> i64)");
         v.types.push_back(ty);
@@ -198,6 +215,17 @@ class Checker {
     return false;
   }
 
+  // `bias: T[n] = None`: an optional input (absent when the task's layer has bias=False).
+  void optional_input(const Param& pa, TensorArg& t) {
+    const Expr& v = *pa.default_value;
+    if (v.kind == ExprKind::Name && v.text == "None") {
+      t.optional = true;
+      return;
+    }
+    d_.error(v.range, "a tensor input's only default is None (an optional input)",
+             pa.name + ": ... = None  (absent inputs read as zeros in a cube epilogue)");
+  }
+
   void header() {
     std::set<std::string> names;
     auto unique = [&](const std::string& n, Range r) {
@@ -208,8 +236,9 @@ class Checker {
       if (pa.type.is_tensor) {
         TensorArg t{pa.name, false, {}, pa.type.dims, pa.range};
         if (type_of(pa.type, t.type) && input_type_ok(pa, t.type)) {
+          chunk_view(t);
           dims(t, static_cast<int>(k_.tensors.size()), true);
-          if (pa.default_value) d_.error(pa.default_value->range, "a tensor input has no default value");
+          if (pa.default_value) optional_input(pa, t);
           k_.tensors.push_back(t);
         }
       } else {
@@ -271,6 +300,23 @@ class Checker {
       return true;
     }
     return false;
+  }
+
+  // A chunk view x: T[*outer, 2 @ dim, *inner]: dim `dim` of x split into 2 equal chunks (torch's x.chunk(2, dim)),
+  // the chunk number being the axis. The axis dim is named `chunk_count` (`chunks` is a tiling field); the host takes
+  // r = 2 and inner = size / 2 * (the dims after).
+  void chunk_view(TensorArg& t) {
+    for (Dim& d : t.dims) {
+      if (d.axis_attr.empty() || !d.name.empty()) continue;
+      if (d.value < 2 || (k_.axis_chunks > 0 && k_.axis_chunks != d.value)) {
+        d_.error(d.range, d.value < 2 ? "a chunk view splits its dim into at least 2 chunks"
+                                      : "chunk views of one kernel split their dim into different numbers of chunks",
+                 "x: T[*outer, 2 @ dim, *inner] sees dim `dim` of x as 2 equal halves (x.chunk(2, dim))");
+        continue;
+      }
+      k_.axis_chunks = d.value;
+      d.name = "chunk_count";
+    }
   }
 
   // An axis view x: T[*outer, r @ dim, *inner]: the three syms are found from the attr at run time.
@@ -348,6 +394,9 @@ class Checker {
     auto part = [&](const Dim& d, int p) { return d.star && sym_of(d.name) >= 0 && k_.syms[sym_of(d.name)].part == p; };
     const bool keep = ds.size() == 3 && part(ds[0], 0) && ds[1].name.empty() && ds[1].value == 1 && part(ds[2], 2);
     const bool drop = ds.size() == 2 && part(ds[0], 0) && part(ds[1], 2);
+    if (keep && k_.axis_chunks > 0)
+      d_.error(t.range, "output '" + t.name + "' of a chunk view is one chunk: [*outer, *inner]",
+               "the chunks are combined along the axis (prod, sum, ...) into the shape of one chunk");
     if (!keep && !drop)
       d_.error(t.range, "output '" + t.name + "' of an axis view must be [*outer, 1, *inner] or [*outer, *inner]",
                "the reduction leaves one value per position of the dims around the axis");
@@ -392,6 +441,7 @@ class Checker {
                    "use one form for a name everywhere");
         continue;
       }
+      if (!input && is_pool_program(p_)) continue;   // a pooling output's window sizes: found from the attrs
       if (!input) {
         d_.error(d.range, "dim '" + d.name + "' of output '" + t.name + "' is not a dim of any input",
                  "an output's dims come from the inputs' dims");
@@ -435,13 +485,16 @@ class Checker {
     for (const StmtPtr& s : p_.body) {
       if (s->kind == StmtKind::For) {
         if (loop) {
-          d_.error(s->range, "a second tiles loop", "a kernel has one tiles loop; put both computations in it");
+          second_loop(*s, *loop);
           continue;
         }
         loop = s.get();
         in_loop_ = true;
         for (const StmtPtr& b : s->body) stmt(*b);
         in_loop_ = false;
+      } else if (k_.phase2 >= 0) {
+        d_.error(s->range, "a statement after the second tiles loop",
+                 "the second loop is the program's last statement: store its results in it");
       } else if (loop && accs_.empty()) {
         d_.error(s->range, "a statement after the tiles loop",
                  "only an accumulator's result is computed after the loop (total = 0.0, total += sum(v), then "
@@ -468,6 +521,80 @@ class Checker {
       if (k_.tensors[i].output && !stored[i] && loop && d_.error_count() == errors_before_body)
         d_.error(k_.tensors[i].range, "output '" + k_.tensors[i].name + "' is never stored",
                  "store(" + k_.tensors[i].name + "[" + k_.loop_var + (k_.rows ? ", :" : "") + "], VALUE) in the loop");
+  }
+
+  // A second `for t in tiles(n)` after the epilogue (a two-phase program: Frobenius normalization, LAMB's trust
+  // ratio): the whole-tensor totals of the first loop, combined on every core, scale a second pass over the tensor.
+  void second_loop(const Stmt& s, const Stmt& first) {
+    if (k_.phase2 >= 0) {
+      d_.error(s.range, "a third tiles loop", "a program has at most two loops: a reduction, then a pass that uses it");
+      return;
+    }
+    if (accs_.empty() || k_.rows || k_.axis || k_.cube) {
+      d_.error(s.range, "a second tiles loop",
+               "a second loop follows a flat loop that accumulates (total += sum(v)) and reads its totals; otherwise "
+               "put both computations in one loop");
+      return;
+    }
+    if (s.loop_vars.size() != 1 || !s.value || !first.value || print_expr(*s.value) != print_expr(*first.value)) {
+      d_.error(s.value ? s.value->range : s.range, "the second loop iterates differently from the first",
+               "both loops cover the same tensor: for " + k_.loop_var + " in " +
+                   (first.value ? print_expr(*first.value) : std::string("tiles(n)")) + ":");
+      return;
+    }
+    for (auto it = locals_.begin(); it != locals_.end();) {   // the first loop's tiles end with it
+      const bool tile = !it->second.scalar && it->second.value >= 0 && !k_.values[it->second.value].resident &&
+                        !k_.values[it->second.value].epilogue;
+      if (tile) first_loop_names_.insert(it->first), it = locals_.erase(it);
+      else ++it;
+    }
+    k_.loop_var = s.loop_vars[0];
+    k_.phase2 = static_cast<int>(k_.body.size());
+    in_loop_ = phase2_ = true;
+    after_loop_ = false;
+    for (const StmtPtr& b : s.body) stmt(*b);
+    in_loop_ = phase2_ = false;
+  }
+
+  // A name in the second loop: an epilogue value or a combined accumulator becomes a scalar (read from UB once, after
+  // the epilogue); a tile of the first loop is an error. False: not such a name.
+  bool phase2_name(const Expr& e, Operand& o) {
+    const std::string& n = e.text;
+    if (first_loop_names_.count(n) && !locals_.count(n)) {
+      d_.error(e.range, "'" + n + "' is a tile of the first loop", "load it again in the second loop");
+      o = {};
+      return true;
+    }
+    Operand v;
+    if (accs_.count(n)) {   // the combined total, computed in the epilogue
+      phase2_ = in_loop_ = false;
+      after_loop_ = true;
+      v = name(e);
+      after_loop_ = false;
+      phase2_ = in_loop_ = true;
+    } else if (auto it = locals_.find(n); it != locals_.end()) v = it->second;
+    else return false;
+    if (!v.ok || v.scalar || !k_.values[v.value].epilogue) {
+      o = v;
+      return true;
+    }
+    if (k_.values[v.value].mask) {
+      d_.error(e.range, "'" + n + "' is a comparison; the second loop reads numbers", "use where() after the loop");
+      o = {};
+      return true;
+    }
+    std::string member;
+    for (const auto& [val, m] : k_.phase_scalars)
+      if (val == v.value) member = m;
+    if (member.empty()) {
+      member = camel_lower(n) + "S_";
+      k_.phase_scalars.emplace_back(v.value, member);
+    }
+    o = {};
+    o.ok = o.scalar = true;
+    o.s.cpp = member;
+    o.scalar_type = {-1, DType::F32};
+    return true;
   }
 
   void loop_header(const Stmt& s) {
@@ -512,9 +639,13 @@ class Checker {
     // Flat if the extent is the only dim of its tensor's pattern; rows if it is the leading part of [*m, n].
     const TensorArg& t = k_.tensors[k_.syms[si].tensor];
     const Sym& sy = k_.syms[si];
-    if (t.dims.size() == 1) {
+    // A later input may view the extent as rows ([*m, n]) when the first one is a column of scales (a: T[*m]).
+    bool later_rows = false;
+    for (const TensorArg& u : k_.tensors)
+      later_rows |= !u.output && u.dims.size() >= 2 && u.dims[0].star && u.dims[0].name == ext;
+    if (t.dims.size() == 1 && !later_rows) {
       k_.rows = false;
-    } else if (t.dims.size() >= 2 && sy.first == static_cast<int>(t.dims.size()) - 1) {
+    } else if ((t.dims.size() >= 2 && sy.first == static_cast<int>(t.dims.size()) - 1) || t.dims.size() == 1) {
       k_.rows = true;
       row_length(ext, *it->args[0]);
     } else {
@@ -658,6 +789,11 @@ class Checker {
   // `total += sum(x)` in the loop, with `total = 0.0` before it: a per-core accumulator, added up over the cores
   // after the loop.
   void accumulate(const Stmt& s) {
+    if (phase2_) {
+      d_.error(s.target_range, "an accumulator in the second tiles loop",
+               "accumulate in the first loop; the second uses the combined totals");
+      return;
+    }
     if (k_.axis) {
       d_.error(s.target_range, "accumulators are not supported in axis programs",
                "reduce the whole tensor with a flat program: for t in tiles(n) over x: T[*n]");
@@ -731,7 +867,7 @@ class Checker {
 
   // Inputs are computed on: no i64 (no int64 arithmetic), no mapped variable (it has no columns of its own).
   bool input_type_ok(const Param& pa, TypeOf t) {
-    if (t.var < 0 && t.fixed == DType::I64) {
+    if (t.var < 0 && t.fixed == DType::I64 && !is_index_program(p_)) {   // index programs read i64 indices
       d_.error(pa.type.dtype_range, "input '" + pa.name + "' is i64: the vector unit has no int64 arithmetic",
                "i64 is for outputs (written from i32 values)");
       return false;
@@ -1009,6 +1145,30 @@ class Checker {
     k_.epilogue.push_back(in);
   }
 
+  // axis_index(v): the slab of v's shape and dtype whose element (i, c) is i, its index along the axis r (cummax's
+  // indices: the last i where the running maximum was reached, kernels/math/cummax.tile).
+  Operand axis_index(const Expr& e) {
+    if (e.args.size() != 1 || !e.kwargs.empty()) {
+      d_.error(e.range, "axis_index() takes one slab", "axis_index(v) with v = load(x[:, c], f32)");
+      return {};
+    }
+    Operand v = expr(*e.args[0]);
+    if (!v.ok) return {};
+    if (v.scalar || k_.values[v.value].form != Form::Slab || k_.values[v.value].mask) {
+      d_.error(e.args[0]->range, "axis_index() numbers the rows of a slab of an axis program",
+               "for c in tiles(outer, inner): ... axis_index(load(x[:, c], f32))");
+      return {};
+    }
+    const TypeOf t = k_.values[v.value].type;
+    for (DType d : each(t))
+      if (d != DType::F32 && d != DType::I32) {
+        d_.error(e.args[0]->range, "axis_index() gives f32 or i32 indices; this slab is " + tname(t),
+                 "load it as f32: load(x[:, c], f32) (exact indices up to 2**24)");
+        return {};
+      }
+    return emit(Op::Fill, "axis_index", Form::Slab, t, {}, e);
+  }
+
   Operand fill(const Operand& s, Form f, TypeOf t, Range r) {
     Operand o;
     o.ok = true;
@@ -1066,6 +1226,9 @@ class Checker {
 
   Operand name(const Expr& e) {
     const std::string& n = e.text;
+    if (phase2_) {   // a two-phase program's second loop reads the epilogue's values as scalars
+      if (Operand o; phase2_name(e, o)) return o;
+    }
     if (auto a = accs_.find(n); a != accs_.end()) {
       if (!after_loop_) {
         d_.error(e.range, "accumulator '" + n + "' is read inside the loop", "use it after the loop");
@@ -1385,6 +1548,7 @@ class Checker {
       }
       return o;
     }
+    if (f == "axis_index") return axis_index(e);
     if (f == "cast") {
       if (!nargs(2, "cast(v, f32)") || !no_kwargs()) return {};
       Operand a = expr(*e.args[0]);
@@ -1633,6 +1797,8 @@ class Checker {
   Kernel& k_;
   Diags& d_;
   bool in_loop_ = false, after_loop_ = false;
+  bool phase2_ = false;                               // checking a two-phase program's second loop
+  std::set<std::string> first_loop_names_;            // tiles of the first loop (not visible in the second)
   std::map<std::string, Operand> locals_;
   std::map<std::string, const Expr*> scalar_asts_;
   std::vector<std::string> row_dims_;                 // row programs: the dims of a row (n, or h and w merged)   // scalar locals' expressions (for host scalars)

@@ -64,6 +64,57 @@ class CubeChecker {
     return s;
   }
 
+  // blocks(batch, m, h * w): the output's columns are several trailing dims of b and c (a 1x1 conv's pixels), one
+  // merged dim 'h_w' = h * w read from the input that binds them; they must be adjacent there, in this order.
+  int merged_sym(const Expr& e) {
+    std::vector<const Expr*> parts;
+    std::function<bool(const Expr&)> flatten = [&](const Expr& x) {
+      if (x.kind == ExprKind::Binary && x.text == "*" && x.args.size() == 2) return flatten(*x.args[0]) && flatten(*x.args[1]);
+      if (x.kind != ExprKind::Name) return false;
+      parts.push_back(&x);
+      return true;
+    };
+    if (!flatten(e)) {
+      d_.error(e.range, "a merged dim of blocks() is a product of dim names", "blocks(batch, m, h * w)");
+      return -1;
+    }
+    std::vector<int> syms;
+    for (const Expr* x : parts) syms.push_back(dim_sym(*x, "blocks()"));
+    if (std::count(syms.begin(), syms.end(), -1) > 0) return -1;
+    std::string joined;
+    bool adjacent = true;
+    for (size_t i = 0; i < syms.size(); ++i) {
+      const Sym& y = k_.syms[syms[i]];
+      joined += (i ? "_" : "") + y.name;
+      adjacent &= !y.star && y.part < 0 && y.tensor == k_.syms[syms[0]].tensor &&
+                  y.first == k_.syms[syms[0]].first - static_cast<int>(i);
+    }
+    if (!adjacent || sym_of(joined) >= 0) {
+      d_.error(e.range, "the dims " + print_expr(e) + " cannot be merged into the output's columns",
+               sym_of(joined) >= 0 ? "'" + joined + "' is already a dim: rename it"
+                                   : "they must be the last dims of one input, in this order (x: T[batch, k, h, w])");
+      return -1;
+    }
+    merged_.clear();
+    for (const Expr* x : parts) merged_.push_back(x->text);
+    merged_name_ = joined;
+    k_.syms.push_back({joined, k_.syms[syms[0]].tensor, k_.syms[syms[0]].first, k_.syms[syms.back()].last, false});
+    return static_cast<int>(k_.syms.size()) - 1;
+  }
+  // A tensor's dims with the merged run (h, w) as one dim named h_w.
+  std::vector<Dim> collapse(const std::vector<Dim>& ds) const {
+    std::vector<Dim> o;
+    for (size_t i = 0; i < ds.size(); ++i) {
+      bool run = !merged_.empty() && i + merged_.size() <= ds.size();
+      for (size_t j = 0; run && j < merged_.size(); ++j) run = ds[i + j].name == merged_[j];
+      o.push_back(ds[i]);
+      if (!run) continue;
+      o.back().name = merged_name_;
+      i += merged_.size() - 1;
+    }
+    return o;
+  }
+
   // for blk in blocks([batch,] m[, n]): the output blocks, split over the cores.
   bool blocks(const Stmt& s) {
     const Expr* it = s.value.get();
@@ -86,7 +137,8 @@ class CubeChecker {
       return false;
     }
     std::vector<int> syms;
-    for (const ExprPtr& a : it->args) syms.push_back(dim_sym(*a, "blocks()"));
+    for (const ExprPtr& a : it->args)
+      syms.push_back(a->kind == ExprKind::Binary && a->text == "*" ? merged_sym(*a) : dim_sym(*a, "blocks()"));
     if (std::count(syms.begin(), syms.end(), -1) > 0) return false;
     const size_t n = syms.size();
     if (n == 3) mm().batch_sym = syms[0];
@@ -204,15 +256,20 @@ class CubeChecker {
       return;
     }
     (is_a ? mm().a : mm().b) = ti;
+    if (k_.tensors[ti].optional)
+      d_.error(e.args[0]->range, "'" + e.args[0]->text + "' is optional (= None) but mma always reads it",
+               "only the epilogue's loads may be optional: drop '= None'");
     const TensorArg& t = k_.tensors[ti];
+    const std::vector<Dim> td = collapse(t.dims);   // h, w of blocks(batch, m, h * w) as one dim
     std::vector<const Dim*> dims;   // the matrix dims: all but a leading batch
     bool batched = false;
-    for (size_t i = 0; i < t.dims.size(); ++i) {
-      if (i == 0 && mm().batch_sym >= 0 && t.dims[i].name == k_.syms[mm().batch_sym].name && t.dims.size() >= 2) {
+    for (size_t i = 0; i < td.size(); ++i) {
+      if (i == 0 && mm().batch_sym >= 0 && td[i].name == k_.syms[mm().batch_sym].name && td.size() >= 2) {
         batched = true;
         continue;
       }
-      dims.push_back(&t.dims[i]);
+      if (td[i].name.empty() && td[i].value == 1) continue;   // a size-1 dim (a 1x1 kernel's) changes no offset
+      dims.push_back(&td[i]);
     }
     (is_a ? mm().a_batched : mm().b_batched) = batched;
     const size_t nidx = e.args.size() - 1;
@@ -291,8 +348,9 @@ class CubeChecker {
     if (mm().m_sym >= 0) want.push_back(mm().m_sym);
     if (mm().n_sym >= 0) want.push_back(mm().n_sym);
     const TensorArg& c = k_.tensors[ti];
-    bool same = c.dims.size() == want.size();
-    for (size_t i = 0; same && i < want.size(); ++i) same = c.dims[i].name == k_.syms[want[i]].name;
+    const std::vector<Dim> cd = collapse(c.dims);
+    bool same = cd.size() == want.size();
+    for (size_t i = 0; same && i < want.size(); ++i) same = cd[i].name == k_.syms[want[i]].name;
     if (!same) {
       std::string w;
       for (int y : want) w += (w.empty() ? "" : ", ") + k_.syms[y].name;
@@ -313,9 +371,7 @@ class CubeChecker {
       d_.error(b.range, "the operands of mma have different dtypes", "give both the same dtype variable: T");
       return;
     }
-    if (mm().batch_sym >= 0 && !mm().a_batched)
-      d_.error(a.range, "the left operand has no batch dim '" + k_.syms[mm().batch_sym].name + "'",
-               a.name + ": T[*" + k_.syms[mm().batch_sym].name + ", m, k]");
+    // a left operand without the batch dim is shared by the batch's products (a 1x1 conv's weight)
     std::vector<DType> types;
     if (a.type.var >= 0) types = k_.dtype_vars[a.type.var].types;
     else types.push_back(a.type.fixed);
@@ -342,6 +398,8 @@ class CubeChecker {
   Kernel& k_;
   Diags& d_;
   Range blocks_range_;
+  std::vector<std::string> merged_; // blocks(batch, m, h * w): the merged output dims (h, w), named merged_name_
+  std::string merged_name_;
   std::vector<const Stmt*> epi_;   // the epilogue's assignments, between the K loop and the store
   const Expr* stored_ = nullptr;   // the stored value
 };

@@ -47,7 +47,9 @@ class EpiLowering {
     EpiVal v = lower(e);
     if (!v.kind) return;
     if (v.kind != 'B') {
-      d_.error(e.range, v.kind == 'R' ? "the store writes a [n] row, not a block" : "the store writes a scalar, not a block",
+      d_.error(e.range, v.kind == 'S'   ? "the store writes a scalar, not a block"
+                             : v.kind == 'R' ? "the store writes a [n] row, not a block"
+                                             : "the store writes a [m] column, not a block",
                "store a value computed from the accumulator: store(c[" + mm_.block_var + "], relu(" + mm_.acc + " + b))");
       return;
     }
@@ -103,6 +105,16 @@ class EpiLowering {
     bool same = t.dims.size() == c.dims.size();
     for (size_t i = 0; same && i < t.dims.size(); ++i) same = t.dims[i].name == c.dims[i].name && !t.dims[i].name.empty();
     const bool row = !nname.empty() && t.dims.size() == 1 && t.dims[0].name == nname;
+    // a [m] vector: one value per output row (a conv's per-channel bias), broadcast along each row of the block
+    const bool col = !row && mm_.m_sym >= 0 && t.dims.size() == 1 && t.dims[0].name == k_.syms[mm_.m_sym].name;
+    if (col) {
+      CubeEpiOp op;
+      op.op = "load_col";
+      op.tensor = ti;
+      EpiVal v = emit(op, true, e);
+      v.kind = 'C';
+      return v;
+    }
     if (!same && !row) {
       d_.error(t.range, "'" + t.name + "' is neither a [" + nname + "] row nor of the output's shape",
                t.name + ": T[" + nname + "] (a bias added down the rows) or the dims of '" + c.name + "'");
@@ -116,6 +128,20 @@ class EpiLowering {
     return emit(op, row, e);
   }
 
+  // block OP column (a [m] input broadcast along the rows): kt::RowAdd ... on the block's rows.
+  EpiVal column_op(const std::string& fn, EpiVal a, EpiVal b, const Expr& e) {
+    const bool comm = fn == "add" || fn == "mul" || fn == "max" || fn == "min";
+    if (a.kind == 'C' && b.kind == 'B' && comm) std::swap(a, b);
+    if (a.kind != 'B' || b.kind != 'C') {
+      d_.error(e.range, "a [m] column combines only with the block, written first for - and /",
+               "acc + load(bias[" + mm_.block_var + "])");
+      return {};
+    }
+    CubeEpiOp op;
+    op.op = "bin_col", op.fn = fn, op.a = a.id, op.b = b.id;
+    return emit(op, false, e);
+  }
+
   EpiVal binary(const std::string& fn, EpiVal a, EpiVal b, const Expr& e) {
     const bool comm = fn == "add" || fn == "mul" || fn == "max" || fn == "min";
     if (a.kind == 'S' && b.kind == 'S') {
@@ -123,6 +149,7 @@ class EpiLowering {
       const char* op = fn == "add" ? "+" : fn == "sub" ? "-" : fn == "mul" ? "*" : "/";
       return {'S', -1, fmt::format("({} {} {})", a.s, op, b.s)};
     }
+    if (a.kind == 'C' || b.kind == 'C') return column_op(fn, a, b, e);
     if (a.kind == 'R' && b.kind != 'B') {
       d_.error(e.range, "a [n] row combines only with the block", "add it to the block: acc + load(bias[blk])");
       return {};
@@ -155,6 +182,25 @@ class EpiLowering {
       if (fn == "sub") op.fn = "rsub";
       if (fn == "div") op.fn = "rdiv";
     }
+    return emit(op, false, e);
+  }
+
+  // tril(h) / triu(h): the block with the elements above (below) the output matrix's diagonal set to zero, by the
+  // elements' row and column in the matrix (torch.tril / torch.triu with diagonal 0).
+  EpiVal triangle(const Expr& e) {
+    if (e.args.size() != 1 || !e.kwargs.empty()) {
+      d_.error(e.range, e.text + "() of the epilogue takes one block", e.text + "(" + mm_.acc + ")  (the main diagonal)");
+      return {};
+    }
+    EpiVal a = lower(*e.args[0]);
+    if (!a.kind) return {};
+    if (a.kind != 'B' || mm_.vec_b) {
+      d_.error(e.args[0]->range, e.text + "() masks a block of the output matrix by row and column",
+               e.text + "(" + mm_.acc + ")  in blocks(m, n)");
+      return {};
+    }
+    CubeEpiOp op;
+    op.op = "tri", op.fn = e.text, op.a = a.id;
     return emit(op, false, e);
   }
 
@@ -201,8 +247,10 @@ class EpiLowering {
       op.op = "clamp", op.a = v.id, op.scalar = lo.s, op.scalar2 = hi.s;
       return emit(op, false, e);
     }
+    if (f == "tril" || f == "triu") return triangle(e);
     d_.error(e.range, "'" + f + "' is not an epilogue function",
-             "the epilogue has + - * /, min, max, clamp, relu, sigmoid, tanh, exp, abs, gelu, gelu_tanh, silu, load");
+             "the epilogue has + - * /, min, max, clamp, relu, sigmoid, tanh, exp, abs, gelu, gelu_tanh, silu, tril, triu, "
+             "load");
     return {};
   }
 

@@ -1059,4 +1059,39 @@ __aicore__ inline void LoadPeriodicColumn(const AscendC::LocalTensor<T>& dst, co
   AscendC::WaitFlag<AscendC::HardEvent::S_V>(e);
   detail::ZeroRange(dst, PadRow<T>(rows), RoundRep<T>(rows));
 }
+
+// tril / triu of a float block in UB (cube epilogues), one row at a time: `row` starts 32-byte aligned and holds `len`
+// floats (its padded length). ZeroRowFrom zeros [from, len): a Duplicate masked to the part of the 64-float repeat
+// that holds `from` (an unaligned start cannot be addressed), a plain one for the rest. ZeroRowTo zeros [0, to).
+__aicore__ inline void ZeroRowFrom(const AscendC::LocalTensor<float>& row, int64_t from, uint32_t len) {
+  if (from >= static_cast<int64_t>(len)) return;
+  const uint32_t f = from < 0 ? 0 : static_cast<uint32_t>(from);
+  const uint32_t q = f / 64 * 64, hi = len - q < 64 ? len - q : 64;
+  uint64_t mask[2] = {(hi == 64 ? ~0ull : (1ull << hi) - 1) & ~((1ull << (f - q)) - 1), 0};
+  AscendC::Duplicate(row[q], 0.0f, mask, 1, 1, 8);
+  if (len > q + 64) AscendC::Duplicate(row[q + 64], 0.0f, static_cast<int32_t>(len - q - 64));
+}
+__aicore__ inline void ZeroRowTo(const AscendC::LocalTensor<float>& row, int64_t to, uint32_t len) {
+  if (to <= 0) return;
+  AscendC::Duplicate(row, 0.0f, static_cast<int32_t>(to < static_cast<int64_t>(len) ? to : len));
+}
+// axis_index(v) of an axis program: each element's index along the axis r, as T (float or int32). Row mode: `units`
+// rows of npad, each 0, 1, ..., npad - 1 (one CreateVecIndex, then the rows copied in doubling blocks). Column mode:
+// r rows of w columns, row j all j (row 0 zeros, then rows [k, 2k) = rows [0, k) + k): log2 of the rows instructions
+// either way. The tile is defined up to its last 256-byte repeat.
+template <class T>
+__aicore__ inline void AxisIndex(const AscendC::LocalTensor<T>& dst, bool rowMode, uint32_t units, uint32_t r,
+                                 uint32_t npad, uint32_t w) {
+  const uint32_t rows = rowMode ? units : r, len = rowMode ? npad : w;
+  if (rows == 0 || len == 0) return;
+  if (rowMode) AscendC::CreateVecIndex(dst, static_cast<T>(0), len);
+  else AscendC::Duplicate(dst, static_cast<T>(0), static_cast<int32_t>(len));
+  for (uint32_t k = 1; k < rows; k *= 2) {
+    const uint32_t c = rows - k < k ? rows - k : k;
+    AscendC::PipeBarrier<PIPE_V>();
+    AscendC::Adds(dst[k * len], dst, static_cast<T>(rowMode ? 0 : k), static_cast<int32_t>(c * len));
+  }
+  AscendC::PipeBarrier<PIPE_V>();
+  detail::ZeroRange(dst, rows * len, RoundRep<T>(rows * len));
+}
 }  // namespace kt

@@ -1,0 +1,43 @@
+// Convolution programs on the vector cores: `store(y, EPILOGUE(conv(x, weight, bias, stride=s, padding=p, ...)))`
+// (also conv_transpose, a depthwise conv inside a 1x1 conv, avg_pool of a conv). Checked by sema_conv.cpp (their own
+// header: list attrs `stride: i32[2] = (1, 2)`, output dims from the attrs), emitted by emit_conv.cpp; the kernel's
+// work is kt::Conv (src/tile/prelude/kgen_conv.h). docs/tile-language.md, "Convolutions".
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+#include "tile/ast.h"
+#include "tile/diag.h"
+#include "tile/ir.h"
+
+namespace kgen::tile {
+// One geometry argument (stride=, padding=, ...): a constant, or an i32 / list attr, optionally divided (k // 2).
+struct ConvArg {
+  int attr = -1;                   // index into Kernel::attrs; -1: the constant `value`
+  int64_t value = 0;
+  int64_t div = 1;                 // `kernel_size / 2` (integer division)
+};
+// One epilogue step on the float32 accumulator, applied in order.
+struct ConvEpi {
+  std::string op;                  // relu, tanh, sigmoid, muls, adds, chan_add
+  std::string scalar;              // muls/adds: a C++ float expression (literal or tiling field)
+};
+struct ConvSpec {
+  std::string mode = "conv";       // conv, depthwise, transposed, separable, pool
+  int nd = 2;                      // spatial dims (1-3)
+  int x = -1, w = -1, w2 = -1, bias = -1, chan = -1, y = -1;   // tensors (w2: separable's pointwise weight)
+  ConvArg stride{-1, 1}, padding{-1, 0}, dilation{-1, 1}, output_padding{-1, 0}, pool{-1, 1};
+  std::vector<int> list_len;       // per attr: > 0 for a ListInt attr
+  std::vector<std::vector<int64_t>> list_default;
+  std::vector<ConvEpi> epi;
+  std::string text;                // the stored expression, for the generated comments
+};
+// Whether the body is one `store(y, ...)` of an expression holding conv(...) or conv_transpose(...).
+bool is_conv_program(const Program& p);
+// Checks the header and the body of a convolution program into k (k.conv set).
+void check_conv(const Program& p, Kernel& k, Diags& d);
+std::string print_conv(const Kernel& k);
+// The op project's files (kernel, tiling header, host, json); the caller adds the preludes.
+std::map<std::string, std::string> emit_conv(const Kernel& k);
+}  // namespace kgen::tile

@@ -1,0 +1,315 @@
+// Helpers of the convolution kernels that `kgen tile compile` writes (docs/tile-language.md, "Convolutions").
+// Vector-core form: each work item is (batch, output plane, block of R output rows, group of G output channels); the
+// input rows the block needs are staged once in UB with zero rows/columns around them, each kernel tap's
+// strided/dilated/shifted view is one Gather by a byte-offset table built once per core, and every output channel of
+// the group accumulates it with one Axpy (the tap's weight a scalar). Accumulation is float32 for every dtype.
+#ifndef KGEN_CONV_H
+#define KGEN_CONV_H
+#include "kgen_tile.h"
+
+namespace kt {
+
+// The geometry of one convolution, filled by the kernel from its tiling data (names as in the host's TilingFunc).
+struct ConvGeom {
+  uint32_t n, cin, cout, groups;        // batch, channels, conv groups (1, or cin for depthwise)
+  uint32_t id, ih, iw, od, oh, ow;      // input and output extents (id = od = 1 below 3-D)
+  uint32_t kd, kh, kw;                  // effective taps (after an avg-pool is folded into the weights)
+  uint32_t wkh, wkw;                    // the weight tensor's taps (differ from kh, kw when pool > 1)
+  uint32_t sd, sh, sw, pd, ph, pw, dd, dh, dw;
+  uint32_t transposed, pool, separable, hasBias;
+  uint32_t rows, grp, cc, hr, wa;       // rows per block, channels per item, input channels per load, UB row layout
+  uint32_t items, perCore;
+};
+
+template <class T>
+class Conv {
+ public:
+  static constexpr bool kF32 = std::is_same<T, float>::value;
+
+  __aicore__ inline void Init(AscendC::TPipe& pipe, const ConvGeom& g, GM_ADDR x, GM_ADDR w, GM_ADDR w2, GM_ADDR bias,
+                              GM_ADDR y) {
+    g_ = g;
+    cig_ = g.separable ? g.cin : (g.transposed ? g.cin : g.cin / g.groups);
+    cog_ = g.cout / g.groups;
+    lr_ = static_cast<uint32_t>(RoundUp(uint64_t(g.rows) * g.ow, 16));   // one output channel's block in UB
+    nb_ = (g.oh + g.rows - 1) / g.rows;
+    ngPer_ = (cog_ + g.grp - 1) / g.grp;
+    taps_ = g.kd * g.kh * g.kw;
+    xGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(x));
+    wGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(w));
+    if (w2 != nullptr) w2Gm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(w2));
+    if (bias != nullptr) bGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(bias));
+    yGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(y));
+    const uint64_t xElems = uint64_t(g.cc) * g.kd * g.hr * g.wa;
+    pipe.InitBuffer(xF_, RoundUp256(xElems * 4));
+    if constexpr (!kF32) pipe.InitBuffer(xT_, RoundUp256(xElems * sizeof(T)));
+    pipe.InitBuffer(tab_, RoundUp256(uint64_t(g.kw) * lr_ * 4));
+    pipe.InitBuffer(tmp_, RoundUp256(uint64_t(lr_) * 4));
+    if (g.separable) pipe.InitBuffer(tmp2_, RoundUp256(uint64_t(lr_) * 4));
+    pipe.InitBuffer(acc_, RoundUp256(uint64_t(g.grp) * lr_ * 4));
+    if constexpr (!kF32) pipe.InitBuffer(out_, RoundUp256(uint64_t(g.grp) * lr_ * sizeof(T)));
+    pipe.InitBuffer(wF_, RoundUp256(uint64_t(WeightElems()) * 4));
+    if constexpr (!kF32) pipe.InitBuffer(wT_, RoundUp256(uint64_t(RawWeightElems()) * sizeof(T)));
+    if (g.pool > 1) pipe.InitBuffer(wRaw_, RoundUp256(uint64_t(RawWeightElems()) * 4));
+    if (g.separable) pipe.InitBuffer(w2F_, RoundUp256(uint64_t(g.cout) * g.cin * 4));
+    if (g.hasBias) pipe.InitBuffer(bF_, RoundUp256(uint64_t(g.cout) * 4));
+    pipe.InitBuffer(eF_, RoundUp256(uint64_t(g.cout) * 4));
+    pipe.InitBuffer(math_, RoundUp256(kMathTmpBytes));
+    pipe.InitBuffer(act_, RoundUp256(uint64_t(g.grp) * lr_ * 4));
+  }
+
+  // Once per core: weights (and bias) to float32 in UB, the pool folded into the taps, the gather tables.
+  __aicore__ inline void Prepare() {
+    AscendC::LocalTensor<float> wF = wF_.Get<float>();
+    if (g_.pool > 1) {
+      StageFloat(wRaw_.Get<float>(), wGm_, RawWeightElems());
+      FoldPool(wF, wRaw_.Get<float>());
+    } else {
+      StageFloat(wF, wGm_, RawWeightElems());
+    }
+    if (g_.separable) StageFloat(w2F_.Get<float>(), w2Gm_, g_.cout * g_.cin);
+    if (g_.hasBias) StageFloat(bF_.Get<float>(), bGm_, g_.cout);
+    if (hasExtra_) StageFloat(eF_.Get<float>(), eGm_, g_.cout);
+    BuildTables();
+    AscendC::PipeBarrier<PIPE_ALL>();   // the tables and the weights are read next (vector and scalar units)
+  }
+
+  __aicore__ inline uint32_t ItemCount() const { return g_.items; }
+  __aicore__ inline uint32_t Lr() const { return lr_; }
+  __aicore__ inline uint32_t GroupSize() const { return geff_; }
+  __aicore__ inline uint32_t FirstChannel() const { return co0_; }
+  __aicore__ inline AscendC::LocalTensor<float> Acc() { return acc_.Get<float>(); }
+  // A float32 block as large as Acc(): activations (Tanh, Sigmoid) do not run in place.
+  __aicore__ inline AscendC::LocalTensor<float> Scratch() { return act_.Get<float>(); }
+  // Scratch of the activations an epilogue calls (Tanh, Sigmoid, ...).
+  __aicore__ inline AscendC::LocalTensor<uint8_t> MathTmp() { return math_.Get<uint8_t>(); }
+  // A per-output-channel vector of the epilogue (a [cout, 1, 1] bias), staged in float32 by Prepare.
+  __aicore__ inline void SetChannelVector(GM_ADDR v) {
+    eGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(v));
+    hasExtra_ = true;
+  }
+  __aicore__ inline float ChannelValue(uint32_t co) { return eF_.Get<float>().GetValue(co); }
+
+  // The float32 sums of one item: acc[g * Lr() + r * ow + j] = conv output (channel co0 + g, row oh0 + r, column j),
+  // bias included.
+  __aicore__ inline void Accumulate(uint32_t item) {
+    Decode(item);
+    AscendC::LocalTensor<float> acc = acc_.Get<float>();
+    AscendC::PipeBarrier<PIPE_ALL>();   // the previous item's stores have read acc
+    for (uint32_t gi = 0; gi < geff_; ++gi) {
+      const float b = g_.hasBias ? bF_.Get<float>().GetValue(co0_ + gi) : 0.0f;
+      AscendC::Duplicate(acc[gi * lr_], b, static_cast<int32_t>(lr_));
+    }
+    const uint32_t cnt = g_.rows * g_.ow;
+    AscendC::LocalTensor<float> xF = xF_.Get<float>();
+    AscendC::LocalTensor<float> tmp = tmp_.Get<float>();
+    AscendC::LocalTensor<uint32_t> tab = tab_.Get<uint32_t>();
+    for (uint32_t c0 = 0; c0 < nci_; c0 += g_.cc) {
+      const uint32_t cn = nci_ - c0 < g_.cc ? nci_ - c0 : g_.cc;
+      LoadInput(c0, cn);
+      for (uint32_t c = 0; c < cn; ++c) {
+        const uint32_t ci = ci0_ + c0 + c;
+        AscendC::LocalTensor<float> sum = g_.separable ? tmp2_.Get<float>() : tmp;
+        if (g_.separable) {
+          AscendC::Duplicate(sum, 0.0f, static_cast<int32_t>(lr_));
+          AscendC::PipeBarrier<PIPE_V>();
+        }
+        for (uint32_t kd = 0; kd < g_.kd; ++kd)
+          for (uint32_t kh = 0; kh < g_.kh; ++kh) {
+            const uint32_t row = g_.transposed ? (g_.kh - 1 - kh) * g_.dh : kh * g_.dh;
+            const uint32_t base = ((c * g_.kd + kd) * g_.hr + row) * g_.wa * 4;
+            for (uint32_t kw = 0; kw < g_.kw; ++kw) {
+              // the tap's view of the staged rows: strided, dilated and shifted columns, zeros outside the input
+              AscendC::Gather(tmp, xF, tab[kw * lr_], base, cnt);
+              AscendC::PipeBarrier<PIPE_V>();
+              if (g_.separable) {
+                AscendC::Axpy(sum, tmp, Weight(0, ci, kd, kh, kw), static_cast<int32_t>(cnt));
+              } else {
+                for (uint32_t gi = 0; gi < geff_; ++gi)
+                  AscendC::Axpy(acc[gi * lr_], tmp, Weight(co0_ + gi, ci, kd, kh, kw), static_cast<int32_t>(cnt));
+              }
+              AscendC::PipeBarrier<PIPE_V>();   // tmp is gathered again next
+            }
+          }
+        if (g_.separable) {   // the pointwise mix: every output channel takes this channel's depthwise result
+          AscendC::LocalTensor<float> w2 = w2F_.Get<float>();
+          for (uint32_t gi = 0; gi < geff_; ++gi)
+            AscendC::Axpy(acc[gi * lr_], sum, w2.GetValue((co0_ + gi) * g_.cin + ci), static_cast<int32_t>(cnt));
+          AscendC::PipeBarrier<PIPE_V>();
+        }
+      }
+    }
+  }
+
+  // acc (after the epilogue) to y: one contiguous run of rows * ow elements per output channel.
+  __aicore__ inline void Store() {
+    AscendC::LocalTensor<float> acc = acc_.Get<float>();
+    const uint32_t cnt = rowsEff_ * g_.ow;
+    AscendC::PipeBarrier<PIPE_ALL>();
+    for (uint32_t gi = 0; gi < geff_; ++gi) {
+      const uint64_t off = ((uint64_t(n_) * g_.cout + co0_ + gi) * g_.od + od_) * g_.oh * g_.ow + uint64_t(oh0_) * g_.ow;
+      AscendC::DataCopyExtParams p(1, cnt * static_cast<uint32_t>(sizeof(T)), 0, 0, 0);
+      if constexpr (kF32) {
+        AscendC::DataCopyPad(yGm_[off], acc[gi * lr_], p);
+      } else {
+        AscendC::LocalTensor<T> out = out_.Get<T>();
+        if (gi == 0) {
+          Convert(out, acc, geff_ * lr_);
+          AscendC::PipeBarrier<PIPE_ALL>();
+        }
+        AscendC::DataCopyPad(yGm_[off], out[gi * lr_], p);
+      }
+    }
+  }
+
+ private:
+  __aicore__ inline uint32_t RawWeightElems() const {
+    if (g_.separable) return g_.cin * g_.wkh * g_.wkw;
+    const uint32_t taps = g_.kd * g_.wkh * g_.wkw;
+    return g_.transposed ? g_.cin * cog_ * taps : g_.cout * cig_ * taps;
+  }
+  __aicore__ inline uint32_t WeightElems() const {
+    if (g_.separable) return g_.cin * taps_;
+    return g_.transposed ? g_.cin * cog_ * taps_ : g_.cout * cig_ * taps_;
+  }
+
+  // The weight of (output channel co, input channel ci, tap) in UB: [co][ci of the group][taps], transposed
+  // [ci][co][taps] as nn.ConvTranspose stores it, separable (depthwise) [ci][taps].
+  __aicore__ inline float Weight(uint32_t co, uint32_t ci, uint32_t kd, uint32_t kh, uint32_t kw) {
+    const uint32_t tap = (kd * g_.kh + kh) * g_.kw + kw;
+    uint32_t i;
+    if (g_.separable) i = ci * taps_ + tap;
+    else if (g_.transposed) i = (ci * cog_ + co) * taps_ + tap;
+    else i = (co * cig_ + (ci - (co / cog_) * cig_)) * taps_ + tap;
+    return wF_.Get<float>().GetValue(i);
+  }
+
+  // GM (T) -> UB float32 through the T staging buffer.
+  __aicore__ inline void StageFloat(const AscendC::LocalTensor<float>& dst, const AscendC::GlobalTensor<T>& src,
+                                    uint32_t len) {
+    AscendC::PipeBarrier<PIPE_ALL>();
+    if constexpr (kF32) {
+      LoadFlat(dst, src, len);
+    } else {
+      AscendC::LocalTensor<T> st = wT_.Get<T>();
+      LoadFlat(st, src, len);
+      AscendC::PipeBarrier<PIPE_ALL>();
+      Convert(dst, st, len);
+    }
+    AscendC::PipeBarrier<PIPE_ALL>();
+  }
+
+  // avg_pool(conv(x), P) with stride-1 taps k is one conv with taps k + P - 1 and stride P: each folded tap is the
+  // mean of the P x P original taps it covers.
+  __aicore__ inline void FoldPool(const AscendC::LocalTensor<float>& dst, const AscendC::LocalTensor<float>& raw) {
+    const uint32_t planes = g_.cout * cig_ * g_.kd;
+    const float inv = 1.0f / static_cast<float>(g_.pool * g_.pool);
+    for (uint32_t p = 0; p < planes; ++p)
+      for (uint32_t a = 0; a < g_.kh; ++a)
+        for (uint32_t b = 0; b < g_.kw; ++b) {
+          float s = 0.0f;
+          for (uint32_t u = 0; u < g_.pool; ++u)
+            for (uint32_t v = 0; v < g_.pool; ++v)
+              if (a >= u && b >= v && a - u < g_.wkh && b - v < g_.wkw)
+                s += raw.GetValue((p * g_.wkh + (a - u)) * g_.wkw + (b - v));
+          dst.SetValue((p * g_.kh + a) * g_.kw + b, s * inv);
+        }
+  }
+
+  // tab[kw][r * ow + j]: byte offset (from the tap row's start in the staged block) of the input element output
+  // column j of block row r reads through tap kw; column iw of the staged row (always zero) where it reads padding.
+  __aicore__ inline void BuildTables() {
+    AscendC::LocalTensor<uint32_t> tab = tab_.Get<uint32_t>();
+    const uint32_t rowStep = g_.transposed ? 1 : g_.sh;
+    for (uint32_t kw = 0; kw < g_.kw; ++kw)
+      for (uint32_t j = 0; j < g_.ow; ++j) {
+        int64_t col;
+        if (g_.transposed) {   // output column j = input column i * sw - pw + kw * dw
+          const int64_t t = int64_t(j) + g_.pw - int64_t(kw) * g_.dw;
+          col = (t >= 0 && t % g_.sw == 0 && t / g_.sw < g_.iw) ? t / g_.sw : g_.iw;
+        } else {
+          const int64_t t = int64_t(j) * g_.sw - g_.pw + int64_t(kw) * g_.dw;
+          col = (t >= 0 && t < g_.iw) ? t : g_.iw;
+        }
+        for (uint32_t r = 0; r < g_.rows; ++r)
+          tab.SetValue(kw * lr_ + r * g_.ow + j, static_cast<uint32_t>((r * rowStep * g_.wa + col) * 4));
+      }
+  }
+
+  __aicore__ inline void Decode(uint32_t item) {
+    const uint32_t ng = g_.groups * ngPer_;
+    const uint32_t cg = item % ng;
+    uint32_t rest = item / ng;
+    const uint32_t b = rest % nb_;
+    rest /= nb_;
+    od_ = rest % g_.od;
+    n_ = rest / g_.od;
+    const uint32_t grp = cg / ngPer_, j = cg % ngPer_;
+    co0_ = grp * cog_ + j * g_.grp;
+    geff_ = cog_ - j * g_.grp < g_.grp ? cog_ - j * g_.grp : g_.grp;
+    oh0_ = b * g_.rows;
+    rowsEff_ = g_.oh - oh0_ < g_.rows ? g_.oh - oh0_ : g_.rows;
+    ci0_ = (g_.separable || g_.transposed) ? 0 : grp * cig_;
+    nci_ = cig_;
+  }
+
+  // Input channels [ci0_ + c0, + cn) of the item's rows into xF: zeros, then each valid row at its place.
+  __aicore__ inline void LoadInput(uint32_t c0, uint32_t cn) {
+    const uint32_t elems = cn * g_.kd * g_.hr * g_.wa;
+    AscendC::PipeBarrier<PIPE_ALL>();   // the previous chunk's gathers have read xF
+    AscendC::LocalTensor<float> xF = xF_.Get<float>();
+    AscendC::LocalTensor<T> dst;
+    if constexpr (kF32) dst = xF;
+    else dst = xT_.Get<T>();
+    if constexpr (kF32) AscendC::Duplicate(dst, 0.0f, static_cast<int32_t>(elems));
+    else AscendC::Duplicate(dst.template ReinterpretCast<int16_t>(), int16_t(0), static_cast<int32_t>(elems));
+    AscendC::PipeBarrier<PIPE_ALL>();
+    const uint32_t es = sizeof(T);
+    const uint32_t rowBytes = static_cast<uint32_t>(RoundUp(uint64_t(g_.iw) * es, 32));
+    const uint8_t rpad = static_cast<uint8_t>((rowBytes / es) - g_.iw);
+    for (uint32_t c = 0; c < cn; ++c)
+      for (uint32_t kd = 0; kd < g_.kd; ++kd) {
+        const int64_t pl = int64_t(od_) * g_.sd - g_.pd + int64_t(kd) * g_.dd;
+        if (pl < 0 || pl >= g_.id) continue;   // a padding plane stays zero
+        const uint64_t plane = ((uint64_t(n_) * g_.cin + ci0_ + c0 + c) * g_.id + pl) * g_.ih * g_.iw;
+        int64_t first, count, step;   // staged rows first, first + step, ... hold input rows in order
+        int64_t inRow;
+        if (g_.transposed) {   // staged row l is dilated row oh0 + ph - (kh - 1) * dh + l: input row t / sh
+          const int64_t t0 = int64_t(oh0_) + g_.ph - int64_t(g_.kh - 1) * g_.dh;
+          first = 0;
+          while (first < g_.hr && (t0 + first < 0 || (t0 + first) % g_.sh != 0)) ++first;
+          inRow = (t0 + first) / g_.sh;
+          step = g_.sh;
+          count = first < g_.hr ? (g_.hr - 1 - first) / step + 1 : 0;
+          if (inRow + count > g_.ih) count = g_.ih - inRow;
+        } else {   // staged row l is input row oh0 * sh - ph + l
+          const int64_t t0 = int64_t(oh0_) * g_.sh - g_.ph;
+          first = t0 < 0 ? -t0 : 0;
+          inRow = t0 + first;
+          step = 1;
+          count = g_.hr - first;
+          if (inRow + count > g_.ih) count = g_.ih - inRow;
+        }
+        if (count <= 0) continue;
+        const uint32_t dstGap = static_cast<uint32_t>((uint64_t(step) * g_.wa * es - rowBytes) / 32);
+        AscendC::DataCopyExtParams p(static_cast<uint16_t>(count), g_.iw * es, 0, dstGap, 0);
+        AscendC::DataCopyPadExtParams<T> pad(true, 0, rpad, static_cast<T>(0));
+        AscendC::DataCopyPad(dst[((c * g_.kd + kd) * g_.hr + first) * g_.wa], xGm_[plane + uint64_t(inRow) * g_.iw], p,
+                             pad);
+      }
+    AscendC::PipeBarrier<PIPE_ALL>();
+    if constexpr (!kF32) {
+      Convert(xF, dst, elems);
+      AscendC::PipeBarrier<PIPE_V>();
+    }
+  }
+
+  ConvGeom g_{};
+  uint32_t cig_ = 0, cog_ = 0, lr_ = 0, nb_ = 0, ngPer_ = 0, taps_ = 0;
+  uint32_t n_ = 0, od_ = 0, oh0_ = 0, rowsEff_ = 0, co0_ = 0, geff_ = 0, ci0_ = 0, nci_ = 0;
+  bool hasExtra_ = false;
+  AscendC::GlobalTensor<T> xGm_, wGm_, w2Gm_, bGm_, yGm_, eGm_;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> xF_, xT_, tab_, tmp_, tmp2_, acc_, out_, wF_, wT_, wRaw_, w2F_, bF_, eF_, math_, act_;
+};
+}  // namespace kt
+#endif

@@ -1,0 +1,109 @@
+// Convolutions in the tile language (src/tile/sema_conv.cpp, emit_conv.cpp, prelude/kgen_conv.h): the program forms
+// (conv, list attrs, depthwise, separable, transposed, avg-pool folding, epilogues), the project, every misuse.
+#include "tile/conv.h"
+#include "tile_test_util.h"
+
+namespace kgen::tile {
+namespace {
+using test_util::compile;
+using test_util::contains;
+using test_util::expect_error;
+
+std::string prog(const std::string& store, const std::string& extra = "") {
+  return "kernel conv2d(x: T[n, ci, h, w], weight: T[co, ci, kh, kw], b: T[co, 1, 1], bias: T[co] = None,\n"
+         "              stride: i32 = 1, padding: i32 = 0, scale: f32 = 2.0" + extra + ") -> (y: T[n, co, oh, ow]):\n"
+         "    dtype T in (f32, f16)\n"
+         "    store(y, " + store + ")\n";
+}
+
+TEST(TileConv, PlainConvCompilesToAProject) {
+  auto c = compile(prog("conv(x, weight, bias, stride=stride, padding=padding)"));
+  ASSERT_TRUE(c.ok) << c.diags;
+  ASSERT_TRUE(c.r.kernel.conv);
+  const ConvSpec& cs = *c.r.kernel.conv;
+  EXPECT_EQ(cs.mode, "conv");
+  EXPECT_EQ(cs.nd, 2);
+  EXPECT_EQ(cs.stride.attr, 0);   // attrs count from the first attr
+  EXPECT_TRUE(contains(c.check_ir, "conv conv2d: conv 2-D, x * weight -> y, stride stride padding padding"));
+  const std::string& kern = c.r.files.at("op_kernel/conv2d_custom.cpp");
+  EXPECT_TRUE(contains(kern, "kt::Conv<DTYPE_X> conv;"));
+  EXPECT_TRUE(contains(kern, "conv.Init(pipe, g, x, weight, nullptr, g.hasBias ? bias : nullptr, y);"));
+  EXPECT_TRUE(c.r.files.count("op_kernel/kgen_conv.h"));
+  EXPECT_TRUE(c.r.files.count("op_kernel/kgen_tile.h"));
+  const std::string& host = c.r.files.at("op_host/conv2d_custom.cpp");
+  EXPECT_TRUE(contains(host, "const bool hasBias = context->GetOptionalInputShape(3) != nullptr;"));
+  EXPECT_TRUE(contains(host, "this->Input(\"bias\").ParamType(OPTIONAL)"));
+  EXPECT_TRUE(contains(host, "this->Attr(\"stride\").AttrType(OPTIONAL).Int(1);"));
+  EXPECT_TRUE(contains(c.r.files.at("conv2d_custom.json"), "\"param_type\": \"optional\""));
+}
+
+TEST(TileConv, ListAttrsAndEpilogue) {
+  auto c = compile(
+      "kernel k(x: T[n, ci, h, w], bias: T[co, 1, 1], weight: T[co, ci, kh, kw], stride: i32[2] = (1, 2),\n"
+      "         ks: i32 = 3, scale: f32 = 2.0) -> (y: T[n, co, oh, ow]):\n"
+      "    dtype T in (f32, f16)\n"
+      "    store(y, tanh(conv(x, weight, stride=stride, padding=ks / 2)) * scale + bias)\n");
+  ASSERT_TRUE(c.ok) << c.diags;
+  const ConvSpec& cs = *c.r.kernel.conv;
+  ASSERT_EQ(cs.epi.size(), 3u);
+  EXPECT_EQ(cs.epi[0].op, "tanh");
+  EXPECT_EQ(cs.epi[1].scalar, "t.attr_scale");
+  EXPECT_EQ(cs.epi[2].op, "chan_add");
+  EXPECT_EQ(cs.padding.div, 2);
+  const std::string& host = c.r.files.at("op_host/k_custom.cpp");
+  EXPECT_TRUE(contains(host, "this->Attr(\"stride\").AttrType(OPTIONAL).ListInt({1, 2});"));
+  EXPECT_TRUE(contains(host, "GetListInt(0)"));
+  EXPECT_TRUE(contains(host, "pa[d] = (v ? *v : 3) / 2;"));
+  const std::string& kern = c.r.files.at("op_kernel/k_custom.cpp");
+  EXPECT_TRUE(contains(kern, "conv.SetChannelVector(bias);"));
+  EXPECT_TRUE(contains(kern, "AscendC::Muls(acc, acc, t.attr_scale, cnt);"));
+  EXPECT_TRUE(contains(c.r.files.at("op_host/k_custom_tiling.h"), "TILING_DATA_FIELD_DEF(float, attr_scale);"));
+}
+
+TEST(TileConv, DepthwiseSeparableTransposedAndPool) {
+  auto dw = compile(prog("conv(x, weight, groups=ci)"));
+  ASSERT_TRUE(dw.ok) << dw.diags;
+  EXPECT_EQ(dw.r.kernel.conv->mode, "depthwise");
+  auto sep = compile(prog("conv(conv(x, weight, groups=ci), b)"));
+  ASSERT_TRUE(sep.ok) << sep.diags;
+  EXPECT_EQ(sep.r.kernel.conv->mode, "separable");
+  EXPECT_TRUE(contains(sep.r.files.at("op_host/conv2d_custom.cpp"), "ShapeOf(ctx->GetInputShape(2)).GetDim(0)"));
+  auto tr = compile(prog("conv_transpose(x, weight, bias, stride=stride, output_padding=padding)"));
+  ASSERT_TRUE(tr.ok) << tr.diags;
+  EXPECT_EQ(tr.r.kernel.conv->mode, "transposed");
+  EXPECT_TRUE(contains(tr.r.files.at("op_host/conv2d_custom.cpp"), "const int64_t CO = ws.GetDim(1), groups = 1;"));
+  auto pool = compile(prog("sigmoid(avg_pool(conv(x, weight, bias), size=2))"));
+  ASSERT_TRUE(pool.ok) << pool.diags;
+  EXPECT_EQ(pool.r.kernel.conv->mode, "pool");
+  EXPECT_EQ(pool.r.kernel.conv->pool.value, 2);
+  EXPECT_TRUE(contains(pool.r.files.at("op_kernel/conv2d_custom.cpp"), "AscendC::Sigmoid(conv.Scratch(), acc"));
+}
+
+TEST(TileConv, Misuses) {
+  expect_error(prog("conv(x, weight, strid=stride)"), "4:30", "conv() has no option 'strid'", "did you mean 'stride'?");
+  expect_error(prog("conv(x, wieght)"), "4:22", "'wieght' is not an input tensor", "did you mean 'weight'?");
+  expect_error(prog("conv(x, weight, stride=scale)"), "4:37", "stride= is an integer, an i32 attr",
+               "stride=stride with stride: i32 = 1");
+  expect_error(prog("conv(x, weight, groups=2)"), "4:37", "groups= is 1 or the input's channel dim", "groups=ci");
+  expect_error(prog("exp(conv(x, weight))"), "4:14", "'exp(conv(x, weight))' is not a step of a convolution's epilogue",
+               "relu, tanh, sigmoid");
+  expect_error(prog("conv(x, weight) + x"), "4:32", "'x' is not a scalar or a per-channel input of the epilogue",
+               "b: T[co, 1, 1]");
+  expect_error(prog("avg_pool(conv(x, weight, stride=2), size=2)"), "4:14", "avg_pool() folds into a plain conv",
+               "avg_pool(conv(x, weight, bias), size=pool)");
+  expect_error(prog("conv(conv(x, weight), b)"), "4:14", "a conv of a conv is a depthwise-separable conv",
+               "groups=ci");
+  expect_error(prog("conv(x)"), "4:14", "conv() takes the input, the weight and an optional bias", "conv(x, weight");
+  expect_error(prog("conv(x, weight, dilation=dil)", ", dil: i32[3] = (1, 1, 1)"), "2:68",
+               "list attr 'dil' has 3 ints for 2 spatial dims", "one int per spatial dim");
+  expect_error("kernel k(x: T[n, ci, w], weight: T[co, ci, kw], b: T[co] = None, c: T[co]) -> (y: T[n, co, ow]):\n"
+               "    dtype T in (f32)\n"
+               "    store(y, conv(x, weight, c))\n",
+               "1:66", "required input 'c' after the optional input 'b'", "put the optional (= None) inputs last");
+  expect_error("kernel k(x: T[n, w], weight: T[co, kw]) -> (y: T[n, ow]):\n"
+               "    dtype T in (f32)\n"
+               "    store(y, conv(x, weight))\n",
+               "1:10", "a convolution's input is [batch, channels, 1-3 spatial dims]", "x: T[n, ci, h, w]");
+}
+}  // namespace
+}  // namespace kgen::tile
