@@ -101,12 +101,8 @@ CompileResult compile_program(const std::string& file, const std::string& source
     diags.error({}, err);
     return r;
   }
-  const std::string base = k.kernel_symbol;
-  r.files["op_kernel/" + base + ".cpp"] = emit_kernel(k);
+  r.files = project_files(k, emit_kernel(k), emit_tiling_header(k), emit_host(k), emit_json(k));
   r.files["op_kernel/kgen_tile.h"] = helpers;
-  r.files["op_host/" + base + "_tiling.h"] = emit_tiling_header(k);
-  r.files["op_host/" + base + ".cpp"] = emit_host(k);
-  r.files[base + ".json"] = emit_json(k);
   std::string all;
   for (const auto& [path, text] : r.files)
     if (path.find("kgen_tile") == std::string::npos) all += "=== " + path + "\n" + text;

@@ -1,5 +1,6 @@
 // The emitters: the files of the op project (docs/op-projects.md) from a fully lowered Kernel.
 #pragma once
+#include <map>
 #include <string>
 #include <vector>
 
@@ -13,4 +14,9 @@ std::string emit_json(const Kernel& k);            // <op>_custom.json
 // The op's OpDef class and its OP_ADD (the end of the host file): one DataType list per tensor in the kernel's
 // tensor order, one entry per dtype column. Shared by the vector and the cube host emitters.
 std::string emit_op_def(const Kernel& k, const std::vector<std::vector<DType>>& tensor_types);
+// Every combination of the dtype variables' types (a mapped variable follows its base): the OpDef's columns.
+std::vector<std::vector<DType>> dtype_columns(const Kernel& k);
+// An op project's four files by their place in the project (op_kernel/, op_host/, the json), named after the kernel.
+std::map<std::string, std::string> project_files(const Kernel& k, std::string kernel, std::string tiling_header,
+                                                 std::string host, std::string json);
 }  // namespace kgen::tile

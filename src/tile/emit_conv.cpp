@@ -5,6 +5,7 @@
 #include <cctype>
 
 #include "tile/conv.h"
+#include "tile/emit.h"
 
 namespace kgen::tile {
 namespace {
@@ -313,12 +314,6 @@ std::string print_conv(const Kernel& k) {
 }
 
 std::map<std::string, std::string> emit_conv(const Kernel& k) {
-  std::map<std::string, std::string> files;
-  const std::string base = k.kernel_symbol;
-  files["op_kernel/" + base + ".cpp"] = kernel(k);
-  files["op_host/" + base + "_tiling.h"] = tiling_header(k);
-  files["op_host/" + base + ".cpp"] = host(k);
-  files[base + ".json"] = json(k);
-  return files;
+  return project_files(k, kernel(k), tiling_header(k), host(k), json(k));
 }
 }  // namespace kgen::tile

@@ -363,13 +363,7 @@ std::string print_cube(const Kernel& k) {
 }
 
 std::map<std::string, std::string> emit_cube(const Kernel& k) {
-  std::map<std::string, std::string> files;
-  const std::string base = k.kernel_symbol;
-  files["op_kernel/" + base + ".cpp"] = kernel(k);
-  files["op_host/" + base + "_tiling.h"] = tiling_header(k);
-  files["op_host/" + base + ".cpp"] = host(k);
-  files[base + ".json"] = emit_json(k);
-  return files;
+  return project_files(k, kernel(k), tiling_header(k), host(k), emit_json(k));
 }
 }  // namespace kgen::tile
 

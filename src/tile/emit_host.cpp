@@ -15,23 +15,6 @@ std::string upper(const std::string& s) {
   return o;
 }
 
-// Every combination of the dtype variables' types: the OpDef's columns.
-std::vector<std::vector<DType>> columns(const Kernel& k) {
-  std::vector<std::vector<DType>> cols{{}};
-  for (const auto& v : k.dtype_vars) {
-    std::vector<std::vector<DType>> next;
-    for (const auto& c : cols)
-      for (size_t i = 0; i < v.types.size(); ++i) {
-        // A mapped variable adds no columns: it takes the type that goes with its base's type in this column.
-        if (v.base >= 0 && k.dtype_vars[v.base].types[i] != c[v.base]) continue;
-        auto e = c;
-        e.push_back(v.types[i]);
-        next.push_back(e);
-      }
-    cols = next;
-  }
-  return cols;
-}
 
 DType type_in(const TypeOf& t, const std::vector<DType>& col) { return t.var >= 0 ? col[t.var] : t.fixed; }
 
@@ -223,6 +206,33 @@ bool axis_output_shape(const Kernel& k, const TensorArg& t, Line& line) {
   return true;
 }
 }  // namespace
+
+// Every combination of the dtype variables' types: the OpDef's columns.
+std::vector<std::vector<DType>> dtype_columns(const Kernel& k) {
+  std::vector<std::vector<DType>> cols{{}};
+  for (const auto& v : k.dtype_vars) {
+    std::vector<std::vector<DType>> next;
+    for (const auto& c : cols)
+      for (size_t i = 0; i < v.types.size(); ++i) {
+        // A mapped variable adds no columns: it takes the type that goes with its base's type in this column.
+        if (v.base >= 0 && k.dtype_vars[v.base].types[i] != c[v.base]) continue;
+        auto e = c;
+        e.push_back(v.types[i]);
+        next.push_back(e);
+      }
+    cols = next;
+  }
+  return cols;
+}
+
+std::map<std::string, std::string> project_files(const Kernel& k, std::string kernel, std::string tiling_header,
+                                                 std::string host, std::string json) {
+  const std::string& base = k.kernel_symbol;
+  return {{"op_kernel/" + base + ".cpp", std::move(kernel)},
+          {"op_host/" + base + "_tiling.h", std::move(tiling_header)},
+          {"op_host/" + base + ".cpp", std::move(host)},
+          {base + ".json", std::move(json)}};
+}
 
 std::string emit_tiling_header(const Kernel& k) {
   std::string g = upper(k.kernel_symbol) + "_TILING_H";
@@ -506,7 +516,7 @@ std::string emit_host(const Kernel& k) {
   line("}  // namespace ge");
   line();
   // OpDef.
-  const auto cols = columns(k);
+  const auto cols = dtype_columns(k);
   std::vector<std::vector<DType>> tensor_types;
   for (const TensorArg& t : k.tensors) {
     tensor_types.emplace_back();
@@ -517,7 +527,7 @@ std::string emit_host(const Kernel& k) {
 }
 
 std::string emit_json(const Kernel& k) {
-  const auto cols = columns(k);
+  const auto cols = dtype_columns(k);
   std::string o = "[\n  {\n    \"op\": \"" + k.op_type + "\",\n    \"language\": \"cpp\",\n";
   auto descs = [&](bool outputs) {
     std::string s;

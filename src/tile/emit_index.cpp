@@ -19,22 +19,6 @@ int input_index(const Kernel& k, int tensor) {
   for (int i = 0; i < tensor; ++i) n += !k.tensors[i].output;
   return n;
 }
-// Every combination of the dtype variables' types (mapped variables follow their base), as the vector emitter.
-std::vector<std::vector<DType>> columns(const Kernel& k) {
-  std::vector<std::vector<DType>> cols{{}};
-  for (const auto& v : k.dtype_vars) {
-    std::vector<std::vector<DType>> next;
-    for (const auto& c : cols)
-      for (size_t i = 0; i < v.types.size(); ++i) {
-        if (v.base >= 0 && k.dtype_vars[v.base].types[i] != c[v.base]) continue;
-        auto e = c;
-        e.push_back(v.types[i]);
-        next.push_back(e);
-      }
-    cols = next;
-  }
-  return cols;
-}
 std::string replace_all(std::string s, const std::string& from, const std::string& to) {
   for (size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size())) s.replace(p, from.size(), to);
   return s;
@@ -556,7 +540,7 @@ std::string arg_host(const Kernel& k) {
   std::vector<std::vector<DType>> tensor_types;
   for (const TensorArg& t : k.tensors) {
     tensor_types.emplace_back();
-    for (const auto& c : columns(k)) tensor_types.back().push_back(t.type.var >= 0 ? c[t.type.var] : t.type.fixed);
+    for (const auto& c : dtype_columns(k)) tensor_types.back().push_back(t.type.var >= 0 ? c[t.type.var] : t.type.fixed);
   }
   o += emit_op_def(k, tensor_types);
   return o;
@@ -682,7 +666,7 @@ std::string host(const Kernel& k) {
   std::vector<std::vector<DType>> tensor_types;
   for (const TensorArg& t : k.tensors) {
     tensor_types.emplace_back();
-    for (const auto& c : columns(k)) tensor_types.back().push_back(t.type.var >= 0 ? c[t.type.var] : t.type.fixed);
+    for (const auto& c : dtype_columns(k)) tensor_types.back().push_back(t.type.var >= 0 ? c[t.type.var] : t.type.fixed);
   }
   o += emit_op_def(k, tensor_types);
   return o;
@@ -690,12 +674,6 @@ std::string host(const Kernel& k) {
 }  // namespace
 
 std::map<std::string, std::string> emit_index(const Kernel& k) {
-  std::map<std::string, std::string> files;
-  const std::string base = k.kernel_symbol;
-  files["op_kernel/" + base + ".cpp"] = kernel(k);
-  files["op_host/" + base + "_tiling.h"] = tiling_header(k);
-  files["op_host/" + base + ".cpp"] = host(k);
-  files[base + ".json"] = emit_json(k);
-  return files;
+  return project_files(k, kernel(k), tiling_header(k), host(k), emit_json(k));
 }
 }  // namespace kgen::tile

@@ -658,12 +658,6 @@ std::string json(const Kernel& k) {
 }  // namespace
 
 std::map<std::string, std::string> emit_resize(const Kernel& k) {
-  std::map<std::string, std::string> files;
-  const std::string base = k.kernel_symbol;
-  files["op_kernel/" + base + ".cpp"] = kernel(k);
-  files["op_host/" + base + "_tiling.h"] = tiling_header(k);
-  files["op_host/" + base + ".cpp"] = host(k);
-  files[base + ".json"] = json(k);
-  return files;
+  return project_files(k, kernel(k), tiling_header(k), host(k), json(k));
 }
 }  // namespace kgen::tile
