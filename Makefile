@@ -8,7 +8,7 @@ setup:
 	@bash scripts/setup.sh --no-build
 
 build: setup
-	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
 	@cmake --build $(BUILD) -j$(JOBS)
 
 # The benchmark on the bundled suite (tasks/) with the bundled candidates (candidates/): build/bench-out/results.json,

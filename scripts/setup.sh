@@ -16,6 +16,6 @@ fi
 
 if [ "${1:-}" != "--no-build" ]; then
   cd "$(dirname "$0")/.."
-  cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
   cmake --build build -j2
 fi

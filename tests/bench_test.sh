@@ -141,5 +141,31 @@ check "unknown generator: precise error" grep -q "unknown generator 'nosuch' —
 "$KGEN" bench --suite "$SRC/tasks" --generator "exec:x" --candidates "$C" --out "$G" > "$T/gen4.txt" 2>&1
 check "--generator excludes --candidates" grep -q "excludes" "$T/gen4.txt"
 
+# The reference prefetch `kgen bench` runs first: the same data as one reference.py run per task, byte for byte; a
+# failing task is counted (its error comes when it is evaluated), the others are still written.
+REF=$SRC/python/kgen_eval/reference.py
+mkdir -p "$T/badtask"
+cat > "$T/badtask/bad.py" <<'PY'
+import torch
+LEVEL = 1
+class Model(torch.nn.Module):
+    def forward(self, x):
+        return x.nosuch()          # AttributeError in the reference
+def get_inputs():
+    return [torch.ones(4)]
+def get_init_inputs():
+    return []
+PY
+/usr/bin/python3 -B "$REF" --prefetch "$SRC/tasks/activation/relu.py" "$T/badtask/bad.py" "$SRC/tasks/loss/mse_loss.py" \
+  --cache "$T/pf" --trials 2 --version v --jobs 2 > "$T/pf.txt" 2>&1
+check "prefetch: 2 of 3 written, 1 failed" grep -q "prefetched 2 of 3 tasks (1 failed)" "$T/pf.txt"
+for t in activation/relu loss/mse_loss; do
+  /usr/bin/python3 -B "$REF" "$SRC/tasks/$t.py" --cache "$T/one" --trials 2 --version v > /dev/null
+done
+check "prefetch: byte-identical to one run per task" diff -r "$T/pf/ref" "$T/one/ref"
+/usr/bin/python3 -B "$REF" --prefetch "$SRC/tasks/activation/relu.py" --cache "$T/pf" --trials 2 --version v \
+  > "$T/pf2.txt" 2>&1
+check "prefetch: nothing to do when cached" grep -q "prefetched 0 of 1 tasks (0 failed)" "$T/pf2.txt"
+
 echo "bench test: $fails failure(s)"
 exit $((fails > 0))

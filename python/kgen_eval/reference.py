@@ -3,6 +3,8 @@ the reference outputs, the Model's init values and the eager aten trace of the f
 
 Usage: /usr/bin/python3 reference.py TASK.py --cache ROOT [--seed N] [--trials N] [--version V] [--case NAME ...]
 Prints one JSON object on stdout: {"task_id", "category", "level", "cases": [{"name", "trials": [DIR, ...]}]}.
+       /usr/bin/python3 reference.py --prefetch TASK.py ... --cache ROOT [--seed N] [--trials N] [--version V] [--jobs N]
+fills the cache for many tasks with torch imported once (a forked child per task; `kgen bench` runs it first).
 On a task failure: exit 2 with `error[task] FILE:LINE: message` on stderr.
 
 Layout of one trial directory ROOT/ref/<key>/, key = sha256(task file content, case name, trial, seed, version):
@@ -198,5 +200,75 @@ def main(argv):
     return 0
 
 
+def _missing(task_path: str, cache: str, seed: int, trials: int, version: str) -> bool:
+    """Whether some (case, trial) of the task has no reference directory yet (without importing torch)."""
+    try:
+        with open(task_path, "rb") as f:
+            content = f.read()
+        task = load_task(task_path)
+    except Exception:  # noqa: BLE001 - main() reports it when the task is evaluated
+        return False
+    return any(not os.path.isfile(os.path.join(cache, "ref", key_of(content, c.name, t, seed, version), "meta.json"))
+               for c in task.cases for t in range(trials))
+
+
+def prefetch(argv) -> int:
+    """Fills the cache for many tasks with torch imported once: each task runs main() in a forked child (fresh
+    process state per task, as a separate run would have), up to --jobs at a time. Saves the ~1.5 s import per
+    task of `kgen bench`. Output and errors are discarded: a task that fails here fails again, with its message,
+    when it is evaluated. Prints `prefetched N of M tasks (F failed)`."""
+    import argparse
+    import signal
+    import time
+    ap = argparse.ArgumentParser(prog="reference.py --prefetch")
+    ap.add_argument("tasks", nargs="*")
+    ap.add_argument("--cache", required=True)
+    ap.add_argument("--seed", type=int, default=42)
+    ap.add_argument("--trials", type=int, default=5)
+    ap.add_argument("--version", default="")
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--timeout", type=float, default=1200)
+    a = ap.parse_args(argv)
+    todo = [t for t in a.tasks if _missing(t, a.cache, a.seed, a.trials, a.version)]
+    if todo:
+        import torch  # noqa: F401 - the import the children share
+        import numpy  # noqa: F401
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "scripts"))
+        import aten_trace  # noqa: F401
+    running = {}   # pid -> start time
+    failed = 0
+    queue = list(todo)
+    while queue or running:
+        while queue and len(running) < max(1, a.jobs):
+            t = queue.pop(0)
+            pid = os.fork()
+            if pid == 0:
+                null = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(null, 1)
+                os.dup2(null, 2)
+                try:
+                    rc = main([t, "--cache", a.cache, "--seed", str(a.seed), "--trials", str(a.trials),
+                               "--version", a.version])
+                except BaseException:  # noqa: BLE001 - a child never returns into the loop
+                    rc = 2
+                os._exit(rc)
+            running[pid] = time.monotonic()
+        pid, status = os.waitpid(-1, os.WNOHANG)
+        if pid == 0:
+            now = time.monotonic()
+            for p, t0 in running.items():
+                if now - t0 > a.timeout:
+                    os.kill(p, signal.SIGKILL)
+            time.sleep(0.02)
+            continue
+        if pid in running:
+            del running[pid]
+            failed += status != 0
+    print(f"prefetched {len(todo) - failed} of {len(a.tasks)} tasks ({failed} failed)")
+    return 0
+
+
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--prefetch"]:
+        sys.exit(prefetch(sys.argv[2:]))
     sys.exit(main(sys.argv[1:]))

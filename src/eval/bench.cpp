@@ -492,6 +492,12 @@ bool run_bench(const BenchOptions& o, BenchRun& run, std::string& err) {
       notify(&*results[todo[k]]);
     }
   };
+  // The reference data of every task to evaluate, computed up front with torch imported once (not once per task).
+  std::vector<std::string> ref_tasks;
+  for (size_t i : todo)
+    if (std::find(ref_tasks.begin(), ref_tasks.end(), items[i].task->path) == ref_tasks.end())
+      ref_tasks.push_back(items[i].task->path);
+  if (std::string note; !prefetch_references(o.eval, ref_tasks, o.jobs, note)) run.notes.push_back(note);
   std::vector<std::thread> pool;
   int n = std::min<int>(o.jobs, static_cast<int>(todo.size()));
   for (int i = 0; i < n; ++i) pool.emplace_back(worker);

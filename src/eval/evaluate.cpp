@@ -485,6 +485,27 @@ bool reference(const EvalOptions& o, int trials, const std::vector<std::string>&
   return false;
 }
 
+}  // namespace
+
+bool prefetch_references(const EvalOptions& o, const std::vector<std::string>& tasks, int jobs, std::string& note) {
+  if (tasks.empty()) return true;
+  std::string script = std::string(KGEN_SOURCE_DIR) + "/python/kgen_eval/reference.py";
+  std::vector<std::string> argv = {o.python, "-B", script, "--prefetch", "--cache", cache_dir(o), "--seed",
+                                   std::to_string(o.seed), "--trials", std::to_string(o.trials), "--version",
+                                   KGEN_VERSION, "--jobs", std::to_string(std::max(1, jobs))};
+  argv.insert(argv.end(), tasks.begin(), tasks.end());
+  cli::ProcResult r = cli::run_process(argv, 3600);
+  std::vector<std::string> out = lines_of(r.out);
+  if (r.status == 0 && !out.empty()) {
+    note = out.back();
+    return true;
+  }
+  note = fmt::format("the reference prefetch did not run ({} {}, status {}); each task computed its own", o.python,
+                     script, r.status);
+  return false;
+}
+
+namespace {
 void eval_op_project(const EvalOptions& o, EvalResult& R) {
   Fail f;
   json doc;

@@ -59,6 +59,10 @@ std::string candidate_hash_of(const std::string& candidate);
 // kgen's cache folder: o.cache, else $KGEN_CACHE, else ${XDG_CACHE_HOME:-~/.cache}/kgen (reference data, compiled
 // tile programs, LLM replies under llm/).
 std::string cache_dir(const EvalOptions& o);
+// Computes the reference data of many tasks at once (reference.py --prefetch: torch imported once, a forked child
+// per task, `jobs` at a time) so that evaluate() finds it cached; `kgen bench` calls it before evaluating. Failures
+// are left for evaluate() to report. False (and why in `note`) when the script itself did not run; else its summary.
+bool prefetch_references(const EvalOptions& o, const std::vector<std::string>& tasks, int jobs, std::string& note);
 // Never throws: internal problems become a runtime-error with error_category "internal" (or "task" when the
 // reference task itself fails) and a diagnostic.
 EvalResult evaluate(const EvalOptions& o);
