@@ -40,6 +40,7 @@ int report(const tile::Diags& d) {
 // The program's form in words, for the summary line: the forms with their own lowering first (they own no vector
 // buffer plan, so their buffer count is 0), then the vector forms.
 static const char* program_kind(const tile::Kernel& k) {
+  if (k.row_mm) return "row matmul";
   if (k.attention) return "attention";
   if (k.cube) return "cube";
   if (k.conv) return "convolution";

@@ -7,6 +7,7 @@
 
 #include "tile/attention.h"
 #include "tile/cube.h"
+#include "tile/staged.h"
 #include "tile/emit.h"
 #include "tile/index.h"
 #include "tile/parser.h"
@@ -14,6 +15,7 @@
 #include "tile/pool.h"
 #include "tile/conv.h"
 #include "tile/resize.h"
+#include "tile/row_matmul.h"
 #include "tile/sema.h"
 
 namespace kgen::tile {
@@ -62,7 +64,9 @@ CompileResult compile_program(const std::string& file, const std::string& source
   };
   const OwnLowering own[] = {
       {k.index, print_index, emit_index, nullptr},              // emit_index.cpp
+      {k.row_mm != nullptr, print_row_matmul, emit_row_matmul, nullptr},  // emit_row_matmul.cpp (also cube)
       {k.attention, print_attention, emit_attention, nullptr},  // emit_attention.cpp (also a cube program)
+      {k.staged != nullptr, print_staged, emit_staged, nullptr},  // emit_staged.cpp (also cube)
       {k.cube, print_cube, emit_cube, nullptr},                 // emit_cube.cpp, emit_cube_epi.cpp
       {k.resize, print_resize, emit_resize, nullptr},           // emit_resize.cpp
       {k.conv != nullptr, print_conv, emit_conv, "kgen_conv.h"},  // emit_conv.cpp

@@ -19,4 +19,9 @@ std::vector<std::vector<DType>> dtype_columns(const Kernel& k);
 // An op project's four files by their place in the project (op_kernel/, op_host/, the json), named after the kernel.
 std::map<std::string, std::string> project_files(const Kernel& k, std::string kernel, std::string tiling_header,
                                                  std::string host, std::string json);
+// The tiling header's frame: a comment naming the program, the include guard, tilingdata_base.h (and tiling_api.h
+// when a struct holds a TCubeTiling), `namespace optiling {`; the caller writes its structs between open and close.
+std::string tiling_header_open(const Kernel& k, bool cube_tiling);
+// Ends the op's <Op>TilingData struct, registers it under the op type, closes the namespace and the guard.
+std::string tiling_header_close(const Kernel& k);
 }  // namespace kgen::tile

@@ -7,6 +7,7 @@
 
 #include "tile/emit.h"
 #include "tile/passes.h"
+#include "tile/repeat_rows.h"
 
 namespace kgen::tile {
 namespace {
@@ -221,6 +222,8 @@ class KernelEmitter {
       std::string off = vec || t.dims.empty() ? "0" : k_.rows && !is_col(i) ? "begin * n_" : "begin";
       std::string len = vec ? "n_" : t.dims.empty() ? "1" : k_.rows && !is_col(i) ? "count_ * n_" : "count_";
       if (!period_of(static_cast<int>(i)).empty()) off = "0", len = period_of(static_cast<int>(i));   // bias[r % c]
+      if (repeat_rows(k_, static_cast<int>(i), row_dim_count(k_)))   // mask[b, 1, q, n]: the whole of it
+        off = "0", len = "total_ / " + repeat_field(k_, static_cast<int>(i), "Repeat") + " * n_";
       if (k_.axis) {
         off = "0";
         len = outer_len() + " * " + inner_len() + (is_slab(i) ? " * " + axis_len() : "");
@@ -525,7 +528,11 @@ class KernelEmitter {
         line(fmt::format("    if (rowMode_) kt::LoadRows({}, {}[slabOff], units, {}, npad_);", v, gm(b.tensor), axis_len()));
         line(fmt::format("    else kt::LoadCols({}, {}[slabOff], {}, units, {}, tileUnits_);", v, gm(b.tensor), axis_len(),
                          inner_len()));
-      } else if (b.form == Form::Rows)
+      } else if (b.form == Form::Rows && repeat_rows(k_, b.tensor, row_dim_count(k_)))   // x's rows' rows of it
+        line(fmt::format("    kt::LoadRepeatedRows({}, {}, AscendC::GetBlockIdx() * perCore_ + uint64_t(i) * tileUnits_, "
+                         "units, len_, npad_, {}, {});", v, gm(b.tensor), repeat_field(k_, b.tensor, "Inner"),
+                         repeat_field(k_, b.tensor, "Repeat")));
+      else if (b.form == Form::Rows)
         line(fmt::format("    kt::LoadRows({}, {}[{}], units, len_, npad_);", v, gm(b.tensor), gm_offset(b.tensor)));
       else if (std::string p = period_of(b.tensor); !p.empty())   // the rows' own indices, modulo the period
         line(fmt::format("    kt::LoadPeriodicColumn({}, {}, AscendC::GetBlockIdx() * perCore_ + uint64_t(i) * tileUnits_, "
@@ -906,9 +913,13 @@ class KernelEmitter {
           break;
         }
         line(ind + fmt::format("kt::{}({}, {}, {}, units, len_, npad_);", api, d, src(0), work(st, true)));
+        if (in.group)   // group=K: each group's rows fold into one value, written back to each of its rows
+          line(ind + fmt::format("kt::GroupFold<kt::GroupRed::{}>({}, units, groupRows_);",
+                                 in.fn == "max" ? "Max" : in.fn == "min" ? "Min" : "Sum", d));
         if (in.fn == "mean") {
           line(ind + "AscendC::PipeBarrier<PIPE_V>();");
-          line(ind + fmt::format("AscendC::Muls({}, {}, static_cast<{}>(1.0f / static_cast<float>(n_)), {});", d, d, t, c));
+          line(ind + fmt::format("AscendC::Muls({}, {}, static_cast<{}>(1.0f / static_cast<float>({})), {});", d, d, t,
+                                 in.group ? "n_ * groupRows_" : "n_", c));
         }
         break;
       }
@@ -935,7 +946,9 @@ class KernelEmitter {
         break;
       }
       case Op::Fill:
-        if (in.fn == "axis_index")   // each element's index along the axis (row mode: along the row)
+        if (in.fn == "axis_index" && dv->form == Form::Rows)   // a row tile: each element's column (row mode)
+          line(ind + fmt::format("kt::AxisIndex({}, true, units, len_, npad_, 0);", d));
+        else if (in.fn == "axis_index")   // each element's index along the axis (row mode: along the row)
           line(ind + fmt::format("kt::AxisIndex({}, rowMode_, units, {}, npad_, tileUnits_);", d, axis_len()));
         else line(ind + fmt::format("AscendC::Duplicate({}, {}, {});", d, scalar(in.scalar, dv->type), c));
         break;

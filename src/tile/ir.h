@@ -12,6 +12,8 @@
 
 namespace kgen::tile {
 struct ConvSpec;   // src/tile/conv.h
+struct RowMatmul;  // src/tile/row_matmul.h
+struct StagedProgram;  // src/tile/staged.h
 
 enum class DType : uint8_t { F32, F16, BF16, I32, I8, U8, Bool, I64 };   // I64: outputs only (stored from i32)
 const char* dtype_name(DType t);        // "f32"
@@ -103,6 +105,7 @@ struct Instr {
   bool reverse = false, exclusive = false;   // Scan: from the end of the axis; shifted by one (identity first)
   int tensor = -1;                 // Load/Store: index into Kernel::tensors
   int period = -1;                 // Load of a periodic column (bias[r % c, :]): the sym c; its field is in `scalar`
+  bool group = false;              // Reduce of a row tile over the rows of each group too (sum(v, axis=1, group=K))
   Range range;                     // the source expression
   std::string text;                // the source expression, for the comments of the generated code
 };
@@ -295,6 +298,16 @@ struct Kernel {
   bool resize = false;             // a resize program (src/tile/sema_resize.cpp): `rz` describes it
   ResizeSpec rz;
   std::shared_ptr<const ConvSpec> conv;   // a convolution program (src/tile/conv.h, sema_conv.cpp) when set
+  std::shared_ptr<const RowMatmul> row_mm;   // a row matmul program (src/tile/row_matmul.h; also cube) when set
+  std::shared_ptr<const StagedProgram> staged;   // a staged program (src/tile/staged.h; also cube) when set
+  // Grouped reductions (sum(v, axis=1, group=K), src/tile/sema_group.cpp): the rows come in groups of K consecutive
+  // rows (the channel planes of one group norm group); tiles and core ranges hold whole groups. `host` empty: none.
+  struct RowGroup {
+    std::string host;              // K as host C++ over the dims and attrs: "d_c / attr_groups"
+    std::string text;              // K as written: "c / groups"
+    std::vector<std::pair<std::string, std::string>> exact;   // (a, b) of each `a / b`: the host refuses a % b != 0
+    std::vector<int> attrs;        // the attrs K reads (the host reads them before the core split)
+  } group;
 };
 
 std::string print_ir(const Kernel& k);

@@ -4,6 +4,7 @@
 // latest of its operands, a reduction one more than its operand (it is accumulated over the chunks of that pass).
 // Row ops run per chunk in every pass that needs them; column ops run once when their operands are final.
 #include "tile/passes.h"
+#include "tile/repeat_rows.h"
 
 #include <algorithm>
 
@@ -19,6 +20,20 @@ void plan_chunks(Kernel& k) {
     c.why_not = "accumulators across the rows";
     return;
   }
+  if (!k.group.host.empty()) {
+    c.why_not = "grouped reductions (group=) need whole groups of rows per tile";
+    return;
+  }
+  for (const Instr& in : k.body)
+    if (in.op == Op::Fill && in.fn == "axis_index") {   // a chunk's columns would be numbered from 0 again
+      c.why_not = "axis_index() numbers whole rows";
+      return;
+    }
+  for (size_t ti = 0; ti < k.tensors.size(); ++ti)
+    if (repeat_rows(k, static_cast<int>(ti), row_dim_count(k))) {   // its rows are read by runs of whole rows
+      c.why_not = "rows of '" + k.tensors[ti].name + "' repeated over a dim";
+      return;
+    }
   std::vector<int> def(k.values.size(), -1);
   for (size_t i = 0; i < k.body.size(); ++i)
     if (k.body[i].dst >= 0) def[k.body[i].dst] = static_cast<int>(i);

@@ -4,10 +4,15 @@
 #include "tile/host_scalars.h"
 #include "tile/attention.h"
 #include "tile/cube.h"
+#include "tile/staged.h"
 #include "tile/pool.h"
 #include "tile/conv.h"
+#include "tile/row_matmul.h"
 #include "tile/index.h"
+#include "tile/i64_load.h"
+#include "tile/repeat_rows.h"
 #include "tile/resize.h"
+#include "tile/sema_group.h"
 
 #include <algorithm>
 #include <cmath>
@@ -82,7 +87,9 @@ class Checker {
     }
     header();
     check_optional_inputs(k_, is_cube_program(p_), d_);   // `= None` inputs: sema_optional.cpp
-    if (is_attention_program(p_)) check_attention(p_, k_, d_);   // cube + vector cores: sema_attention.cpp
+    if (is_staged_program(p_)) check_staged(p_, soc_, k_, d_);   // cube stages and sync(): sema_staged.cpp
+    else if (is_row_matmul_program(p_)) check_row_matmul(p_, k_, d_);   // one mma, whole-row ops: sema_row_matmul.cpp
+    else if (is_attention_program(p_)) check_attention(p_, k_, d_);   // cube + vector cores: sema_attention.cpp
     else if (is_cube_program(p_)) check_cube(p_, soc_, k_, d_);   // matmul on the cube cores: sema_cube.cpp
     else if (is_index_program(p_)) check_index(p_, k_, d_);   // gathers and scatters: sema_index.cpp
     else if (is_pool_program(p_)) check_pool(p_, k_, d_);    // pooling windows: sema_pool.cpp
@@ -867,7 +874,8 @@ class Checker {
 
   // Inputs are computed on: no i64 (no int64 arithmetic), no mapped variable (it has no columns of its own).
   bool input_type_ok(const Param& pa, TypeOf t) {
-    if (t.var < 0 && t.fixed == DType::I64 && !is_index_program(p_)) {   // index programs read i64 indices
+    // index programs read i64 indices; vector programs load them converted (load(target[r], f32): sema_i64_load.cpp)
+    if (t.var < 0 && t.fixed == DType::I64 && !is_index_program(p_) && !i64_loads_allowed(p_)) {
       d_.error(pa.type.dtype_range, "input '" + pa.name + "' is i64: the vector unit has no int64 arithmetic",
                "i64 is for outputs (written from i32 values)");
       return false;
@@ -964,6 +972,9 @@ class Checker {
                                   : "");
       return Form::Scalar;
     }
+    // mask: bool[b, 1, q, n]: rows repeated over x's dim at its 1 (repeat_rows.h, sema_repeat_rows.cpp)
+    if (const int rep = check_repeat_rows(k_, ti, row_dims_, sub.range, d_); rep != 0)
+      return rep > 0 ? Form::Rows : Form::Scalar;
     if (t.dims.size() < 2 || t.dims[0].name != m) {
       d_.error(sub.range, "'" + t.name + "' is not viewed as rows of " + m,
                "declare it as " + t.name + ": " + tname(t.type) + "[*" + m + ", " + row_pattern() + "]");
@@ -1154,9 +1165,13 @@ class Checker {
     }
     Operand v = expr(*e.args[0]);
     if (!v.ok) return {};
-    if (v.scalar || k_.values[v.value].form != Form::Slab || k_.values[v.value].mask) {
-      d_.error(e.args[0]->range, "axis_index() numbers the rows of a slab of an axis program",
-               "for c in tiles(outer, inner): ... axis_index(load(x[:, c], f32))");
+    // A row tile [rows, n] of a row program is numbered along its rows: element (i, j) is j (a class index).
+    const bool row_tile = !v.scalar && k_.rows && k_.values[v.value].form == Form::Rows;
+    if (v.scalar || (k_.values[v.value].form != Form::Slab && !row_tile) || k_.values[v.value].mask) {
+      d_.error(e.args[0]->range, "axis_index() numbers the rows of a slab of an axis program (or the columns of a row "
+                                 "tile)",
+               "for c in tiles(outer, inner): ... axis_index(load(x[:, c], f32)); for r in tiles(m): ... "
+               "axis_index(load(x[r, :], f32))");
       return {};
     }
     const TypeOf t = k_.values[v.value].type;
@@ -1166,7 +1181,7 @@ class Checker {
                  "load it as f32: load(x[:, c], f32) (exact indices up to 2**24)");
         return {};
       }
-    return emit(Op::Fill, "axis_index", Form::Slab, t, {}, e);
+    return emit(Op::Fill, "axis_index", row_tile ? Form::Rows : Form::Slab, t, {}, e);
   }
 
   Operand fill(const Operand& s, Form f, TypeOf t, Range r) {
@@ -1342,6 +1357,10 @@ class Checker {
       if (b.scalar) return emit(Op::Compare, fn, va.form, va.type, {a.value}, e, b.s, true);
       const Value vb = k_.values[b.value];
       if (!same(va, vb, e)) return {};
+      if (va.form != vb.form && where_spreads(a, b, b)) {   // v == t[rows, 1]: spread over the row tile, as where does
+        const Operand ra = spread_rows(a, e), rb = spread_rows(b, e);
+        return emit(Op::Compare, fn, Form::Rows, va.type, {ra.value, rb.value}, e, {}, true);
+      }
       if (va.form != vb.form) {
         d_.error(e.range, fmt::format("comparing a {} tile with a {} tile", form_name(va.form), form_name(vb.form)),
                  "compare tiles of one form");
@@ -1534,6 +1553,7 @@ class Checker {
       TypeOf t = k_.tensors[ti].type;
       if (e.args.size() == 2 && !dtype_arg(*e.args[1], t)) return {};
       const TypeOf src = k_.tensors[ti].type;
+      if (!i64_load_ok(k_.tensors[ti], form, e.args.size() == 2, t, e.range, k_.loop_var, d_)) return {};
       const bool byte_src = src.var < 0 && dtype_size(src.fixed) == 1;
       if (byte_src && !(t == src) && !(t.var < 0 && t.fixed == DType::F16)) {
         d_.error(e.range, std::string("the vector unit converts ") + dtype_name(src.fixed) + " only to f16",
@@ -1579,7 +1599,9 @@ class Checker {
       return emit(Op::UnaryScalar, f, k_.values[a.value].form, k_.values[a.value].type, {a.value}, e, s.s);
     }
     if (f == "sum" || f == "mean" || f == "prod" || ((f == "max" || f == "min") && !e.kwargs.empty())) {
-      if (e.args.size() != 1 || e.kwargs.size() != 1 || e.kwargs[0].first != "axis") {
+      // group=K (after axis=1): the rows of each group of K reduce together (sema_group.cpp)
+      const bool grouped = e.kwargs.size() == 2 && e.kwargs[1].first == "group" && f != "prod";
+      if (e.args.size() != 1 || e.kwargs.size() != 1u + grouped || e.kwargs[0].first != "axis") {
         d_.error(e.range, f + "() reduces along an axis of a tile: " + f + (f == "prod" ? "(v, axis=0)" : "(v, axis=1)"),
                  k_.axis ? f + "(v, axis=0) over the axis r of a slab [r, cols]" : "");
         return {};
@@ -1592,6 +1614,11 @@ class Checker {
       }
       Operand a = expr(*e.args[0]);
       if (!a.ok) return {};
+      if (grouped && ax == 0) {
+        d_.error(e.kwargs[1].second->range, "group= groups the rows of a row tile, not the axis r of a slab",
+                 f + "(v, axis=1, group=K) in a row program");
+        return {};
+      }
       if (ax == 0) return axis_reduce(e, a, f);
       if (f == "prod") {
         d_.error(e.kwargs[0].second->range, "prod() reduces a slab over its axis r only",
@@ -1609,7 +1636,9 @@ class Checker {
       }
       const Value v = k_.values[a.value];
       if (!not_mask(a, e.range) || !require(f == "mean" ? "sum" : f, v.type, e.range, f + "()")) return {};
-      return emit(Op::Reduce, f, Form::Col, v.type, {a.value}, e);
+      Operand o = emit(Op::Reduce, f, Form::Col, v.type, {a.value}, e);
+      if (grouped && !check_group(k_, *e.kwargs[1].second, e, a.value, out().back(), d_)) return {};
+      return o;
     }
     if (f == "max" || f == "min") {
       if (!nargs(2, f + "(a, b) or " + f + "(v, axis=1)")) return {};

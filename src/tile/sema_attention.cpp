@@ -210,50 +210,8 @@ class AttnChecker {
     return e.kind == ExprKind::Binary || e.kind == ExprKind::Unary;
   }
 
-  // A scalar of numbers, attrs and dims as a C++ double expression of the TilingFunc.
-  bool host_scalar(const Expr& e, std::string& out) {
-    const char* hint = "a scalar of numbers, attrs and dims: sqrt(d), 0.125, scale, 1.0 / sqrt(d)";
-    switch (e.kind) {
-      case ExprKind::Number: out = fmt::format("{:.17g}", e.number); return true;
-      case ExprKind::Name: {
-        if (int a = attr_of(e.text); a >= 0) {
-          out = fmt::format("static_cast<double>(*attr{}Ptr)", a);
-          return true;
-        }
-        if (sym_of(e.text) >= 0) {
-          out = "static_cast<double>(d_" + camel_lower(e.text) + ")";
-          return true;
-        }
-        d_.error(e.range, "'" + e.text + "' is not an attr or a dim", hint);
-        return false;
-      }
-      case ExprKind::Unary: {
-        std::string a;
-        if (e.text != "-" || !host_scalar(*e.args[0], a)) break;
-        out = "(-" + a + ")";
-        return true;
-      }
-      case ExprKind::Binary: {
-        std::string a, b;
-        if (!host_scalar(*e.args[0], a) || !host_scalar(*e.args[1], b)) return false;
-        if (e.text == "**") out = "std::pow(" + a + ", " + b + ")";
-        else if (e.text == "+" || e.text == "-" || e.text == "*" || e.text == "/") out = "(" + a + " " + e.text + " " + b + ")";
-        else break;
-        return true;
-      }
-      case ExprKind::Call: {
-        std::string a;
-        if (e.args.size() != 1 || !e.kwargs.empty()) break;
-        if (e.text != "sqrt" && e.text != "rsqrt" && e.text != "exp" && e.text != "log") break;
-        if (!host_scalar(*e.args[0], a)) return false;
-        out = e.text == "rsqrt" ? "(1.0 / std::sqrt(" + a + "))" : "std::" + e.text + "(" + a + ")";
-        return true;
-      }
-      default: break;
-    }
-    d_.error(e.range, "not a scale of the scores", hint);
-    return false;
-  }
+  // A scalar of numbers, attrs and dims as a C++ double expression of the TilingFunc (host_scalar_expr below).
+  bool host_scalar(const Expr& e, std::string& out) { return host_scalar_expr(k_, e, out, d_, "not a scale of the scores"); }
 
   // mma(q[blk, d], k[t, d]): the scores; the names of the indices are checked with the tensors.
   bool scores(const Expr& e) {
@@ -440,6 +398,56 @@ bool is_attention_program(const Program& p) {
 }
 
 void check_attention(const Program& p, Kernel& k, Diags& d) { AttnChecker(p, k, d).run(); }
+
+bool host_scalar_expr(const Kernel& k, const Expr& e, std::string& out, Diags& d, const std::string& what) {
+  const char* hint = "a scalar of numbers, attrs and dims: sqrt(d), 0.125, scale, 1.0 / sqrt(d)";
+  auto index_of = [](const auto& v, const std::string& name) {
+    for (size_t i = 0; i < v.size(); ++i)
+      if (v[i].name == name) return static_cast<int>(i);
+    return -1;
+  };
+  auto rec = [&](const Expr& x, std::string& o) { return host_scalar_expr(k, x, o, d, what); };
+  switch (e.kind) {
+    case ExprKind::Number: out = fmt::format("{:.17g}", e.number); return true;
+    case ExprKind::Name: {
+      if (int a = index_of(k.attrs, e.text); a >= 0) {
+        out = fmt::format("static_cast<double>(*attr{}Ptr)", a);
+        return true;
+      }
+      if (index_of(k.syms, e.text) >= 0) {
+        out = "static_cast<double>(d_" + camel_lower(e.text) + ")";
+        return true;
+      }
+      d.error(e.range, "'" + e.text + "' is not an attr or a dim", hint);
+      return false;
+    }
+    case ExprKind::Unary: {
+      std::string a;
+      if (e.text != "-" || !rec(*e.args[0], a)) break;
+      out = "(-" + a + ")";
+      return true;
+    }
+    case ExprKind::Binary: {
+      std::string a, b;
+      if (!rec(*e.args[0], a) || !rec(*e.args[1], b)) return false;
+      if (e.text == "**") out = "std::pow(" + a + ", " + b + ")";
+      else if (e.text == "+" || e.text == "-" || e.text == "*" || e.text == "/") out = "(" + a + " " + e.text + " " + b + ")";
+      else break;
+      return true;
+    }
+    case ExprKind::Call: {
+      std::string a;
+      if (e.args.size() != 1 || !e.kwargs.empty()) break;
+      if (e.text != "sqrt" && e.text != "rsqrt" && e.text != "exp" && e.text != "log") break;
+      if (!rec(*e.args[0], a)) return false;
+      out = e.text == "rsqrt" ? "(1.0 / std::sqrt(" + a + "))" : "std::" + e.text + "(" + a + ")";
+      return true;
+    }
+    default: break;
+  }
+  d.error(e.range, what, hint);
+  return false;
+}
 
 std::string print_attention(const Kernel& k) {
   const Attention& a = k.attn;

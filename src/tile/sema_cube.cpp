@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "tile/cube.h"
+#include "tile/staged.h"
 
 namespace kgen::tile {
 namespace {
@@ -30,6 +31,15 @@ class CubeChecker {
     if (!loop) return;
     if (!blocks(*loop)) return;
     block_body(*loop);
+    dtypes();
+    if (stored_ && mm().c >= 0 && !d_.has_errors()) check_cube_epilogue(epi_, *stored_, k_, d_);
+  }
+
+  // One blocks loop on its own: a stage of a staged program (src/tile/sema_staged.cpp).
+  void run_loop(const Stmt& loop) {
+    k_.cube = true;
+    if (!blocks(loop)) return;
+    block_body(loop);
     dtypes();
     if (stored_ && mm().c >= 0 && !d_.has_errors()) check_cube_epilogue(epi_, *stored_, k_, d_);
   }
@@ -413,4 +423,9 @@ bool is_cube_program(const Program& p) {
 }
 
 void check_cube(const Program& p, const std::string& soc, Kernel& k, Diags& d) { CubeChecker(p, soc, k, d).run(); }
+
+void check_cube_loop(const Stmt& loop, const std::string& soc, Kernel& k, Diags& d) {
+  const Program none{};
+  CubeChecker(none, soc, k, d).run_loop(loop);
+}
 }  // namespace kgen::tile

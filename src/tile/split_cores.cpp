@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "tile/passes.h"
+#include "tile/repeat_rows.h"
 
 namespace kgen::tile {
 namespace {
@@ -37,6 +38,9 @@ void extent_fields(Kernel& k) {
   k.fields.push_back({"depth", "uint32_t", "depth", "tiles per queue: the program's buffers=, or fewer when a tile would not fit"});
   if (k.chunks.possible)
     k.fields.push_back({"chunk", "uint32_t", "chunk", "0: whole rows per tile; else rows longer than UB, in chunks of this many columns"});
+  repeat_rows_fields(k);   // inputs whose rows repeat over a dim (mask[b, 1, q, n]): sema_repeat_rows.cpp
+  if (!k.group.host.empty())
+    k.fields.push_back({"groupRows", "uint32_t", "groupRows", "rows per group of the grouped reductions (group=" + k.group.text + ")"});
 }
 }  // namespace
 

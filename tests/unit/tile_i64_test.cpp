@@ -72,7 +72,7 @@ TEST(TileI64, Diagnostics) {
                "        store(y[t], load(x[t]))\n",
                "2:22", "a dtype column cannot be i64", "dtype U = T(i32 -> i64)");
   expect_error("kernel s(x: i64[*n]) -> (y: f32[*n]):\n    for t in tiles(n):\n        store(y[t], load(x[t], f32))\n",
-               "1:13", "input 'x' is i64", "i64 is for outputs");
+               "3:21", "the i64 input 'x' is read as one value per row of a row program", "load(x[t], f32)");
   expect_error(sum_program(kDecls, "U", "        store(y[c], sum(load(x[:, c], A), axis=0))\n", "U"), "1:13",
                "input 'x' has the mapped dtype variable 'U'", "type inputs with T");
   expect_error(sum_program(kDecls, "U", "        store(y[c], cast(sum(load(x[:, c], A), axis=0), i64))\n"), "6:57",

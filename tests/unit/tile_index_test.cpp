@@ -61,9 +61,9 @@ TEST(TileIndex, GatherScatterAndIndexAddCompile) {
 }
 
 TEST(TileIndex, Diagnostics) {
-  // i64 inputs outside index programs stay refused
+  // i64 inputs outside index programs are columns of row programs only (tile_i64_column_test.cpp)
   expect_error("kernel s(x: i64[*n]) -> (y: f32[*n]):\n    for t in tiles(n):\n        store(y[t], load(x[t], f32))\n",
-               "1:13", "input 'x' is i64", "");
+               "3:21", "the i64 input 'x' is read as one value per row", "");
   expect_error(row_op("gather(load(x[r, :]), load(index[r, :]), load(src[r, :]))"), "4:24", "gather takes 2 operands, not 3",
                "gather(load(x[r, :]), load(index[r, :]))");
   expect_error(row_op("scatter(load(x[r, :]), load(index[r, :]), load(src[r, :]))", "f32"), "4:24",

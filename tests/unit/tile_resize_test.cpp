@@ -55,6 +55,23 @@ TEST(TileResize, ScaleModesAndDims) {
   EXPECT_TRUE(contains(b.r.files.at("op_kernel/up_custom.cpp"), "A = -0.75"));
 }
 
+TEST(TileResize, AntialiasedLinear) {
+  auto c = compile("kernel down(x: T[*m, h, w], o: i32[2] = (100, 77)) -> (y: T[*m, oh, ow]):\n"
+                   "    dtype T in (f32, f16)\n"
+                   "    store(y, linear(x, size=o, antialias=true))\n");
+  ASSERT_TRUE(c.ok) << c.diags;
+  EXPECT_EQ(c.r.kernel.rz.mode, "antialias");
+  const std::string& kern = c.r.files.at("op_kernel/down_custom.cpp");
+  EXPECT_TRUE(contains(kern, "w[j] /= total")) << kern;                     // taps normalized to sum 1
+  EXPECT_TRUE(contains(c.r.files.at("op_host/down_custom.cpp"), "std::ceil(support)"));   // taps from the scale
+  expect_error("kernel down(x: T[*m, h, w], o: i32[2] = (4, 4)) -> (y: T[*m, oh, ow]):\n    dtype T in (f32)\n"
+               "    store(y, linear(x, size=o, antialias=yes))\n",
+               "3:42", "antialias= takes true or false", "antialias=true");
+  expect_error("kernel down(x: T[*m, h, w], o: i32[2] = (4, 4)) -> (y: T[*m, oh, ow]):\n    dtype T in (f32)\n"
+               "    store(y, nearest(x, size=o, antialias=true))\n",
+               "3:33", "nearest() has no argument 'antialias'", "");
+}
+
 TEST(TileResize, Diagnostics) {
   const std::string head = "kernel up(x: T[*m, h, w], s: f32 = 2.0, o: i32[2] = (4, 4)) -> (y: T[*m, oh, ow]):\n"
                            "    dtype T in (f32)\n";

@@ -98,6 +98,8 @@ template <class T> __aicore__ inline void ZeroRange(const AscendC::LocalTensor<T
     AscendC::LocalTensor<int16_t> w = t.template ReinterpretCast<int16_t>();
     const uint32_t a = (from + 1) / 2, b = (to + 1) / 2;
     if (b > a) AscendC::Duplicate(w[a], static_cast<int16_t>(0), static_cast<int32_t>(b - a));
+  } else if constexpr (sizeof(T) == 8) {   // no int64 Duplicate (an i64 column of indices): zero int32 pairs
+    AscendC::Duplicate(t.template ReinterpretCast<int32_t>()[2 * from], 0, static_cast<int32_t>(2 * (to - from)));
   } else {
     AscendC::Duplicate(t[from], Zero<T>(), static_cast<int32_t>(to - from));
   }
@@ -823,6 +825,9 @@ __aicore__ inline void Convert(const AscendC::LocalTensor<D>& dst, const AscendC
   } else if constexpr (std::is_same<S, int32_t>::value) {   // int64_t: an exact widening (CAST_NONE)
     AscendC::Cast(dst, src, std::is_same<D, int64_t>::value ? AscendC::RoundMode::CAST_NONE : AscendC::RoundMode::CAST_RINT,
                   c);
+  } else if constexpr (std::is_same<S, int64_t>::value) {   // i64 indices: narrowed exactly, or to float (exact < 2^24)
+    AscendC::Cast(dst, src, std::is_same<D, int32_t>::value ? AscendC::RoundMode::CAST_NONE : AscendC::RoundMode::CAST_RINT,
+                  c);
   } else {
     AscendC::Cast(dst, src, AscendC::RoundMode::CAST_NONE, c);
   }
@@ -1093,5 +1098,58 @@ __aicore__ inline void AxisIndex(const AscendC::LocalTensor<T>& dst, bool rowMod
   }
   AscendC::PipeBarrier<PIPE_V>();
   detail::ZeroRange(dst, rows * len, RoundRep<T>(rows * len));
+}
+
+// ================================================================================================ 10. grouped columns
+// sum(v, axis=1, group=K) (group norm: the K channel planes of a group are K consecutive rows): col holds each row's
+// own result; col[i] becomes the fold of the K entries of i's group (rows K * (i / K) ... + K - 1), for whole groups
+// of `rows`. A column has a few entries per tile next to a whole tile of vector work, and a group's entries start at
+// offsets no vector instruction may start at, so the scalar unit folds them; the flags order it after the vector
+// unit's writes of the column and before its reads.
+enum class GroupRed { Sum, Max, Min };
+template <GroupRed R>
+__aicore__ inline void GroupFold(const AscendC::LocalTensor<float>& col, uint32_t rows, uint32_t k) {
+  if (k <= 1 || rows == 0) return;
+  int32_t e = static_cast<int32_t>(AscendC::GetTPipePtr()->FetchEventID(AscendC::HardEvent::V_S));
+  AscendC::SetFlag<AscendC::HardEvent::V_S>(e);
+  AscendC::WaitFlag<AscendC::HardEvent::V_S>(e);
+  for (uint32_t g = 0; g + k <= rows; g += k) {
+    float acc = col.GetValue(g);
+    for (uint32_t j = 1; j < k; ++j) {
+      const float v = col.GetValue(g + j);
+      acc = R == GroupRed::Sum ? acc + v : R == GroupRed::Max ? (v > acc ? v : acc) : (v < acc ? v : acc);
+    }
+    for (uint32_t j = 0; j < k; ++j) col.SetValue(g + j, acc);
+  }
+  e = static_cast<int32_t>(AscendC::GetTPipePtr()->FetchEventID(AscendC::HardEvent::S_V));
+  AscendC::SetFlag<AscendC::HardEvent::S_V>(e);
+  AscendC::WaitFlag<AscendC::HardEvent::S_V>(e);
+}
+}  // namespace kt
+
+// ================================================================================================ repeated rows
+namespace kt {
+// The rows of a tensor repeated over a dim (torch broadcasting: a mask [b, 1, q, n] read by the rows of x [b, h, q, n])
+// for x's rows row0 .. row0 + rows: x's row R reads row (R / (repeat * inner)) * inner + R % inner. Runs of up to
+// `inner` consecutive rows are contiguous in GM: one strided DataCopyPad each; the row gaps and the tail are zeroed
+// once, after every run has landed (the vector zeroing must not overtake a later run's copy).
+template <class T>
+__aicore__ inline void LoadRepeatedRows(const AscendC::LocalTensor<T>& dst, const AscendC::GlobalTensor<T>& src,
+                                        uint64_t row0, uint32_t rows, uint32_t n, uint32_t npad, uint64_t inner,
+                                        uint64_t repeat) {
+  if (rows == 0 || n == 0) return;
+  const uint32_t gap = (npad - PadRow<T>(n)) * static_cast<uint32_t>(sizeof(T)) / 32;   // UB gap blocks
+  AscendC::DataCopyPadExtParams<T> pad(true, 0, static_cast<uint8_t>(PadRow<T>(n) - n), detail::Zero<T>());
+  constexpr uint64_t kMaxRows = 4095;   // DataCopyPad's blockCount
+  for (uint32_t i = 0; i < rows;) {
+    const uint64_t r = row0 + i, in = r % inner, from = r / (repeat * inner) * inner + in;
+    uint64_t run = inner - in < rows - i ? inner - in : rows - i;
+    run = run < kMaxRows ? run : kMaxRows;
+    AscendC::DataCopyExtParams p(static_cast<uint16_t>(run), n * static_cast<uint32_t>(sizeof(T)), 0, gap, 0);
+    AscendC::DataCopyPad(dst[i * npad], src[from * n], p, pad);
+    i += static_cast<uint32_t>(run);
+  }
+  detail::ZeroRowGaps(dst, rows, PadRow<T>(n), npad);
+  detail::ZeroRange(dst, rows * npad, RoundRep<T>(rows * npad));
 }
 }  // namespace kt
