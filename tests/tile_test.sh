@@ -14,8 +14,7 @@ PY=/usr/bin/python3
 
 # Expert programs that fail a case of their task for a known limit of the language (space-separated task ids, e.g.
 # "reduce/sum_reduction"); when the compiler learns it, remove it here: the test then wants it correct.
-# broadcast/where_broadcast: its int64 case selects int64 inputs (i64 is an output dtype only).
-KNOWN_FAILING="broadcast/where_broadcast"
+KNOWN_FAILING=""
 # Expert programs whose evaluation takes minutes in the emulator (the vector-core convolutions issue about a million
 # vector instructions per case): here they only compile to an op project; `make bench`
 # (bench/expert_library.sh) evaluates them with the rest.
