@@ -19,6 +19,10 @@ std::vector<std::vector<DType>> dtype_columns(const Kernel& k);
 // An op project's four files by their place in the project (op_kernel/, op_host/, the json), named after the kernel.
 std::map<std::string, std::string> project_files(const Kernel& k, std::string kernel, std::string tiling_header,
                                                  std::string host, std::string json);
+// NAME in upper case (include guards, DTYPE_<NAME> macros).
+std::string upper(const std::string& s);
+// The OpDef input index of tensor `tensor` (outputs are not counted).
+int input_index(const Kernel& k, int tensor);
 // The tiling header's frame: a comment naming the program, the include guard, tilingdata_base.h (and tiling_api.h
 // when a struct holds a TCubeTiling), `namespace optiling {`; the caller writes its structs between open and close.
 std::string tiling_header_open(const Kernel& k, bool cube_tiling);

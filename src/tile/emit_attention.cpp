@@ -9,17 +9,7 @@
 namespace kgen::tile {
 namespace {
 
-std::string upper(const std::string& s) {
-  std::string o;
-  for (char c : s) o += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return o;
-}
 std::string sym_var(const Kernel& k, int sym) { return "d_" + camel_lower(k.syms[sym].name); }
-int input_index(const Kernel& k, int tensor) {
-  int n = 0;
-  for (int i = 0; i < tensor; ++i) n += !k.tensors[i].output;
-  return n;
-}
 bool has(const Attention& a, AttnOp::Kind kind) {
   for (const AttnOp& op : a.ops)
     if (op.kind == kind) return true;

@@ -14,10 +14,6 @@ const char* kFields[] = {"n",  "cin", "cout", "groups", "id", "ih", "iw", "od", 
                          "dh", "dw",  "transposed", "pool", "separable", "hasBias", "rows", "grp", "cc", "hr",
                          "wa", "items", "perCore"};
 
-std::string upper(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
 
 std::vector<DType> columns(const Kernel& k) { return k.dtype_vars.empty() ? std::vector<DType>{} : k.dtype_vars[0].types; }
 
@@ -90,12 +86,6 @@ std::string kernel(const Kernel& k) {
   line("  }");
   line("}");
   return o;
-}
-
-int input_index(const Kernel& k, int t) {
-  int i = 0;
-  for (int j = 0; j < t; ++j) i += k.tensors[j].output ? 0 : 1;
-  return i;
 }
 
 // One geometry argument into arr[3 - nd .. 2]: a constant, an Int attr or a ListInt attr (one value or one per dim).

@@ -10,18 +10,8 @@
 namespace kgen::tile {
 namespace {
 
-std::string upper(const std::string& s) {
-  std::string o;
-  for (char c : s) o += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return o;
-}
 std::string sym_var(const std::string& name) { return "d_" + camel_lower(name); }
 
-int input_index(const Kernel& k, int tensor) {
-  int n = 0;
-  for (int i = 0; i < tensor; ++i) n += !k.tensors[i].output;
-  return n;
-}
 
 // The dtype columns of the OpDef: the values of the operands' dtype variable (one column when it is fixed).
 std::vector<DType> columns(const Kernel& k) {

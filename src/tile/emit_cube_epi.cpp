@@ -53,11 +53,6 @@ EpiPlan plan(const CubeMatmul& mm) {
   return p;
 }
 
-std::string upper(const std::string& s) {
-  std::string o;
-  for (char c : s) o += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return o;
-}
 }  // namespace
 
 int cube_epi_base_m(const Kernel& k) {

@@ -11,11 +11,6 @@
 
 namespace kgen::tile {
 namespace {
-std::string upper(const std::string& s) {
-  std::string o;
-  for (char c : s) o += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return o;
-}
 
 
 DType type_in(const TypeOf& t, const std::vector<DType>& col) { return t.var >= 0 ? col[t.var] : t.fixed; }
@@ -48,11 +43,6 @@ std::string mapped_dtype(const Kernel& k, int v) {
 // The host's variable for a dim of the program (prefixed: a dim may be called `total` or `depth`).
 std::string sym_var(const std::string& name) { return "d_" + camel_lower(name); }
 
-int input_index(const Kernel& k, int tensor) {
-  int n = 0;
-  for (int i = 0; i < tensor; ++i) n += !k.tensors[i].output;
-  return n;
-}
 int output_index(const Kernel& k, int tensor) {
   int n = 0;
   for (int i = 0; i < tensor; ++i) n += k.tensors[i].output;
@@ -227,6 +217,18 @@ std::vector<std::vector<DType>> dtype_columns(const Kernel& k) {
     cols = next;
   }
   return cols;
+}
+
+std::string upper(const std::string& s) {
+  std::string o;
+  for (char c : s) o += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return o;
+}
+
+int input_index(const Kernel& k, int tensor) {
+  int n = 0;
+  for (int i = 0; i < tensor; ++i) n += !k.tensors[i].output;
+  return n;
 }
 
 std::string tiling_header_open(const Kernel& k, bool cube_tiling) {

@@ -9,16 +9,6 @@
 namespace kgen::tile {
 namespace {
 
-std::string upper(const std::string& s) {
-  std::string o;
-  for (char c : s) o += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return o;
-}
-int input_index(const Kernel& k, int tensor) {
-  int n = 0;
-  for (int i = 0; i < tensor; ++i) n += !k.tensors[i].output;
-  return n;
-}
 std::string replace_all(std::string s, const std::string& from, const std::string& to) {
   for (size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size())) s.replace(p, from.size(), to);
   return s;

@@ -10,11 +10,6 @@
 namespace kgen::tile {
 namespace {
 
-int input_index(const Kernel& k, int tensor) {
-  int n = 0;
-  for (int i = 0; i < tensor; ++i) n += !k.tensors[i].output;
-  return n;
-}
 std::vector<DType> columns(const Kernel& k) {
   const TypeOf& t = k.tensors[k.pw.in].type;
   if (t.var >= 0) return k.dtype_vars[t.var].types;

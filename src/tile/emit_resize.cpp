@@ -9,11 +9,6 @@
 namespace kgen::tile {
 namespace {
 
-std::string upper(const std::string& s) {
-  std::string o;
-  for (char c : s) o += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return o;
-}
 // Taps per output element along the last dim; antialias: -1, the host computes it from the scale (max_interp_size).
 int taps_of(const std::string& mode) { return mode == "nearest" ? 1 : mode == "linear" ? 2 : mode == "cubic" ? 4 : -1; }
 

@@ -11,17 +11,7 @@
 namespace kgen::tile {
 namespace {
 
-std::string upper(const std::string& s) {
-  std::string o;
-  for (char c : s) o += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return o;
-}
 std::string sym_var(const std::string& name) { return "d_" + camel_lower(name); }
-int input_index(const Kernel& k, int tensor) {
-  int n = 0;
-  for (int i = 0; i < tensor; ++i) n += !k.tensors[i].output;
-  return n;
-}
 const StagedProgram& sp_of(const Kernel& k) { return *k.staged; }
 std::string stage_cls(const Stage& s) { return "Kernel" + s.sub.op_type.substr(0, s.sub.op_type.size() - 6); }
 std::string stage_td(const Stage& s) { return s.sub.op_type + "TilingData"; }
