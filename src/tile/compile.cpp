@@ -60,17 +60,19 @@ CompileResult compile_program(const std::string& file, const std::string& source
     bool on;
     std::string (*print)(const Kernel&);
     std::map<std::string, std::string> (*emit)(const Kernel&);
-    const char* extra_prelude;
+    std::vector<const char*> extra_preludes;
   };
   const OwnLowering own[] = {
-      {k.index, print_index, emit_index, nullptr},              // emit_index.cpp
-      {k.row_mm != nullptr, print_row_matmul, emit_row_matmul, nullptr},  // emit_row_matmul.cpp (also cube)
-      {k.attention, print_attention, emit_attention, nullptr},  // emit_attention.cpp (also a cube program)
-      {k.staged != nullptr, print_staged, emit_staged, nullptr},  // emit_staged.cpp (also cube)
-      {k.cube, print_cube, emit_cube, nullptr},                 // emit_cube.cpp, emit_cube_epi.cpp
-      {k.resize, print_resize, emit_resize, nullptr},           // emit_resize.cpp
-      {k.conv != nullptr, print_conv, emit_conv, "kgen_conv.h"},  // emit_conv.cpp
-      {k.pool, print_pool, emit_pool, "kgen_pool.h"},           // emit_pool.cpp
+      {k.index, print_index, emit_index, {}},              // emit_index.cpp
+      {k.row_mm != nullptr, print_row_matmul, emit_row_matmul, {}},  // emit_row_matmul.cpp (also cube)
+      {k.attention, print_attention, emit_attention, {}},  // emit_attention.cpp (also a cube program)
+      {k.staged != nullptr, print_staged, emit_staged, {}},  // emit_staged.cpp (also cube)
+      {k.cube, print_cube, emit_cube, {}},                 // emit_cube.cpp, emit_cube_epi.cpp
+      {k.resize, print_resize, emit_resize, {}},           // emit_resize.cpp
+      {k.conv != nullptr, print_conv, emit_conv,   // emit_conv.cpp, emit_conv_gemm.cpp (cube)
+       k.conv && k.conv->cube ? std::vector<const char*>{"kgen_conv.h", "kgen_conv_gemm.h"}
+                              : std::vector<const char*>{"kgen_conv.h"}},
+      {k.pool, print_pool, emit_pool, {"kgen_pool.h"}},           // emit_pool.cpp
   };
   for (const OwnLowering& l : own) {
     if (!l.on) continue;
@@ -79,7 +81,8 @@ CompileResult compile_program(const std::string& file, const std::string& source
     std::string all, err;
     for (const auto& [path, text] : r.files) all += "=== " + path + "\n" + text;
     r.files["op_kernel/kgen_tile.h"] = prelude_text("kgen_tile.h", err);
-    if (l.extra_prelude && err.empty()) r.files[std::string("op_kernel/") + l.extra_prelude] = prelude_text(l.extra_prelude, err);
+    for (const char* extra : l.extra_preludes)
+      if (err.empty()) r.files[std::string("op_kernel/") + extra] = prelude_text(extra, err);
     if (!err.empty()) {
       diags.error({}, err);
       return r;

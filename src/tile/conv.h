@@ -32,6 +32,7 @@ struct ConvSpec {
   std::vector<std::vector<int64_t>> list_default;
   std::vector<ConvEpi> epi;
   std::string text;                // the stored expression, for the generated comments
+  bool cube = false;               // mode conv: im2col + GEMM on the cube (emit_conv_gemm.cpp), else kt::Conv
 };
 // Whether the body is one `store(y, ...)` of an expression holding conv(...) or conv_transpose(...).
 bool is_conv_program(const Program& p);
@@ -40,4 +41,20 @@ void check_conv(const Program& p, Kernel& k, Diags& d);
 std::string print_conv(const Kernel& k);
 // The op project's files (kernel, tiling header, host, json); the caller adds the preludes.
 std::map<std::string, std::string> emit_conv(const Kernel& k);
+// The cube lowering's files (emit_conv_gemm.cpp): im2col to a workspace, SyncAll, one GEMM per batch + epilogue.
+std::map<std::string, std::string> emit_conv_gemm(const Kernel& k);
+// Pieces shared by the two lowerings (emit_conv.cpp). The tiling fields of kt::ConvGeom, in order:
+extern const std::vector<const char*> kConvGeomFields;
+// Kernel lines filling `kt::ConvGeom g` from the tiling data `t`.
+std::string conv_geom_fill();
+// Host text: ShapeOf and Geom(ctx, xs, ws, tiling*, outShape), the geometry from the shapes and attrs.
+std::string conv_geom_host(const Kernel& k);
+// Host text: the has-bias expression and the f32 attrs' tiling fields, set in the TilingFunc on `t`.
+std::string conv_has_bias(const Kernel& k);
+std::string conv_float_attrs(const Kernel& k);
+// Host text after the TilingFunc: InferShape, InferDataType, the OpDef with its attrs.
+std::string conv_host_tail(const Kernel& k);
+// Kernel lines of the epilogue's steps on `conv.Acc()` (both helpers offer Acc, GroupSize, Lr, FirstChannel, ...).
+std::string conv_epilogue(const Kernel& k);
+std::string conv_json(const Kernel& k);
 }  // namespace kgen::tile

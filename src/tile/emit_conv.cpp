@@ -9,10 +9,7 @@
 
 namespace kgen::tile {
 namespace {
-const char* kFields[] = {"n",  "cin", "cout", "groups", "id", "ih", "iw", "od",  "oh",   "ow",    "kd",
-                         "kh", "kw",  "wkh",  "wkw",    "sd", "sh", "sw", "pd",  "ph",   "pw",    "dd",
-                         "dh", "dw",  "transposed", "pool", "separable", "hasBias", "rows", "grp", "cc", "hr",
-                         "wa", "items", "perCore"};
+
 
 
 std::vector<DType> columns(const Kernel& k) { return k.dtype_vars.empty() ? std::vector<DType>{} : k.dtype_vars[0].types; }
@@ -23,7 +20,7 @@ std::string tiling_header(const Kernel& k) {
   o += "#ifndef " + upper(k.kernel_symbol) + "_TILING_H\n#define " + upper(k.kernel_symbol) + "_TILING_H\n";
   o += "#include \"register/tilingdata_base.h\"\n\nnamespace optiling {\n";
   o += fmt::format("BEGIN_TILING_DATA_DEF({}TilingData)\n", k.op_type);
-  for (const char* f : kFields) o += fmt::format("TILING_DATA_FIELD_DEF(uint32_t, {});\n", f);
+  for (const char* f : kConvGeomFields) o += fmt::format("TILING_DATA_FIELD_DEF(uint32_t, {});\n", f);
   for (const AttrArg& a : k.attrs)
     if (a.type == DType::F32) o += fmt::format("TILING_DATA_FIELD_DEF(float, attr_{});\n", a.name);
   o += "END_TILING_DATA_DEF;\n";
@@ -46,8 +43,7 @@ std::string kernel(const Kernel& k) {
   line(fmt::format("extern \"C\" __global__ __aicore__ void {}({}GM_ADDR workspace, GM_ADDR tiling) {{", k.kernel_symbol,
                    params));
   line("  GET_TILING_DATA(t, tiling);");
-  line("  kt::ConvGeom g;   // the geometry the host computed");
-  for (const char* f : kFields) line(fmt::format("  g.{0} = t.{0};", f));
+  o += conv_geom_fill();
   line("  AscendC::TPipe pipe;");
   line(fmt::format("  kt::Conv<DTYPE_{}> conv;", upper(k.tensors[cs.x].name)));
   const std::string bias = cs.bias >= 0 ? "g.hasBias ? " + k.tensors[cs.bias].name + " : nullptr" : "nullptr";
@@ -59,29 +55,7 @@ std::string kernel(const Kernel& k) {
   line("  const uint32_t begin = AscendC::GetBlockIdx() * g.perCore;");
   line("  for (uint32_t it = begin; it < begin + g.perCore && it < g.items; ++it) {");
   line("    conv.Accumulate(it);   // the float32 conv of one (batch, plane, row block, channel group) item");
-  if (!cs.epi.empty()) {
-    line("    AscendC::LocalTensor<float> acc = conv.Acc();");
-    line("    const int32_t cnt = static_cast<int32_t>(conv.GroupSize() * conv.Lr());");
-  }
-  for (const ConvEpi& e : cs.epi) {
-    if (e.op == "relu") {
-      line("    AscendC::Relu(acc, acc, cnt);   // relu");
-    } else if (e.op == "tanh" || e.op == "sigmoid") {
-      line(fmt::format("    AscendC::{}(conv.Scratch(), acc, conv.MathTmp(), static_cast<uint32_t>(cnt));   // {}",
-                       e.op == "tanh" ? "Tanh" : "Sigmoid", e.op));
-      line("    AscendC::PipeBarrier<PIPE_V>();");
-      line("    AscendC::Adds(acc, conv.Scratch(), 0.0f, cnt);   // back into the accumulator");
-    } else if (e.op == "muls") {
-      line(fmt::format("    AscendC::Muls(acc, acc, {}, cnt);   // * scalar", e.scalar));
-    } else if (e.op == "adds") {
-      line(fmt::format("    AscendC::Adds(acc, acc, {}, cnt);   // + scalar", e.scalar));
-    } else {
-      line("    for (uint32_t gi = 0; gi < conv.GroupSize(); ++gi)   // + the channel's value");
-      line("      AscendC::Adds(acc[gi * conv.Lr()], acc[gi * conv.Lr()], conv.ChannelValue(conv.FirstChannel() + gi),");
-      line("                    static_cast<int32_t>(conv.Lr()));");
-    }
-    line("    AscendC::PipeBarrier<PIPE_V>();");
-  }
+  o += conv_epilogue(k);
   line("    conv.Store();");
   line("  }");
   line("}");
@@ -113,6 +87,102 @@ std::string host(const Kernel& k) {
   o += fmt::format("// Host side of {}: geometry from the shapes and attrs, work items over the cores.\n", k.op_type);
   o += fmt::format("#include \"{}_tiling.h\"\n#include \"register/op_def_registry.h\"\n", k.kernel_symbol);
   o += "#include \"tiling/platform/platform_ascendc.h\"\n\nnamespace optiling {\n";
+  o += conv_geom_host(k);
+
+  o += R"(// Work items (batch, plane, block of R output rows, G output channels): G splits a conv group only while the items
+// do not cover the cores; R is the largest that keeps every core busy and fits UB; cc input channels staged at once.
+static ge::graphStatus TilingFunc(gert::TilingContext* context) {
+  auto platform = platform_ascendc::PlatformAscendC(context->GetPlatformInfo());
+  uint64_t ubSize = 0;
+  platform.GetCoreMemSize(platform_ascendc::CoreMemType::UB, ubSize);
+  const uint64_t coreNum = platform.GetCoreNumAiv();
+)";
+  o += fmt::format("  {} t;\n  int64_t os[5];\n", T);
+  o += fmt::format("  if (!Geom(context, context->GetInputShape(0)->GetOriginShape(), context->GetInputShape({})->GetOriginShape(), "
+                   "&t, os)) return ge::GRAPH_FAILED;\n", input_index(k, cs.w));
+  o += fmt::format("  const bool hasBias = {};\n", conv_has_bias(k));
+  o += R"(  const uint64_t es = context->GetInputDesc(0)->GetDataType() == ge::DT_FLOAT ? 4 : 2;
+  t.set_hasBias(hasBias ? 1 : 0);
+  const uint64_t N = t.get_n(), CI = t.get_cin(), CO = t.get_cout(), groups = t.get_groups();
+  const uint64_t OD = t.get_od(), OH = t.get_oh(), OW = t.get_ow(), KD = t.get_kd(), KH = t.get_kh(), KW = t.get_kw();
+  const bool tr = t.get_transposed() != 0, sep = t.get_separable() != 0;
+  const uint64_t cig = (sep || tr) ? CI : CI / groups, cog = CO / groups;
+  const uint64_t wa = (t.get_iw() + 1 + 15) / 16 * 16;   // staged row: the input row, a zero column, aligned
+  auto R256 = [](uint64_t b) { return (b + 255) / 256 * 256 + 256; };
+  const uint64_t rawW = sep ? CI * t.get_wkh() * t.get_wkw() : (tr ? CI * cog : CO * cig) * KD * t.get_wkh() * t.get_wkw();
+  const uint64_t effW = sep ? CI * KH * KW : (tr ? CI * cog : CO * cig) * KD * KH * KW;
+  auto hrOf = [&](uint64_t R) { return tr ? R + (KH - 1) * t.get_dh() : (R - 1) * t.get_sh() + (KH - 1) * t.get_dh() + 1; };
+  auto bytes = [&](uint64_t R, uint64_t G, uint64_t cc) {   // kt::Conv::Init's buffers
+    const uint64_t lr = (R * OW + 15) / 16 * 16, x = cc * KD * hrOf(R) * wa;
+    uint64_t b = 2048 + R256(x * 4) + (es != 4 ? R256(x * es) : 0) + R256(KW * lr * 4) + R256(lr * 4) * (sep ? 2 : 1);
+    b += R256(G * lr * 4) + (es != 4 ? R256(G * lr * es) : 0) + R256(effW * 4) + (es != 4 ? R256(rawW * es) : 0);
+    b += (t.get_pool() > 1 ? R256(rawW * 4) : 0) + (sep ? R256(CO * CI * 4) : 0) + (hasBias ? R256(CO * 4) : 0) + 4096 +
+         512 + R256(CO * 4) + R256(G * lr * 4);
+    return b;
+  };
+  uint64_t G = cog, R = 1;
+  const uint64_t rowsAll = N * OD * OH;
+  while (G > 1 && rowsAll * groups * ((cog + G - 1) / G) < coreNum) G = (G + 1) / 2;
+  const uint64_t ng = groups * ((cog + G - 1) / G);
+  R = OH;
+  while (R > 1 && (N * OD * ((OH + R - 1) / R) * ng < coreNum || bytes(R, G, 1) > ubSize)) --R;
+  while (G > 1 && bytes(R, G, 1) > ubSize) --G;
+  uint64_t cc = cig;
+  while (cc > 1 && bytes(R, G, cc) > ubSize) --cc;
+  if (bytes(R, G, cc) > ubSize) return ge::GRAPH_FAILED;   // one row of one channel does not fit
+  const uint64_t items = N * OD * ((OH + R - 1) / R) * groups * ((cog + G - 1) / G);
+  const uint64_t perCore = (items + coreNum - 1) / coreNum;
+  t.set_rows(R); t.set_grp(G); t.set_cc(cc); t.set_hr(hrOf(R)); t.set_wa(wa); t.set_items(items); t.set_perCore(perCore);
+)";
+  o += conv_float_attrs(k);
+  o += R"(  context->SetBlockDim(static_cast<uint32_t>((items + perCore - 1) / perCore));
+  t.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
+  context->GetRawTilingData()->SetDataSize(t.GetDataSize());
+  size_t* ws = context->GetWorkspaceSizes(1);
+  ws[0] = 0;
+  return ge::GRAPH_SUCCESS;
+}
+}  // namespace optiling
+
+)";
+  o += conv_host_tail(k);
+  return o;
+}
+
+// The project's json: the tensors with their dtype columns (the attrs are the OpDef's).
+std::string conv_json_text(const Kernel& k) {
+  std::string types, formats, ins, outs;
+  for (DType d : columns(k)) {
+    const char* j = d == DType::F32 ? "float" : d == DType::F16 ? "float16" : "bfloat16";
+    types += (types.empty() ? "" : ", ") + fmt::format("\"{}\"", j);
+    formats += (formats.empty() ? "" : ", ") + std::string("\"ND\"");
+  }
+  for (const TensorArg& t : k.tensors) {
+    std::string& s = t.output ? outs : ins;
+    s += (s.empty() ? "" : ",\n") + fmt::format("      {{\"name\": \"{}\", \"param_type\": \"{}\", \"format\": [{}], "
+                                                "\"type\": [{}]}}", t.name, t.optional ? "optional" : "required",
+                                                formats, types);
+  }
+  return fmt::format("[\n  {{\n    \"op\": \"{}\",\n    \"language\": \"cpp\",\n    \"input_desc\": [\n{}\n    ],\n"
+                     "    \"output_desc\": [\n{}\n    ]\n  }}\n]\n", k.op_type, ins, outs);
+}
+}  // namespace
+
+const std::vector<const char*> kConvGeomFields = {"n",  "cin", "cout", "groups", "id", "ih", "iw", "od",  "oh",   "ow",    "kd",
+                         "kh", "kw",  "wkh",  "wkw",    "sd", "sh", "sw", "pd",  "ph",   "pw",    "dd",
+                         "dh", "dw",  "transposed", "pool", "separable", "hasBias", "rows", "grp", "cc", "hr",
+                         "wa", "items", "perCore"};
+
+std::string conv_geom_fill() {
+  std::string o = "  kt::ConvGeom g;   // the geometry the host computed\n";
+  for (const char* f : kConvGeomFields) o += fmt::format("  g.{0} = t.{0};\n", f);
+  return o;
+}
+
+std::string conv_geom_host(const Kernel& k) {
+  const ConvSpec& cs = *k.conv;
+  const std::string T = k.op_type + "TilingData";
+  std::string o;
   o += "static const gert::Shape& ShapeOf(const gert::StorageShape* s) { return s->GetOriginShape(); }\n";
   o += "static const gert::Shape& ShapeOf(const gert::Shape* s) { return *s; }\n\n";
   o += "// The conv's geometry (3 spatial slots, the unused leading ones 1); fills t unless it is null.\n";
@@ -158,72 +228,32 @@ std::string host(const Kernel& k) {
       {"separable", cs.mode == "separable" ? "1" : "0"}};
   for (const auto& [f, v] : vals) o += fmt::format("  t->set_{}(static_cast<uint32_t>({}));\n", f, v);
   o += "  return true;\n}\n\n";
+  return o;
+}
+
+std::string conv_has_bias(const Kernel& k) {
+  const ConvSpec& cs = *k.conv;
   std::string has_bias = "false";
   if (cs.bias >= 0)
     has_bias = k.tensors[cs.bias].optional
                    ? fmt::format("context->GetOptionalInputShape({}) != nullptr", input_index(k, cs.bias))
                    : "true";
+  return has_bias;
+}
+
+std::string conv_float_attrs(const Kernel& k) {
   std::string floats;
   for (size_t i = 0; i < k.attrs.size(); ++i)
     if (k.attrs[i].type == DType::F32)
       floats += fmt::format("  {{ const float* v = context->GetAttrs()->GetFloat({}); t.set_attr_{}(v ? *v : static_cast<float>({:.9g})); }}\n",
                             i, k.attrs[i].name, k.attrs[i].default_value);
-  o += R"(// Work items (batch, plane, block of R output rows, G output channels): G splits a conv group only while the items
-// do not cover the cores; R is the largest that keeps every core busy and fits UB; cc input channels staged at once.
-static ge::graphStatus TilingFunc(gert::TilingContext* context) {
-  auto platform = platform_ascendc::PlatformAscendC(context->GetPlatformInfo());
-  uint64_t ubSize = 0;
-  platform.GetCoreMemSize(platform_ascendc::CoreMemType::UB, ubSize);
-  const uint64_t coreNum = platform.GetCoreNumAiv();
-)";
-  o += fmt::format("  {} t;\n  int64_t os[5];\n", T);
-  o += fmt::format("  if (!Geom(context, context->GetInputShape(0)->GetOriginShape(), context->GetInputShape({})->GetOriginShape(), "
-                   "&t, os)) return ge::GRAPH_FAILED;\n", input_index(k, cs.w));
-  o += fmt::format("  const bool hasBias = {};\n", has_bias);
-  o += R"(  const uint64_t es = context->GetInputDesc(0)->GetDataType() == ge::DT_FLOAT ? 4 : 2;
-  t.set_hasBias(hasBias ? 1 : 0);
-  const uint64_t N = t.get_n(), CI = t.get_cin(), CO = t.get_cout(), groups = t.get_groups();
-  const uint64_t OD = t.get_od(), OH = t.get_oh(), OW = t.get_ow(), KD = t.get_kd(), KH = t.get_kh(), KW = t.get_kw();
-  const bool tr = t.get_transposed() != 0, sep = t.get_separable() != 0;
-  const uint64_t cig = (sep || tr) ? CI : CI / groups, cog = CO / groups;
-  const uint64_t wa = (t.get_iw() + 1 + 15) / 16 * 16;   // staged row: the input row, a zero column, aligned
-  auto R256 = [](uint64_t b) { return (b + 255) / 256 * 256 + 256; };
-  const uint64_t rawW = sep ? CI * t.get_wkh() * t.get_wkw() : (tr ? CI * cog : CO * cig) * KD * t.get_wkh() * t.get_wkw();
-  const uint64_t effW = sep ? CI * KH * KW : (tr ? CI * cog : CO * cig) * KD * KH * KW;
-  auto hrOf = [&](uint64_t R) { return tr ? R + (KH - 1) * t.get_dh() : (R - 1) * t.get_sh() + (KH - 1) * t.get_dh() + 1; };
-  auto bytes = [&](uint64_t R, uint64_t G, uint64_t cc) {   // kt::Conv::Init's buffers
-    const uint64_t lr = (R * OW + 15) / 16 * 16, x = cc * KD * hrOf(R) * wa;
-    uint64_t b = 2048 + R256(x * 4) + (es != 4 ? R256(x * es) : 0) + R256(KW * lr * 4) + R256(lr * 4) * (sep ? 2 : 1);
-    b += R256(G * lr * 4) + (es != 4 ? R256(G * lr * es) : 0) + R256(effW * 4) + (es != 4 ? R256(rawW * es) : 0);
-    b += (t.get_pool() > 1 ? R256(rawW * 4) : 0) + (sep ? R256(CO * CI * 4) : 0) + (hasBias ? R256(CO * 4) : 0) + 4096 +
-         512 + R256(CO * 4) + R256(G * lr * 4);
-    return b;
-  };
-  uint64_t G = cog, R = 1;
-  const uint64_t rowsAll = N * OD * OH;
-  while (G > 1 && rowsAll * groups * ((cog + G - 1) / G) < coreNum) G = (G + 1) / 2;
-  const uint64_t ng = groups * ((cog + G - 1) / G);
-  R = OH;
-  while (R > 1 && (N * OD * ((OH + R - 1) / R) * ng < coreNum || bytes(R, G, 1) > ubSize)) --R;
-  while (G > 1 && bytes(R, G, 1) > ubSize) --G;
-  uint64_t cc = cig;
-  while (cc > 1 && bytes(R, G, cc) > ubSize) --cc;
-  if (bytes(R, G, cc) > ubSize) return ge::GRAPH_FAILED;   // one row of one channel does not fit
-  const uint64_t items = N * OD * ((OH + R - 1) / R) * groups * ((cog + G - 1) / G);
-  const uint64_t perCore = (items + coreNum - 1) / coreNum;
-  t.set_rows(R); t.set_grp(G); t.set_cc(cc); t.set_hr(hrOf(R)); t.set_wa(wa); t.set_items(items); t.set_perCore(perCore);
-)";
-  o += floats;
-  o += R"(  context->SetBlockDim(static_cast<uint32_t>((items + perCore - 1) / perCore));
-  t.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
-  context->GetRawTilingData()->SetDataSize(t.GetDataSize());
-  size_t* ws = context->GetWorkspaceSizes(1);
-  ws[0] = 0;
-  return ge::GRAPH_SUCCESS;
+  return floats;
 }
-}  // namespace optiling
 
-namespace ge {
+std::string conv_host_tail(const Kernel& k) {
+  const ConvSpec& cs = *k.conv;
+  const std::string T = k.op_type + "TilingData";
+  std::string o = R"(namespace ge {
 static ge::graphStatus InferShape(gert::InferShapeContext* context) {
   int64_t os[5];
 )";
@@ -271,24 +301,35 @@ static ge::graphStatus InferDataType(gert::InferDataTypeContext* context) {
   return o;
 }
 
-// The project's json: the tensors with their dtype columns (the attrs are the OpDef's).
-std::string json(const Kernel& k) {
-  std::string types, formats, ins, outs;
-  for (DType d : columns(k)) {
-    const char* j = d == DType::F32 ? "float" : d == DType::F16 ? "float16" : "bfloat16";
-    types += (types.empty() ? "" : ", ") + fmt::format("\"{}\"", j);
-    formats += (formats.empty() ? "" : ", ") + std::string("\"ND\"");
+std::string conv_epilogue(const Kernel& k) {
+  const ConvSpec& cs = *k.conv;
+  std::string o;
+  auto line = [&](const std::string& l = "") { o += l + "\n"; };
+  if (!cs.epi.empty()) {
+    line("    AscendC::LocalTensor<float> acc = conv.Acc();");
+    line("    const int32_t cnt = static_cast<int32_t>(conv.GroupSize() * conv.Lr());");
   }
-  for (const TensorArg& t : k.tensors) {
-    std::string& s = t.output ? outs : ins;
-    s += (s.empty() ? "" : ",\n") + fmt::format("      {{\"name\": \"{}\", \"param_type\": \"{}\", \"format\": [{}], "
-                                                "\"type\": [{}]}}", t.name, t.optional ? "optional" : "required",
-                                                formats, types);
+  for (const ConvEpi& e : cs.epi) {
+    if (e.op == "relu") {
+      line("    AscendC::Relu(acc, acc, cnt);   // relu");
+    } else if (e.op == "tanh" || e.op == "sigmoid") {
+      line(fmt::format("    AscendC::{}(conv.Scratch(), acc, conv.MathTmp(), static_cast<uint32_t>(cnt));   // {}",
+                       e.op == "tanh" ? "Tanh" : "Sigmoid", e.op));
+      line("    AscendC::PipeBarrier<PIPE_V>();");
+      line("    AscendC::Adds(acc, conv.Scratch(), 0.0f, cnt);   // back into the accumulator");
+    } else if (e.op == "muls") {
+      line(fmt::format("    AscendC::Muls(acc, acc, {}, cnt);   // * scalar", e.scalar));
+    } else if (e.op == "adds") {
+      line(fmt::format("    AscendC::Adds(acc, acc, {}, cnt);   // + scalar", e.scalar));
+    } else {
+      line("    conv.AddChannelVector();   // + the channel's value");
+    }
+    line("    AscendC::PipeBarrier<PIPE_V>();");
   }
-  return fmt::format("[\n  {{\n    \"op\": \"{}\",\n    \"language\": \"cpp\",\n    \"input_desc\": [\n{}\n    ],\n"
-                     "    \"output_desc\": [\n{}\n    ]\n  }}\n]\n", k.op_type, ins, outs);
+  return o;
 }
-}  // namespace
+
+std::string conv_json(const Kernel& k) { return conv_json_text(k); }
 
 std::string print_conv(const Kernel& k) {
   const ConvSpec& cs = *k.conv;
@@ -297,13 +338,15 @@ std::string print_conv(const Kernel& k) {
   };
   std::string epi;
   for (const ConvEpi& e : cs.epi) epi += " " + e.op + (e.scalar.empty() ? "" : "(" + e.scalar + ")");
-  return fmt::format("conv {}: {} {}-D, {} * {} -> {}, stride {} padding {} dilation {}{}{}\n  epilogue:{}\n", k.name,
-                     cs.mode, cs.nd, k.tensors[cs.x].name, k.tensors[cs.w].name, k.tensors[cs.y].name, arg(cs.stride),
+  return fmt::format("conv {}: {} {}-D{}, {} * {} -> {}, stride {} padding {} dilation {}{}{}\n  epilogue:{}\n", k.name,
+                     cs.mode, cs.nd, cs.cube ? " on the cube (im2col, a GEMM per batch)" : " on the vector cores",
+                     k.tensors[cs.x].name, k.tensors[cs.w].name, k.tensors[cs.y].name, arg(cs.stride),
                      arg(cs.padding), arg(cs.dilation), cs.bias >= 0 ? " bias " + k.tensors[cs.bias].name : "",
                      cs.mode == "pool" ? " pool " + arg(cs.pool) : "", epi.empty() ? " none" : epi);
 }
 
 std::map<std::string, std::string> emit_conv(const Kernel& k) {
-  return project_files(k, kernel(k), tiling_header(k), host(k), json(k));
+  if (k.conv->cube) return emit_conv_gemm(k);
+  return project_files(k, kernel(k), tiling_header(k), host(k), conv_json(k));
 }
 }  // namespace kgen::tile

@@ -47,6 +47,7 @@ class ConvChecker {
         d_.error(k_.attrs[a->attr].range, fmt::format("list attr '{}' has {} ints for {} spatial dims",
                                                       k_.attrs[a->attr].name, cs_.list_len[a->attr], cs_.nd),
                  "one int per spatial dim of x");
+    cs_.cube = cs_.mode == "conv";   // one GEMM per batch after im2col; the other forms stay on the vector cores
     k_.conv = std::make_shared<const ConvSpec>(cs_);
   }
 

@@ -16,25 +16,52 @@ std::string prog(const std::string& store, const std::string& extra = "") {
          "    store(y, " + store + ")\n";
 }
 
-TEST(TileConv, PlainConvCompilesToAProject) {
+TEST(TileConv, PlainConvCompilesToAProjectOnTheCube) {
   auto c = compile(prog("conv(x, weight, bias, stride=stride, padding=padding)"));
   ASSERT_TRUE(c.ok) << c.diags;
   ASSERT_TRUE(c.r.kernel.conv);
   const ConvSpec& cs = *c.r.kernel.conv;
   EXPECT_EQ(cs.mode, "conv");
+  EXPECT_TRUE(cs.cube);
   EXPECT_EQ(cs.nd, 2);
   EXPECT_EQ(cs.stride.attr, 0);   // attrs count from the first attr
-  EXPECT_TRUE(contains(c.check_ir, "conv conv2d: conv 2-D, x * weight -> y, stride stride padding padding"));
+  EXPECT_TRUE(contains(c.check_ir, "conv conv2d: conv 2-D on the cube (im2col, a GEMM per batch), x * weight -> y, "
+                                   "stride stride padding padding"));
+  // stage 1 unfolds x into the workspace (skipped for a 1x1 conv), SyncAll, stage 2 one GEMM per batch
   const std::string& kern = c.r.files.at("op_kernel/conv2d_custom.cpp");
-  EXPECT_TRUE(contains(kern, "kt::Conv<DTYPE_X> conv;"));
-  EXPECT_TRUE(contains(kern, "conv.Init(pipe, g, x, weight, nullptr, g.hasBias ? bias : nullptr, y);"));
+  EXPECT_TRUE(contains(kern, "#include \"kgen_conv_gemm.h\""));
+  EXPECT_TRUE(contains(kern, "GM_ADDR col = t.direct ? x : AscendC::GetUserWorkspace(workspace);"));
+  EXPECT_TRUE(contains(kern, "REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), conv.mm, &t.cubeTiling);"));
+  EXPECT_TRUE(contains(kern, "unfold.InitUnfold(pipe, g, x, col);"));
+  EXPECT_TRUE(contains(kern, "AscendC::SyncAll();"));
+  EXPECT_TRUE(contains(kern, "conv.Init(pipe, g, t.cubeTiling, t.mBlocks, t.nBlocks, weight, bias, col, y);"));
+  EXPECT_LT(kern.find("AscendC::SyncAll();"), kern.find("conv.Begin(it);"));
   EXPECT_TRUE(c.r.files.count("op_kernel/kgen_conv.h"));
+  EXPECT_TRUE(c.r.files.count("op_kernel/kgen_conv_gemm.h"));
   EXPECT_TRUE(c.r.files.count("op_kernel/kgen_tile.h"));
   const std::string& host = c.r.files.at("op_host/conv2d_custom.cpp");
   EXPECT_TRUE(contains(host, "const bool hasBias = context->GetOptionalInputShape(3) != nullptr;"));
+  EXPECT_TRUE(contains(host, "cube.SetShape(static_cast<int32_t>(CO), static_cast<int32_t>(P), static_cast<int32_t>(K));"));
+  EXPECT_TRUE(contains(host, "ws[0] = platform.GetLibApiWorkSpaceSize() + (direct ? 0 : (N * K * P * es + 511) / 512 * 512);"));
   EXPECT_TRUE(contains(host, "this->Input(\"bias\").ParamType(OPTIONAL)"));
   EXPECT_TRUE(contains(host, "this->Attr(\"stride\").AttrType(OPTIONAL).Int(1);"));
+  const std::string& tiling = c.r.files.at("op_host/conv2d_custom_tiling.h");
+  EXPECT_TRUE(contains(tiling, "TILING_DATA_FIELD_DEF_STRUCT(TCubeTiling, cubeTiling);"));
+  EXPECT_TRUE(contains(tiling, "TILING_DATA_FIELD_DEF(uint32_t, chunks);"));
   EXPECT_TRUE(contains(c.r.files.at("conv2d_custom.json"), "\"param_type\": \"optional\""));
+}
+
+TEST(TileConv, OtherFormsStayOnTheVectorCores) {
+  auto c = compile(prog("conv(x, weight, groups=ci) + b"));
+  ASSERT_TRUE(c.ok) << c.diags;
+  EXPECT_FALSE(c.r.kernel.conv->cube);
+  EXPECT_TRUE(contains(c.check_ir, "conv conv2d: depthwise 2-D on the vector cores"));
+  const std::string& kern = c.r.files.at("op_kernel/conv2d_custom.cpp");
+  EXPECT_TRUE(contains(kern, "kt::Conv<DTYPE_X> conv;"));
+  EXPECT_TRUE(contains(kern, "conv.Init(pipe, g, x, weight, nullptr, nullptr, y);"));
+  EXPECT_TRUE(contains(kern, "conv.AddChannelVector();"));
+  EXPECT_FALSE(c.r.files.count("op_kernel/kgen_conv_gemm.h"));
+  EXPECT_TRUE(c.r.files.count("op_kernel/kgen_conv.h"));
 }
 
 TEST(TileConv, ListAttrsAndEpilogue) {

@@ -19,6 +19,7 @@ struct ConvGeom {
   uint32_t transposed, pool, separable, hasBias;
   uint32_t rows, grp, cc, hr, wa;       // rows per block, channels per item, input channels per load, UB row layout
   uint32_t items, perCore;
+  uint32_t chunks = 1;                  // im2col (kgen_conv_gemm.h): input-channel chunks of cc per row block
 };
 
 template <class T>
@@ -77,7 +78,6 @@ class Conv {
   __aicore__ inline uint32_t ItemCount() const { return g_.items; }
   __aicore__ inline uint32_t Lr() const { return lr_; }
   __aicore__ inline uint32_t GroupSize() const { return geff_; }
-  __aicore__ inline uint32_t FirstChannel() const { return co0_; }
   __aicore__ inline AscendC::LocalTensor<float> Acc() { return acc_.Get<float>(); }
   // A float32 block as large as Acc(): activations (Tanh, Sigmoid) do not run in place.
   __aicore__ inline AscendC::LocalTensor<float> Scratch() { return act_.Get<float>(); }
@@ -88,7 +88,12 @@ class Conv {
     eGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(v));
     hasExtra_ = true;
   }
-  __aicore__ inline float ChannelValue(uint32_t co) { return eF_.Get<float>().GetValue(co); }
+  // + the epilogue's per-channel input: each output channel's block gets its value.
+  __aicore__ inline void AddChannelVector() {
+    AscendC::LocalTensor<float> acc = acc_.Get<float>(), e = eF_.Get<float>();
+    for (uint32_t gi = 0; gi < geff_; ++gi)
+      AscendC::Adds(acc[gi * lr_], acc[gi * lr_], e.GetValue(co0_ + gi), static_cast<int32_t>(lr_));
+  }
 
   // The float32 sums of one item: acc[g * Lr() + r * ow + j] = conv output (channel co0 + g, row oh0 + r, column j),
   // bias included.
@@ -138,6 +143,84 @@ class Conv {
           AscendC::PipeBarrier<PIPE_V>();
         }
       }
+    }
+  }
+
+  // ---- im2col, the first stage of the cube lowering (kgen_conv_gemm.h): x unfolded into the GEMM's B operand
+  // col[n][(ci, kd, kh, kw)][(od, oh, ow)] in T, so that y[n] = W [cout, cin * taps] @ col[n] [cin * taps, P].
+  // Items are (batch, plane, block of R output rows, chunk of cc input channels). The staged rows are wa >= iw + pw + 1
+  // wide after one zero row, so every tap's view is affine in the output position (left padding reads the previous
+  // row's zero tail, right padding this row's): the gather tables are built by vector instructions, not per element.
+  // A channel's taps are gathered into one [taps, lr] block and leave with one DMA (one col row per tap).
+  __aicore__ inline void InitUnfold(AscendC::TPipe& pipe, const ConvGeom& g, GM_ADDR x, GM_ADDR col) {
+    g_ = g;
+    cig_ = g.cin;
+    cog_ = g.cout;
+    lr_ = static_cast<uint32_t>(RoundUp(uint64_t(g.rows) * g.ow, 16));
+    nb_ = (g.oh + g.rows - 1) / g.rows;
+    taps_ = g.kd * g.kh * g.kw;
+    lead_ = g.wa;
+    xGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(x));
+    colGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(col));
+    const uint64_t xElems = uint64_t(g.cc) * g.kd * g.hr * g.wa;
+    const uint64_t xAll = lead_ + xElems + UnfoldSlack(g);
+    pipe.InitBuffer(xF_, RoundUp256(xAll * 4));
+    if constexpr (!kF32) pipe.InitBuffer(xT_, RoundUp256(xElems * sizeof(T)));
+    pipe.InitBuffer(tab_, RoundUp256(uint64_t(g.kw) * lr_ * 4));
+    pipe.InitBuffer(tmp_, RoundUp256(uint64_t(lr_) * 4));
+    pipe.InitBuffer(tmp2_, RoundUp256(uint64_t(lr_) * 4));
+    pipe.InitBuffer(colQ_, 2, RoundUp256(uint64_t(taps_) * lr_ * sizeof(T)));
+    AscendC::Duplicate(xF_.Get<float>(), 0.0f, static_cast<int32_t>(xAll));   // the zero row and the slack
+    BuildUnfoldTables();
+    AscendC::PipeBarrier<PIPE_ALL>();
+  }
+  // Elements past the staged rows that the table's padding entries (i >= R * ow) may reach.
+  __aicore__ static inline uint32_t UnfoldSlack(const ConvGeom& g) { return 16 * g.sw + g.pw + 16; }
+
+  __aicore__ inline void Unfold(uint32_t item) {
+    const uint32_t chunk = item % g_.chunks;
+    uint32_t rest = item / g_.chunks;
+    const uint32_t b = rest % nb_;
+    rest /= nb_;
+    od_ = rest % g_.od;
+    n_ = rest / g_.od;
+    oh0_ = b * g_.rows;
+    rowsEff_ = g_.oh - oh0_ < g_.rows ? g_.oh - oh0_ : g_.rows;
+    ci0_ = 0;
+    const uint32_t c0 = chunk * g_.cc, cn = g_.cin - c0 < g_.cc ? g_.cin - c0 : g_.cc;
+    LoadInput(c0, cn);
+    const uint32_t cnt = g_.rows * g_.ow, len = rowsEff_ * g_.ow;
+    const uint64_t P = uint64_t(g_.od) * g_.oh * g_.ow, K = uint64_t(g_.cin) * taps_;
+    const uint64_t first = (uint64_t(od_) * g_.oh + oh0_) * g_.ow;   // the block's first output position
+    const uint32_t lenBytes = len * static_cast<uint32_t>(sizeof(T));
+    // taps blocks of len elements: lr apart in UB (in 32-byte blocks past each block's end), P apart in col
+    AscendC::DataCopyExtParams p(static_cast<uint16_t>(taps_), lenBytes,
+                                 (lr_ * static_cast<uint32_t>(sizeof(T)) - (lenBytes + 31) / 32 * 32) / 32,
+                                 static_cast<uint32_t>((P - len) * sizeof(T)), 0);
+    AscendC::LocalTensor<float> xF = xF_.Get<float>();
+    AscendC::LocalTensor<uint32_t> tab = tab_.Get<uint32_t>();
+    for (uint32_t c = 0; c < cn; ++c) {
+      AscendC::LocalTensor<T> o = colQ_.template AllocTensor<T>();
+      for (uint32_t kd = 0; kd < g_.kd; ++kd)
+        for (uint32_t kh = 0; kh < g_.kh; ++kh) {
+          const uint32_t base = ((c * g_.kd + kd) * g_.hr + kh * g_.dh) * g_.wa * 4;
+          for (uint32_t kw = 0; kw < g_.kw; ++kw) {
+            const uint32_t t = (kd * g_.kh + kh) * g_.kw + kw;
+            if constexpr (kF32) {
+              AscendC::Gather(o[t * lr_], xF, tab[kw * lr_], base, cnt);
+            } else {
+              AscendC::LocalTensor<float> tmp = tmp_.Get<float>();
+              AscendC::Gather(tmp, xF, tab[kw * lr_], base, cnt);
+              AscendC::PipeBarrier<PIPE_V>();
+              Convert(o[t * lr_], tmp, cnt);
+              AscendC::PipeBarrier<PIPE_V>();   // tmp is gathered again next
+            }
+          }
+        }
+      colQ_.EnQue(o);
+      o = colQ_.template DeQue<T>();
+      AscendC::DataCopyPad(colGm_[(uint64_t(n_) * K + uint64_t(c0 + c) * taps_) * P + first], o, p);
+      colQ_.FreeTensor(o);
     }
   }
 
@@ -236,6 +319,37 @@ class Conv {
       }
   }
 
+  // tab[kw][i], i = r * ow + j < R * ow: byte offset of (staged row r * sh, column j * sw - pw + kw * dw) after the
+  // zero row: 4 * (lead - pw + kw * dw + sw * i + (sh * wa - sw * ow) * r), r = floor(i / ow) in float32 (exact:
+  // offsets stay far below 2^24). Entries i >= R * ow only pad the gathers (r clamped to R - 1: they stay in UB).
+  __aicore__ inline void BuildUnfoldTables() {
+    AscendC::LocalTensor<float> idx = tmp_.Get<float>(), v = tmp2_.Get<float>();
+    AscendC::LocalTensor<int32_t> tab = tab_.Get<int32_t>(), r = tmp2_.Get<int32_t>();
+    const int32_t n = static_cast<int32_t>(lr_);
+    AscendC::CreateVecIndex(idx, 0.0f, lr_);
+    AscendC::PipeBarrier<PIPE_V>();
+    AscendC::Adds(v, idx, 0.5f, n);
+    AscendC::PipeBarrier<PIPE_V>();
+    AscendC::Muls(v, v, 1.0f / static_cast<float>(g_.ow), n);
+    AscendC::PipeBarrier<PIPE_V>();
+    AscendC::Cast(r, v, AscendC::RoundMode::CAST_FLOOR, n);   // r = floor((i + 0.5) / ow)
+    AscendC::PipeBarrier<PIPE_V>();
+    AscendC::Mins(r, r, static_cast<int32_t>(g_.rows - 1), n);
+    AscendC::PipeBarrier<PIPE_V>();
+    AscendC::Cast(v, r, AscendC::RoundMode::CAST_RINT, n);
+    AscendC::PipeBarrier<PIPE_V>();
+    AscendC::Muls(idx, idx, static_cast<float>(4 * g_.sw), n);
+    AscendC::PipeBarrier<PIPE_V>();
+    AscendC::Axpy(idx, v, 4.0f * (static_cast<float>(g_.sh * g_.wa) - static_cast<float>(g_.sw * g_.ow)), n);
+    AscendC::PipeBarrier<PIPE_V>();
+    AscendC::Adds(idx, idx, 4.0f * (static_cast<float>(lead_) - static_cast<float>(g_.pw)), n);
+    AscendC::PipeBarrier<PIPE_V>();
+    AscendC::Cast(tab, idx, AscendC::RoundMode::CAST_RINT, n);
+    AscendC::PipeBarrier<PIPE_V>();
+    for (uint32_t kw = 1; kw < g_.kw; ++kw)
+      AscendC::Adds(tab[kw * lr_], tab, static_cast<int32_t>(4 * kw * g_.dw), n);
+  }
+
   __aicore__ inline void Decode(uint32_t item) {
     const uint32_t ng = g_.groups * ngPer_;
     const uint32_t cg = item % ng;
@@ -257,7 +371,7 @@ class Conv {
   __aicore__ inline void LoadInput(uint32_t c0, uint32_t cn) {
     const uint32_t elems = cn * g_.kd * g_.hr * g_.wa;
     AscendC::PipeBarrier<PIPE_ALL>();   // the previous chunk's gathers have read xF
-    AscendC::LocalTensor<float> xF = xF_.Get<float>();
+    AscendC::LocalTensor<float> xF = xF_.Get<float>()[lead_];   // im2col keeps a zero row first
     AscendC::LocalTensor<T> dst;
     if constexpr (kF32) dst = xF;
     else dst = xT_.Get<T>();
@@ -307,8 +421,10 @@ class Conv {
   ConvGeom g_{};
   uint32_t cig_ = 0, cog_ = 0, lr_ = 0, nb_ = 0, ngPer_ = 0, taps_ = 0;
   uint32_t n_ = 0, od_ = 0, oh0_ = 0, rowsEff_ = 0, co0_ = 0, geff_ = 0, ci0_ = 0, nci_ = 0;
+  uint32_t lead_ = 0;   // elements before the staged rows in xF (im2col: one zero row)
   bool hasExtra_ = false;
-  AscendC::GlobalTensor<T> xGm_, wGm_, w2Gm_, bGm_, yGm_, eGm_;
+  AscendC::GlobalTensor<T> xGm_, wGm_, w2Gm_, bGm_, yGm_, eGm_, colGm_;
+  AscendC::TQue<AscendC::TPosition::VECOUT, 2> colQ_;
   AscendC::TBuf<AscendC::TPosition::VECCALC> xF_, xT_, tab_, tmp_, tmp2_, acc_, out_, wF_, wT_, wRaw_, w2F_, bF_, eF_, math_, act_;
 };
 }  // namespace kt
