@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The expert library (kernels/) through `kgen bench --generator expert` over the whole suite, slow programs included
-# (tests/tile_test.sh leaves the vector-core convolutions out of CI): pass@1, fast_p and the geomean speedup per
-# category, modeled on the Ascend910B2. Used by `make bench`.
+# The expert library (kernels/) through `kgen bench --generator expert` over the whole suite with several trials (CI's
+# tests/tile_test.sh runs one): pass@1, fast_p and the geomean speedup per category, modeled on the Ascend910B2.
+# Used by `make bench`.
 # Usage: bench/expert_library.sh [BUILD_DIR=build] [TRIALS=5] [JOBS=2]
 set -euo pipefail
 cd "$(dirname "$0")/.."

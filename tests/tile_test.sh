@@ -15,10 +15,6 @@ PY=/usr/bin/python3
 # Expert programs that fail a case of their task for a known limit of the language (space-separated task ids, e.g.
 # "reduce/sum_reduction"); when the compiler learns it, remove it here: the test then wants it correct.
 KNOWN_FAILING=""
-# Expert programs whose evaluation takes minutes in the emulator (the transposed convolutions run on the vector cores
-# and issue about a million vector instructions per case): here they only compile to an op project; `make bench`
-# (bench/expert_library.sh) evaluates them with the rest.
-SLOW="convolution/conv_transpose1d convolution/conv_transpose2d"
 
 T=$(mktemp -d /tmp/kgen-tile-test-XXXXXX)
 trap 'rm -rf "$T"' EXIT
@@ -208,27 +204,16 @@ tail -1 sweep.out
 grep FAIL sweep.out
 check "conv sweep: 24 random geometries match torch" test "$rc" = 0
 
-# ---- the SLOW programs: each compiles to an op project ----
-for t in $SLOW; do
-  "$KGEN" tile compile "$SRC/kernels/$t.tile" -o "slow/$t" > /dev/null 2> slow.err
-  check "slow program $t: compiles to an op project" test "$?" = 0
-done
-# ---- kgen bench --generator expert over the whole suite but SLOW ----
-mkdir -p suite
-for f in "$SRC"/tasks/*/*.py; do
-  id=${f#"$SRC/tasks/"}; id=${id%.py}
-  case " $SLOW " in *" $id "*) continue ;; esac
-  mkdir -p "suite/$(dirname "$id")"; ln -s "$f" "suite/$id.py"
-done
+# ---- kgen bench --generator expert over the whole suite ----
 t0=$(date +%s)
-"$KGEN" bench --suite suite --generator expert --out bench --jobs 2 --trials 1 > bench.txt 2> bench.err
+"$KGEN" bench --suite "$SRC/tasks" --generator expert --out bench --jobs 2 --trials 1 > bench.txt 2> bench.err
 rc=$?
 t1=$(date +%s)
 sed -n '1,3p' bench.txt
 check "bench --generator expert: exit 0 ($((t1 - t0)) s)" test "$rc" = 0
-py_check "bench --generator expert: every expert program evaluated; correct but KNOWN_FAILING; the rest missing" "$SRC" "$KNOWN_FAILING" "$SLOW" <<'PY'
+py_check "bench --generator expert: every expert program evaluated; correct but KNOWN_FAILING; the rest missing" "$SRC" "$KNOWN_FAILING" <<'PY'
 import json, os, sys
-src, known, slow = sys.argv[1], set(sys.argv[2].split()), set(sys.argv[3].split())
+src, known = sys.argv[1], set(sys.argv[2].split())
 def ids(root, ext):
     out = set()
     for d, _, fs in os.walk(root):
@@ -237,8 +222,6 @@ def ids(root, ext):
                 out.add(os.path.relpath(os.path.join(d, f), root)[: -len(ext)])
     return out
 experts, tasks = ids(os.path.join(src, "kernels"), ".tile"), ids(os.path.join(src, "tasks"), ".py")
-assert slow <= experts, f"SLOW names no expert program: {sorted(slow - experts)}"
-experts, tasks = experts - slow, tasks - slow
 r = json.load(open("bench/results.json"))
 missing = set(r["missing"])
 by = {}

@@ -32,7 +32,7 @@ struct ConvSpec {
   std::vector<std::vector<int64_t>> list_default;
   std::vector<ConvEpi> epi;
   std::string text;                // the stored expression, for the generated comments
-  bool cube = false;               // mode conv: im2col + GEMM on the cube (emit_conv_gemm.cpp), else kt::Conv
+  bool cube = false;               // conv, 1-2-D transposed: im2col + GEMM on the cube (emit_conv_gemm.cpp)
 };
 // Whether the body is one `store(y, ...)` of an expression holding conv(...) or conv_transpose(...).
 bool is_conv_program(const Program& p);

@@ -14,6 +14,7 @@ std::string tiling_header(const Kernel& k) {
   for (const char* f : kConvGeomFields) o += fmt::format("TILING_DATA_FIELD_DEF(uint32_t, {});\n", f);
   o += "TILING_DATA_FIELD_DEF(uint32_t, chunks);    // im2col: input-channel chunks of cc per row block\n";
   o += "TILING_DATA_FIELD_DEF(uint32_t, direct);    // 1: a 1x1, stride-1, unpadded conv; x is already col\n";
+  o += "TILING_DATA_FIELD_DEF(uint32_t, colOffset); // col's byte offset in the user workspace (after A)\n";
   o += "TILING_DATA_FIELD_DEF(uint32_t, mBlocks);   // GEMM blocks along cout (ceil(cout / singleCoreM))\n";
   o += "TILING_DATA_FIELD_DEF(uint32_t, nBlocks);   // GEMM blocks along the output positions\n";
   for (const AttrArg& a : k.attrs)
@@ -28,7 +29,10 @@ std::string kernel(const Kernel& k) {
   std::string o;
   auto line = [&](const std::string& l = "") { o += l + "\n"; };
   line(fmt::format("// {}: {}", k.kernel_symbol, cs.text));
-  line("// On the cube: y[n] = weight [cout, cin * taps] @ col[n] [cin * taps, od * oh * ow], col = im2col(x[n]).");
+  line(cs.mode == "transposed"
+           ? "// On the cube: y[n] = A [cout, cin * taps] @ col[n] [cin * taps, oh * ow], A = the weight [cin, cout, taps]\n"
+             "// rearranged, col = the transposed conv's im2col of x[n] (each output position's input taps, zero where none)."
+           : "// On the cube: y[n] = weight [cout, cin * taps] @ col[n] [cin * taps, od * oh * ow], col = im2col(x[n]).");
   line("#include \"kernel_operator.h\"");
   line("#include \"kgen_conv_gemm.h\"");
   line();
@@ -39,23 +43,40 @@ std::string kernel(const Kernel& k) {
   line("  GET_TILING_DATA(t, tiling);");
   o += conv_geom_fill();
   line("  g.chunks = t.chunks;");
+  const bool tr = cs.mode == "transposed";
+  const std::string x = k.tensors[cs.x].name;
   line("  // No early return for cores without work: every vector core meets the others at the SyncAll.");
   line("  AscendC::TPipe pipe;");
-  line(fmt::format("  GM_ADDR col = t.direct ? {} : AscendC::GetUserWorkspace(workspace);   // after the Matmul API's",
-                   k.tensors[cs.x].name));
+  line("  GM_ADDR user = AscendC::GetUserWorkspace(workspace);   // after the Matmul API's");
+  line(fmt::format("  GM_ADDR col = t.direct ? {} : user + t.colOffset;", x));
+  if (tr) line("  GM_ADDR a = user;   // the weight as [co, ci * taps]");
   line(fmt::format("  kt::ConvGemm<{}> conv;", T));
   line("  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), conv.mm, &t.cubeTiling);   // before any UB buffer");
   line("  const uint32_t stride = AscendC::GetBlockNum() * AscendC::GetTaskRatio();");
-  line("  if (!t.direct) {   // stage 1, vector cores: col = im2col(x), item by item");
+  if (tr) {
+    line("  // stage 1, vector cores: A = the weight [ci, co, taps] rearranged; col = im2col(x), item by item");
+    line(fmt::format("  kt::PermuteTransposedWeight<{}>(pipe, g, {}, a);", T, k.tensors[cs.w].name));
+    line("  pipe.Reset();");
+    line("  if (!t.direct) {");
+  } else {
+    line("  if (!t.direct) {   // stage 1, vector cores: col = im2col(x), item by item");
+  }
   line(fmt::format("    kt::Conv<{}> unfold;", T));
-  line(fmt::format("    unfold.InitUnfold(pipe, g, {}, col);", k.tensors[cs.x].name));
+  line(fmt::format("    unfold.InitUnfold(pipe, g, {}, col);", x));
   line("    for (uint32_t it = AscendC::GetBlockIdx(); it < g.items; it += stride) unfold.Unfold(it);");
-  line("    AscendC::SyncAll();   // every core's part of col is in GM before any GEMM reads it");
-  line("    pipe.Reset();         // stage 2's UB buffers replace stage 1's");
-  line("  }");
+  if (tr) {
+    line("    pipe.Reset();");
+    line("  }");
+    line("  AscendC::SyncAll();   // every core's part of A and col is in GM before any GEMM reads them");
+    line("  pipe.Reset();         // stage 2's UB buffers replace stage 1's");
+  } else {
+    line("    AscendC::SyncAll();   // every core's part of col is in GM before any GEMM reads it");
+    line("    pipe.Reset();         // stage 2's UB buffers replace stage 1's");
+    line("  }");
+  }
   const std::string bias = cs.bias >= 0 ? k.tensors[cs.bias].name : "nullptr";
-  line(fmt::format("  conv.Init(pipe, g, t.cubeTiling, t.mBlocks, t.nBlocks, {}, {}, col, {});", k.tensors[cs.w].name,
-                   bias, k.tensors[cs.y].name));
+  line(fmt::format("  conv.Init(pipe, g, t.cubeTiling, t.mBlocks, t.nBlocks, {}, {}, col, {});",
+                   tr ? "a" : k.tensors[cs.w].name, bias, k.tensors[cs.y].name));
   if (cs.chan >= 0)
     line(fmt::format("  conv.SetChannelVector({});   // the per-channel input of the epilogue", k.tensors[cs.chan].name));
   line("  conv.Prepare();   // the bias (and the epilogue's channel vector) to float32 in UB");
@@ -106,17 +127,20 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context) {
   const uint64_t N = t.get_n(), CI = t.get_cin(), CO = t.get_cout();
   const uint64_t OD = t.get_od(), OH = t.get_oh(), OW = t.get_ow(), KD = t.get_kd(), KH = t.get_kh(), KW = t.get_kw();
   const uint64_t K = CI * KD * KH * KW, P = OD * OH * OW;
+  // x[n] is col itself: one tap, stride 1, no padding, and (a transposed conv's output_padding) no extra positions
   const bool direct = KD * KH * KW == 1 && t.get_sd() == 1 && t.get_sh() == 1 && t.get_sw() == 1 && t.get_pd() == 0 &&
-                      t.get_ph() == 0 && t.get_pw() == 0;
-  // staged rows: a zero row first, then rows of the input with at least pw + 1 zeros after them (kt::Conv::Unfold)
-  const uint64_t wa = (t.get_iw() + t.get_pw() + 1 + 15) / 16 * 16;
+                      t.get_ph() == 0 && t.get_pw() == 0 && OD == t.get_id() && OH == t.get_ih() && OW == t.get_iw();
+  // staged rows: a zero row first, then rows of the input with at least pw + 1 zeros after them (kt::Conv::Unfold);
+  // a transposed conv's dilated rows need only the zero column iw
+  const bool tr = t.get_transposed() != 0;
+  const uint64_t wa = (t.get_iw() + (tr ? 0 : t.get_pw()) + 1 + 15) / 16 * 16, lead = tr ? 0 : wa;
   const uint64_t taps = KD * KH * KW;
   auto R256 = [](uint64_t b) { return (b + 255) / 256 * 256 + 256; };
-  auto hrOf = [&](uint64_t R) { return (R - 1) * t.get_sh() + (KH - 1) * t.get_dh() + 1; };
+  auto hrOf = [&](uint64_t R) { return tr ? R + (KH - 1) * t.get_dh() : (R - 1) * t.get_sh() + (KH - 1) * t.get_dh() + 1; };
   auto bytes = [&](uint64_t R, uint64_t cc) {   // kt::Conv::InitUnfold's buffers
     const uint64_t lr = (R * OW + 15) / 16 * 16, x = cc * KD * hrOf(R) * wa;
-    return 2048 + R256((wa + x + 16 * t.get_sw() + t.get_pw() + 16) * 4) + (es != 4 ? R256(x * es) : 0) +
-           R256(KW * lr * 4) + 2 * R256(lr * 4) + 2 * R256(taps * lr * es);
+    return 2048 + R256((lead + x + 16 * t.get_sw() + t.get_pw() + 16) * 4) + (es != 4 ? R256(x * es) : 0) +
+           R256(KW * lr * 4) + 2 * R256(lr * 4) + 2 * R256(taps * lr * es) + (tr ? R256(3 * lr * 4) : 0);
   };
   // Per core: rounds of items, each moving cc channels' taps (out) and rows (in); a DMA's latency ~ 20 KB of transfer.
   auto cost = [&](uint64_t R, uint64_t cc) {
@@ -137,6 +161,9 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context) {
   }
   t.set_rows(R); t.set_grp(CO); t.set_cc(cc); t.set_hr(hrOf(R)); t.set_wa(wa); t.set_items(items); t.set_perCore(0);
   t.set_chunks(chunks); t.set_direct(direct ? 1 : 0);
+  const uint64_t colOffset = tr ? (CO * K * es + 511) / 512 * 512 : 0;   // a transposed conv's A comes first
+  if (colOffset > 0xffffffffu) return ge::GRAPH_FAILED;
+  t.set_colOffset(static_cast<uint32_t>(colOffset));
   if (N * K * P * es > (1ull << 40) || CO > 0x7fffffff || P > 0x7fffffff || K > 0x7fffffff) return ge::GRAPH_FAILED;
   const matmul_tiling::DataType inType = dt == ge::DT_FLOAT16 ? matmul_tiling::DataType::DT_FLOAT16
                                          : dt == ge::DT_BF16  ? matmul_tiling::DataType::DT_BF16
@@ -171,7 +198,7 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context) {
   t.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
   context->GetRawTilingData()->SetDataSize(t.GetDataSize());
   size_t* ws = context->GetWorkspaceSizes(1);
-  ws[0] = platform.GetLibApiWorkSpaceSize() + (direct ? 0 : (N * K * P * es + 511) / 512 * 512);   // Matmul's, col
+  ws[0] = platform.GetLibApiWorkSpaceSize() + colOffset + (direct ? 0 : (N * K * P * es + 511) / 512 * 512);
   return ge::GRAPH_SUCCESS;
 }
 }  // namespace optiling

@@ -30,7 +30,7 @@ TEST(TileConv, PlainConvCompilesToAProjectOnTheCube) {
   // stage 1 unfolds x into the workspace (skipped for a 1x1 conv), SyncAll, stage 2 one GEMM per batch
   const std::string& kern = c.r.files.at("op_kernel/conv2d_custom.cpp");
   EXPECT_TRUE(contains(kern, "#include \"kgen_conv_gemm.h\""));
-  EXPECT_TRUE(contains(kern, "GM_ADDR col = t.direct ? x : AscendC::GetUserWorkspace(workspace);"));
+  EXPECT_TRUE(contains(kern, "GM_ADDR col = t.direct ? x : user + t.colOffset;"));
   EXPECT_TRUE(contains(kern, "REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), conv.mm, &t.cubeTiling);"));
   EXPECT_TRUE(contains(kern, "unfold.InitUnfold(pipe, g, x, col);"));
   EXPECT_TRUE(contains(kern, "AscendC::SyncAll();"));
@@ -42,13 +42,32 @@ TEST(TileConv, PlainConvCompilesToAProjectOnTheCube) {
   const std::string& host = c.r.files.at("op_host/conv2d_custom.cpp");
   EXPECT_TRUE(contains(host, "const bool hasBias = context->GetOptionalInputShape(3) != nullptr;"));
   EXPECT_TRUE(contains(host, "cube.SetShape(static_cast<int32_t>(CO), static_cast<int32_t>(P), static_cast<int32_t>(K));"));
-  EXPECT_TRUE(contains(host, "ws[0] = platform.GetLibApiWorkSpaceSize() + (direct ? 0 : (N * K * P * es + 511) / 512 * 512);"));
+  EXPECT_TRUE(contains(host, "ws[0] = platform.GetLibApiWorkSpaceSize() + colOffset + (direct ? 0 : (N * K * P * es + 511) "
+                            "/ 512 * 512);"));
   EXPECT_TRUE(contains(host, "this->Input(\"bias\").ParamType(OPTIONAL)"));
   EXPECT_TRUE(contains(host, "this->Attr(\"stride\").AttrType(OPTIONAL).Int(1);"));
   const std::string& tiling = c.r.files.at("op_host/conv2d_custom_tiling.h");
   EXPECT_TRUE(contains(tiling, "TILING_DATA_FIELD_DEF_STRUCT(TCubeTiling, cubeTiling);"));
   EXPECT_TRUE(contains(tiling, "TILING_DATA_FIELD_DEF(uint32_t, chunks);"));
   EXPECT_TRUE(contains(c.r.files.at("conv2d_custom.json"), "\"param_type\": \"optional\""));
+}
+
+TEST(TileConv, TransposedConvOnTheCubeRearrangesItsWeight) {
+  auto c = compile(prog("conv_transpose(x, weight, bias, stride=stride, padding=padding)"));
+  ASSERT_TRUE(c.ok) << c.diags;
+  EXPECT_TRUE(c.r.kernel.conv->cube);
+  const std::string& kern = c.r.files.at("op_kernel/conv2d_custom.cpp");
+  EXPECT_TRUE(contains(kern, "kt::PermuteTransposedWeight<DTYPE_X>(pipe, g, weight, a);"));
+  EXPECT_TRUE(contains(kern, "conv.Init(pipe, g, t.cubeTiling, t.mBlocks, t.nBlocks, a, bias, col, y);"));
+  EXPECT_LT(kern.find("PermuteTransposedWeight"), kern.find("AscendC::SyncAll();"));
+  const std::string& host = c.r.files.at("op_host/conv2d_custom.cpp");
+  EXPECT_TRUE(contains(host, "const uint64_t colOffset = tr ? (CO * K * es + 511) / 512 * 512 : 0;"));
+  // a 3-D transposed conv stays on the vector cores
+  auto c3 = compile("kernel k(x: T[n, ci, d, h, w], weight: T[ci, co, kd, kh, kw]) -> (y: T[n, co, od, oh, ow]):\n"
+                    "    dtype T in (f32, f16)\n"
+                    "    store(y, conv_transpose(x, weight))\n");
+  ASSERT_TRUE(c3.ok) << c3.diags;
+  EXPECT_FALSE(c3.r.kernel.conv->cube);
 }
 
 TEST(TileConv, OtherFormsStayOnTheVectorCores) {

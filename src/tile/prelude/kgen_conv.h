@@ -151,7 +151,8 @@ class Conv {
   // Items are (batch, plane, block of R output rows, chunk of cc input channels). The staged rows are wa >= iw + pw + 1
   // wide after one zero row, so every tap's view is affine in the output position (left padding reads the previous
   // row's zero tail, right padding this row's): the gather tables are built by vector instructions, not per element.
-  // A channel's taps are gathered into one [taps, lr] block and leave with one DMA (one col row per tap).
+  // A channel's taps are gathered into one [taps, lr] block and leave with one DMA (one col row per tap). A transposed
+  // conv stages its dilated rows (as Accumulate does) and its columns go through a divisibility test in the tables.
   __aicore__ inline void InitUnfold(AscendC::TPipe& pipe, const ConvGeom& g, GM_ADDR x, GM_ADDR col) {
     g_ = g;
     cig_ = g.cin;
@@ -159,7 +160,7 @@ class Conv {
     lr_ = static_cast<uint32_t>(RoundUp(uint64_t(g.rows) * g.ow, 16));
     nb_ = (g.oh + g.rows - 1) / g.rows;
     taps_ = g.kd * g.kh * g.kw;
-    lead_ = g.wa;
+    lead_ = g.transposed ? 0 : g.wa;
     xGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(x));
     colGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(col));
     const uint64_t xElems = uint64_t(g.cc) * g.kd * g.hr * g.wa;
@@ -170,8 +171,10 @@ class Conv {
     pipe.InitBuffer(tmp_, RoundUp256(uint64_t(lr_) * 4));
     pipe.InitBuffer(tmp2_, RoundUp256(uint64_t(lr_) * 4));
     pipe.InitBuffer(colQ_, 2, RoundUp256(uint64_t(taps_) * lr_ * sizeof(T)));
+    if (g.transposed) pipe.InitBuffer(tabWork_, RoundUp256(uint64_t(lr_) * 4 * 3));
     AscendC::Duplicate(xF_.Get<float>(), 0.0f, static_cast<int32_t>(xAll));   // the zero row and the slack
-    BuildUnfoldTables();
+    if (g.transposed) BuildTransposedTables();
+    else BuildUnfoldTables();
     AscendC::PipeBarrier<PIPE_ALL>();
   }
   // Elements past the staged rows that the table's padding entries (i >= R * ow) may reach.
@@ -203,7 +206,8 @@ class Conv {
       AscendC::LocalTensor<T> o = colQ_.template AllocTensor<T>();
       for (uint32_t kd = 0; kd < g_.kd; ++kd)
         for (uint32_t kh = 0; kh < g_.kh; ++kh) {
-          const uint32_t base = ((c * g_.kd + kd) * g_.hr + kh * g_.dh) * g_.wa * 4;
+          const uint32_t row = g_.transposed ? (g_.kh - 1 - kh) * g_.dh : kh * g_.dh;   // as in Accumulate
+          const uint32_t base = ((c * g_.kd + kd) * g_.hr + row) * g_.wa * 4;
           for (uint32_t kw = 0; kw < g_.kw; ++kw) {
             const uint32_t t = (kd * g_.kh + kh) * g_.kw + kw;
             if constexpr (kF32) {
@@ -350,6 +354,81 @@ class Conv {
       AscendC::Adds(tab[kw * lr_], tab, static_cast<int32_t>(4 * kw * g_.dw), n);
   }
 
+  // Transposed: tab[kw][i] = 4 * (r * wa + col), col = (j + pw - kw * dw) / sw where sw divides it and it lies in
+  // [0, iw), else iw (the zero column); r, j from i as above. The test is float32 arithmetic on 0/1 factors.
+  __aicore__ inline void BuildTransposedTables() {
+    AscendC::LocalTensor<float> w = tabWork_.Get<float>();
+    AscendC::LocalTensor<float> rF = w, jF = w[lr_], c = w[2 * lr_], q = tmp_.Get<float>(), v = tmp2_.Get<float>();
+    AscendC::LocalTensor<int32_t> iv = tmp2_.Get<int32_t>(), tab = tab_.Get<int32_t>();
+    const int32_t n = static_cast<int32_t>(lr_);
+    auto barrier = [] { AscendC::PipeBarrier<PIPE_V>(); };
+    AscendC::CreateVecIndex(jF, 0.0f, lr_);
+    barrier();
+    AscendC::Adds(v, jF, 0.5f, n);
+    barrier();
+    AscendC::Muls(v, v, 1.0f / static_cast<float>(g_.ow), n);
+    barrier();
+    AscendC::Cast(iv, v, AscendC::RoundMode::CAST_FLOOR, n);
+    barrier();
+    AscendC::Mins(iv, iv, static_cast<int32_t>(g_.rows - 1), n);
+    barrier();
+    AscendC::Cast(rF, iv, AscendC::RoundMode::CAST_RINT, n);   // r
+    barrier();
+    AscendC::Axpy(jF, rF, -static_cast<float>(g_.ow), n);       // j = i - r * ow
+    barrier();
+    const float iw = static_cast<float>(g_.iw);
+    for (uint32_t kw = 0; kw < g_.kw; ++kw) {
+      AscendC::Adds(q, jF, static_cast<float>(g_.pw) - static_cast<float>(kw * g_.dw), n);   // q = j + pw - kw * dw
+      barrier();
+      AscendC::Adds(v, q, 0.5f, n);
+      barrier();
+      AscendC::Muls(v, v, 1.0f / static_cast<float>(g_.sw), n);
+      barrier();
+      AscendC::Cast(iv, v, AscendC::RoundMode::CAST_FLOOR, n);
+      barrier();
+      AscendC::Cast(c, iv, AscendC::RoundMode::CAST_RINT, n);   // c = floor(q / sw)
+      barrier();
+      AscendC::Axpy(q, c, -static_cast<float>(g_.sw), n);      // q - c * sw, in [0, sw)
+      barrier();
+      AscendC::Muls(q, q, -1.0f, n);
+      barrier();
+      AscendC::Adds(q, q, 1.0f, n);
+      barrier();
+      AscendC::Maxs(q, q, 0.0f, n);                              // 1 where sw divides
+      barrier();
+      AscendC::Adds(v, c, 1.0f, n);
+      barrier();
+      AscendC::Maxs(v, v, 0.0f, n);
+      barrier();
+      AscendC::Mins(v, v, 1.0f, n);                              // 1 where c >= 0
+      barrier();
+      AscendC::Mul(q, q, v, n);
+      barrier();
+      AscendC::Muls(v, c, -1.0f, n);
+      barrier();
+      AscendC::Adds(v, v, iw, n);
+      barrier();
+      AscendC::Maxs(v, v, 0.0f, n);
+      barrier();
+      AscendC::Mins(v, v, 1.0f, n);                              // 1 where c < iw
+      barrier();
+      AscendC::Mul(q, q, v, n);                                  // valid
+      barrier();
+      AscendC::Adds(c, c, -iw, n);
+      barrier();
+      AscendC::Mul(c, c, q, n);
+      barrier();
+      AscendC::Adds(c, c, iw, n);                                // col = valid ? c : iw
+      barrier();
+      AscendC::Axpy(c, rF, static_cast<float>(g_.wa), n);       // + r * wa (dilated rows: one staged row per row)
+      barrier();
+      AscendC::Muls(c, c, 4.0f, n);
+      barrier();
+      AscendC::Cast(tab[kw * lr_], c, AscendC::RoundMode::CAST_RINT, n);
+      barrier();
+    }
+  }
+
   __aicore__ inline void Decode(uint32_t item) {
     const uint32_t ng = g_.groups * ngPer_;
     const uint32_t cg = item % ng;
@@ -425,6 +504,7 @@ class Conv {
   bool hasExtra_ = false;
   AscendC::GlobalTensor<T> xGm_, wGm_, w2Gm_, bGm_, yGm_, eGm_, colGm_;
   AscendC::TQue<AscendC::TPosition::VECOUT, 2> colQ_;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> tabWork_;
   AscendC::TBuf<AscendC::TPosition::VECCALC> xF_, xT_, tab_, tmp_, tmp2_, acc_, out_, wF_, wT_, wRaw_, w2F_, bF_, eF_, math_, act_;
 };
 }  // namespace kt

@@ -3,13 +3,42 @@
 // GM workspace (a 1x1, stride-1, unpadded conv skips it: x[n] is already [cin, P]); after a SyncAll, stage 2 here
 // computes y[n] = W [cout, cin * taps] @ col[n] on the cube through the Matmul API, base block by base block into UB
 // in float32, where the bias (one value per output channel, a row of the block) and the program's epilogue run on
-// the vector core before the block goes out converted to T. The weight tensor [cout, cin, taps] is already A.
+// the vector core before the block goes out converted to T. The weight tensor [cout, cin, taps] is already A; a
+// transposed conv's weight [cin, cout, taps] is rearranged into A in the workspace first (PermuteTransposedWeight).
 #ifndef KGEN_CONV_GEMM_H
 #define KGEN_CONV_GEMM_H
 #include "lib/matmul_intf.h"
 #include "kgen_conv.h"
 
 namespace kt {
+
+// nn.ConvTranspose's weight [ci, co, taps] rearranged into the GEMM's A = [co, ci * taps] (GM to GM through UB): per
+// input channel one load of its [co, taps] rows and one strided store, the channels round robin over the cores.
+template <class T>
+__aicore__ inline void PermuteTransposedWeight(AscendC::TPipe& pipe, const ConvGeom& g, GM_ADDR w, GM_ADDR a) {
+  constexpr uint32_t kBytes = 64 * 1024;
+  AscendC::GlobalTensor<T> wGm, aGm;
+  wGm.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(w));
+  aGm.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a));
+  AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, kBytes);
+  AscendC::LocalTensor<T> b = buf.Get<T>();
+  const uint32_t taps = g.kd * g.kh * g.kw, rowBytes = taps * static_cast<uint32_t>(sizeof(T));
+  uint32_t per = kBytes / ((rowBytes + 31) / 32 * 32);   // UB rows start on 32-byte blocks
+  if (per > 4095) per = 4095;                              // DataCopyPad's blockCount
+  const uint32_t stride = AscendC::GetBlockNum() * AscendC::GetTaskRatio();
+  for (uint32_t ci = AscendC::GetBlockIdx(); ci < g.cin; ci += stride)
+    for (uint32_t co0 = 0; co0 < g.cout; co0 += per) {
+      const uint16_t rows = static_cast<uint16_t>(g.cout - co0 < per ? g.cout - co0 : per);
+      AscendC::PipeBarrier<PIPE_ALL>();   // the previous store has read b
+      AscendC::DataCopyPad(b, wGm[(uint64_t(ci) * g.cout + co0) * taps], AscendC::DataCopyExtParams(rows, rowBytes, 0, 0, 0),
+                           AscendC::DataCopyPadExtParams<T>(false, 0, 0, static_cast<T>(0)));
+      AscendC::PipeBarrier<PIPE_ALL>();   // b is loaded
+      AscendC::DataCopyPad(aGm[(uint64_t(co0) * g.cin + ci) * taps], b,
+                           AscendC::DataCopyExtParams(rows, rowBytes, 0, (g.cin - 1) * rowBytes, 0));
+    }
+  AscendC::PipeBarrier<PIPE_ALL>();
+}
 
 template <class T>
 class ConvGemm {
