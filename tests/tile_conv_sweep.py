@@ -1,8 +1,9 @@
-"""Convolutions on the cube (im2col + GEMM, src/tile/emit_conv_gemm.cpp) over random geometries: the programs
-tests/data/tile/conv{1,2,3}d_dilated.tile and conv_transpose{1,2}d_dilated.tile are compiled once, then each seeded
-geometry (batch, channels, sizes, kernel, stride, padding up to (k - 1) * dilation + 2, dilation, a transposed conv's
-output_padding; 1x1 convs take the direct path) runs through `kgen op run` and is compared with
-torch.nn.functional.conv{1,2,3}d / conv_transpose{1,2}d in float32.
+"""Convolutions over random geometries, on the cube (im2col + GEMM, src/tile/emit_conv_gemm.cpp) and, for the depthwise
+form, on the vector cores (emit_conv.cpp): the programs tests/data/tile/sweep_*.tile are
+compiled once, then each seeded geometry (batch, channels, sizes, kernel, stride, padding up to (k - 1) * dilation + 2,
+dilation, a transposed conv's output_padding, an avg_pool's size, groups = channels; 1x1 convs take the direct path)
+runs through `kgen op run` and is compared with torch.nn.functional (conv{1,2,3}d, conv_transpose{1,2}d, avg_pool2d)
+in float32.
 Usage: tile_conv_sweep.py KGEN SRC WORKDIR [N] [SEED]
 """
 import os
@@ -18,11 +19,11 @@ count = int(sys.argv[4]) if len(sys.argv) > 4 else 24
 random.seed(int(sys.argv[5]) if len(sys.argv) > 5 else 1)
 F = torch.nn.functional
 funcs = {"conv1d": F.conv1d, "conv2d": F.conv2d, "conv3d": F.conv3d, "conv_transpose1d": F.conv_transpose1d,
-         "conv_transpose2d": F.conv_transpose2d}
+         "conv_transpose2d": F.conv_transpose2d, "conv2d_avgpool": None, "conv2d_depthwise": None}
 projects = {}
 for name in funcs:
     projects[name] = os.path.join(work, name)
-    subprocess.run([kgen, "tile", "compile", os.path.join(src, "tests/data/tile", f"{name}_dilated.tile"), "-o",
+    subprocess.run([kgen, "tile", "compile", os.path.join(src, "tests/data/tile", f"sweep_{name}.tile"), "-o",
                     projects[name]], check=True, capture_output=True)
 fails = 0
 for _ in range(count):
@@ -44,19 +45,32 @@ for _ in range(count):
         p, op = random.randint(0, (k - 1) * d + 2), 0
         size = [random.randint(max(1, (k - 1) * d + 1 - 2 * p), top) for _ in range(nd)]
         w = torch.randn(co, ci, *([k] * nd))
+    pool = random.randint(1, 3) if nd == 2 and not tr and random.random() < 0.3 else 0   # avg_pool(conv(x), pool)
+    if pool:
+        name, s, p, d = "conv2d_avgpool", 1, 0, 1
+        size = [max(i, k + pool - 1) for i in size]
+    depthwise = nd == 2 and not tr and not pool and random.random() < 0.2   # on the vector cores: small planes
+    if depthwise:
+        name, co = "conv2d_depthwise", ci
+        size = [min(i, 40) for i in size]
+        w = torch.randn(ci, 1, k, k)
     x, b = torch.randn(n, ci, *size), torch.randn(co)
-    if tr:
+    if depthwise:
+        ref = F.conv2d(x, w, b, stride=s, padding=p, dilation=d, groups=ci)
+    elif pool:
+        ref = F.avg_pool2d(F.conv2d(x, w, b), pool)
+    elif tr:
         ref = funcs[name](x, w, b, stride=s, padding=p, output_padding=op, dilation=d)
     else:
         ref = funcs[name](x, w, b, stride=s, padding=p, dilation=d)
     for arg, t in (("x", x), ("w", w), ("b", b)):
         np.save(os.path.join(work, arg + ".npy"), t.numpy())
     out = os.path.join(work, "out")
-    attrs = [f"stride={s}", f"padding={p}", f"dilation={d}"] + ([f"output_padding={op}"] if tr else [])
+    attrs = [f"pool={pool}"] if pool else [f"stride={s}", f"padding={p}", f"dilation={d}"] + ([f"output_padding={op}"] if tr else [])
     r = subprocess.run([kgen, "op", "run", projects[name], "--input", f"x={work}/x.npy", f"weight={work}/w.npy",
                         f"bias={work}/b.npy", "--attr", *attrs, "--out", out], capture_output=True, text=True)
     what = f"{name} n={n} ci={ci} co={co} size={size} k={k} stride={s} padding={p} dilation={d}"
-    what += f" output_padding={op}" if tr else ""
+    what += f" output_padding={op}" if tr else f" pool={pool}" if pool else ""
     if r.returncode != 0:
         print(f"FAIL {what}: kgen op run exited {r.returncode}: {r.stderr.strip()[-500:]}")
         fails += 1

@@ -109,14 +109,13 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context) {
   const uint64_t cig = (sep || tr) ? CI : CI / groups, cog = CO / groups;
   const uint64_t wa = (t.get_iw() + 1 + 15) / 16 * 16;   // staged row: the input row, a zero column, aligned
   auto R256 = [](uint64_t b) { return (b + 255) / 256 * 256 + 256; };
-  const uint64_t rawW = sep ? CI * t.get_wkh() * t.get_wkw() : (tr ? CI * cog : CO * cig) * KD * t.get_wkh() * t.get_wkw();
-  const uint64_t effW = sep ? CI * KH * KW : (tr ? CI * cog : CO * cig) * KD * KH * KW;
+  const uint64_t wElems = sep ? CI * KH * KW : (tr ? CI * cog : CO * cig) * KD * KH * KW;
   auto hrOf = [&](uint64_t R) { return tr ? R + (KH - 1) * t.get_dh() : (R - 1) * t.get_sh() + (KH - 1) * t.get_dh() + 1; };
   auto bytes = [&](uint64_t R, uint64_t G, uint64_t cc) {   // kt::Conv::Init's buffers
     const uint64_t lr = (R * OW + 15) / 16 * 16, x = cc * KD * hrOf(R) * wa;
     uint64_t b = 2048 + R256(x * 4) + (es != 4 ? R256(x * es) : 0) + R256(KW * lr * 4) + R256(lr * 4) * (sep ? 2 : 1);
-    b += R256(G * lr * 4) + (es != 4 ? R256(G * lr * es) : 0) + R256(effW * 4) + (es != 4 ? R256(rawW * es) : 0);
-    b += (t.get_pool() > 1 ? R256(rawW * 4) : 0) + (sep ? R256(CO * CI * 4) : 0) + (hasBias ? R256(CO * 4) : 0) + 4096 +
+    b += R256(G * lr * 4) + (es != 4 ? R256(G * lr * es) : 0) + R256(wElems * 4) + (es != 4 ? R256(wElems * es) : 0);
+    b += (sep ? R256(CO * CI * 4) : 0) + (hasBias ? R256(CO * 4) : 0) + 4096 +
          512 + R256(CO * 4) + R256(G * lr * 4);
     return b;
   };

@@ -43,19 +43,22 @@ std::string kernel(const Kernel& k) {
   line("  GET_TILING_DATA(t, tiling);");
   o += conv_geom_fill();
   line("  g.chunks = t.chunks;");
-  const bool tr = cs.mode == "transposed";
+  const bool tr = cs.mode == "transposed", pool = cs.mode == "pool";   // A in the workspace: built in stage 1
   const std::string x = k.tensors[cs.x].name;
   line("  // No early return for cores without work: every vector core meets the others at the SyncAll.");
   line("  AscendC::TPipe pipe;");
   line("  GM_ADDR user = AscendC::GetUserWorkspace(workspace);   // after the Matmul API's");
   line(fmt::format("  GM_ADDR col = t.direct ? {} : user + t.colOffset;", x));
-  if (tr) line("  GM_ADDR a = user;   // the weight as [co, ci * taps]");
+  if (tr || pool)
+    line(std::string("  GM_ADDR a = user;   // ") + (tr ? "the weight as [co, ci * taps]" : "the folded taps [co, ci * taps]"));
   line(fmt::format("  kt::ConvGemm<{}> conv;", T));
   line("  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), conv.mm, &t.cubeTiling);   // before any UB buffer");
   line("  const uint32_t stride = AscendC::GetBlockNum() * AscendC::GetTaskRatio();");
-  if (tr) {
-    line("  // stage 1, vector cores: A = the weight [ci, co, taps] rearranged; col = im2col(x), item by item");
-    line(fmt::format("  kt::PermuteTransposedWeight<{}>(pipe, g, {}, a);", T, k.tensors[cs.w].name));
+  if (tr || pool) {
+    line(tr ? "  // stage 1, vector cores: A = the weight [ci, co, taps] rearranged; col = im2col(x), item by item"
+            : "  // stage 1, vector cores: A = the weight with the pool folded into its taps; col = im2col(x), item by item");
+    line(fmt::format("  kt::{}<{}>(pipe, g, {}, a);", tr ? "PermuteTransposedWeight" : "FoldPooledWeight", T,
+                     k.tensors[cs.w].name));
     line("  pipe.Reset();");
     line("  if (!t.direct) {");
   } else {
@@ -64,7 +67,7 @@ std::string kernel(const Kernel& k) {
   line(fmt::format("    kt::Conv<{}> unfold;", T));
   line(fmt::format("    unfold.InitUnfold(pipe, g, {}, col);", x));
   line("    for (uint32_t it = AscendC::GetBlockIdx(); it < g.items; it += stride) unfold.Unfold(it);");
-  if (tr) {
+  if (tr || pool) {
     line("    pipe.Reset();");
     line("  }");
     line("  AscendC::SyncAll();   // every core's part of A and col is in GM before any GEMM reads them");
@@ -76,7 +79,7 @@ std::string kernel(const Kernel& k) {
   }
   const std::string bias = cs.bias >= 0 ? k.tensors[cs.bias].name : "nullptr";
   line(fmt::format("  conv.Init(pipe, g, t.cubeTiling, t.mBlocks, t.nBlocks, {}, {}, col, {});",
-                   tr ? "a" : k.tensors[cs.w].name, bias, k.tensors[cs.y].name));
+                   tr || pool ? "a" : k.tensors[cs.w].name, bias, k.tensors[cs.y].name));
   if (cs.chan >= 0)
     line(fmt::format("  conv.SetChannelVector({});   // the per-channel input of the epilogue", k.tensors[cs.chan].name));
   line("  conv.Prepare();   // the bias (and the epilogue's channel vector) to float32 in UB");
@@ -161,8 +164,11 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context) {
   }
   t.set_rows(R); t.set_grp(CO); t.set_cc(cc); t.set_hr(hrOf(R)); t.set_wa(wa); t.set_items(items); t.set_perCore(0);
   t.set_chunks(chunks); t.set_direct(direct ? 1 : 0);
-  const uint64_t colOffset = tr ? (CO * K * es + 511) / 512 * 512 : 0;   // a transposed conv's A comes first
-  if (colOffset > 0xffffffffu) return ge::GRAPH_FAILED;
+)";
+  o += cs.mode == "transposed" || cs.mode == "pool"
+           ? "  const uint64_t colOffset = (CO * K * es + 511) / 512 * 512;   // A (built in stage 1) comes first\n"
+           : "  const uint64_t colOffset = 0;   // A is the weight itself\n";
+  o += R"(  if (colOffset > 0xffffffffu) return ge::GRAPH_FAILED;
   t.set_colOffset(static_cast<uint32_t>(colOffset));
   if (N * K * P * es > (1ull << 40) || CO > 0x7fffffff || P > 0x7fffffff || K > 0x7fffffff) return ge::GRAPH_FAILED;
   const matmul_tiling::DataType inType = dt == ge::DT_FLOAT16 ? matmul_tiling::DataType::DT_FLOAT16

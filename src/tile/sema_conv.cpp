@@ -47,8 +47,8 @@ class ConvChecker {
         d_.error(k_.attrs[a->attr].range, fmt::format("list attr '{}' has {} ints for {} spatial dims",
                                                       k_.attrs[a->attr].name, cs_.list_len[a->attr], cs_.nd),
                  "one int per spatial dim of x");
-    // one GEMM per batch after im2col (a transposed conv's up to 2-D); the other forms stay on the vector cores
-    cs_.cube = cs_.mode == "conv" || (cs_.mode == "transposed" && cs_.nd <= 2);
+    // one GEMM per batch after im2col (a transposed conv's up to 2-D); depthwise and separable stay on the vector cores
+    cs_.cube = cs_.mode == "conv" || cs_.mode == "pool" || (cs_.mode == "transposed" && cs_.nd <= 2);
     k_.conv = std::make_shared<const ConvSpec>(cs_);
   }
 

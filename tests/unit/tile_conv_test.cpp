@@ -42,6 +42,7 @@ TEST(TileConv, PlainConvCompilesToAProjectOnTheCube) {
   const std::string& host = c.r.files.at("op_host/conv2d_custom.cpp");
   EXPECT_TRUE(contains(host, "const bool hasBias = context->GetOptionalInputShape(3) != nullptr;"));
   EXPECT_TRUE(contains(host, "cube.SetShape(static_cast<int32_t>(CO), static_cast<int32_t>(P), static_cast<int32_t>(K));"));
+  EXPECT_TRUE(contains(host, "const uint64_t colOffset = 0;   // A is the weight itself"));
   EXPECT_TRUE(contains(host, "ws[0] = platform.GetLibApiWorkSpaceSize() + colOffset + (direct ? 0 : (N * K * P * es + 511) "
                             "/ 512 * 512);"));
   EXPECT_TRUE(contains(host, "this->Input(\"bias\").ParamType(OPTIONAL)"));
@@ -61,7 +62,7 @@ TEST(TileConv, TransposedConvOnTheCubeRearrangesItsWeight) {
   EXPECT_TRUE(contains(kern, "conv.Init(pipe, g, t.cubeTiling, t.mBlocks, t.nBlocks, a, bias, col, y);"));
   EXPECT_LT(kern.find("PermuteTransposedWeight"), kern.find("AscendC::SyncAll();"));
   const std::string& host = c.r.files.at("op_host/conv2d_custom.cpp");
-  EXPECT_TRUE(contains(host, "const uint64_t colOffset = tr ? (CO * K * es + 511) / 512 * 512 : 0;"));
+  EXPECT_TRUE(contains(host, "const uint64_t colOffset = (CO * K * es + 511) / 512 * 512;   // A (built in stage 1)"));
   // a 3-D transposed conv stays on the vector cores
   auto c3 = compile("kernel k(x: T[n, ci, d, h, w], weight: T[ci, co, kd, kh, kw]) -> (y: T[n, co, od, oh, ow]):\n"
                     "    dtype T in (f32, f16)\n"
@@ -122,6 +123,8 @@ TEST(TileConv, DepthwiseSeparableTransposedAndPool) {
   ASSERT_TRUE(pool.ok) << pool.diags;
   EXPECT_EQ(pool.r.kernel.conv->mode, "pool");
   EXPECT_EQ(pool.r.kernel.conv->pool.value, 2);
+  EXPECT_TRUE(pool.r.kernel.conv->cube);
+  EXPECT_TRUE(contains(pool.r.files.at("op_kernel/conv2d_custom.cpp"), "kt::FoldPooledWeight<DTYPE_X>(pipe, g, weight, a);"));
   EXPECT_TRUE(contains(pool.r.files.at("op_kernel/conv2d_custom.cpp"), "AscendC::Sigmoid(conv.Scratch(), acc"));
 }
 

@@ -13,7 +13,7 @@ namespace kt {
 struct ConvGeom {
   uint32_t n, cin, cout, groups;        // batch, channels, conv groups (1, or cin for depthwise)
   uint32_t id, ih, iw, od, oh, ow;      // input and output extents (id = od = 1 below 3-D)
-  uint32_t kd, kh, kw;                  // effective taps (after an avg-pool is folded into the weights)
+  uint32_t kd, kh, kw;                  // effective taps (after an avg-pool is folded into the weights: cube only)
   uint32_t wkh, wkw;                    // the weight tensor's taps (differ from kh, kw when pool > 1)
   uint32_t sd, sh, sw, pd, ph, pw, dd, dh, dw;
   uint32_t transposed, pool, separable, hasBias;
@@ -50,8 +50,7 @@ class Conv {
     pipe.InitBuffer(acc_, RoundUp256(uint64_t(g.grp) * lr_ * 4));
     if constexpr (!kF32) pipe.InitBuffer(out_, RoundUp256(uint64_t(g.grp) * lr_ * sizeof(T)));
     pipe.InitBuffer(wF_, RoundUp256(uint64_t(WeightElems()) * 4));
-    if constexpr (!kF32) pipe.InitBuffer(wT_, RoundUp256(uint64_t(RawWeightElems()) * sizeof(T)));
-    if (g.pool > 1) pipe.InitBuffer(wRaw_, RoundUp256(uint64_t(RawWeightElems()) * 4));
+    if constexpr (!kF32) pipe.InitBuffer(wT_, RoundUp256(uint64_t(WeightElems()) * sizeof(T)));
     if (g.separable) pipe.InitBuffer(w2F_, RoundUp256(uint64_t(g.cout) * g.cin * 4));
     if (g.hasBias) pipe.InitBuffer(bF_, RoundUp256(uint64_t(g.cout) * 4));
     pipe.InitBuffer(eF_, RoundUp256(uint64_t(g.cout) * 4));
@@ -59,15 +58,10 @@ class Conv {
     pipe.InitBuffer(act_, RoundUp256(uint64_t(g.grp) * lr_ * 4));
   }
 
-  // Once per core: weights (and bias) to float32 in UB, the pool folded into the taps, the gather tables.
+  // Once per core: weights (and bias) to float32 in UB, the gather tables.
   __aicore__ inline void Prepare() {
     AscendC::LocalTensor<float> wF = wF_.Get<float>();
-    if (g_.pool > 1) {
-      StageFloat(wRaw_.Get<float>(), wGm_, RawWeightElems());
-      FoldPool(wF, wRaw_.Get<float>());
-    } else {
-      StageFloat(wF, wGm_, RawWeightElems());
-    }
+    StageFloat(wF, wGm_, WeightElems());
     if (g_.separable) StageFloat(w2F_.Get<float>(), w2Gm_, g_.cout * g_.cin);
     if (g_.hasBias) StageFloat(bF_.Get<float>(), bGm_, g_.cout);
     if (hasExtra_) StageFloat(eF_.Get<float>(), eGm_, g_.cout);
@@ -250,11 +244,6 @@ class Conv {
   }
 
  private:
-  __aicore__ inline uint32_t RawWeightElems() const {
-    if (g_.separable) return g_.cin * g_.wkh * g_.wkw;
-    const uint32_t taps = g_.kd * g_.wkh * g_.wkw;
-    return g_.transposed ? g_.cin * cog_ * taps : g_.cout * cig_ * taps;
-  }
   __aicore__ inline uint32_t WeightElems() const {
     if (g_.separable) return g_.cin * taps_;
     return g_.transposed ? g_.cin * cog_ * taps_ : g_.cout * cig_ * taps_;
@@ -284,23 +273,6 @@ class Conv {
       Convert(dst, st, len);
     }
     AscendC::PipeBarrier<PIPE_ALL>();
-  }
-
-  // avg_pool(conv(x), P) with stride-1 taps k is one conv with taps k + P - 1 and stride P: each folded tap is the
-  // mean of the P x P original taps it covers.
-  __aicore__ inline void FoldPool(const AscendC::LocalTensor<float>& dst, const AscendC::LocalTensor<float>& raw) {
-    const uint32_t planes = g_.cout * cig_ * g_.kd;
-    const float inv = 1.0f / static_cast<float>(g_.pool * g_.pool);
-    for (uint32_t p = 0; p < planes; ++p)
-      for (uint32_t a = 0; a < g_.kh; ++a)
-        for (uint32_t b = 0; b < g_.kw; ++b) {
-          float s = 0.0f;
-          for (uint32_t u = 0; u < g_.pool; ++u)
-            for (uint32_t v = 0; v < g_.pool; ++v)
-              if (a >= u && b >= v && a - u < g_.wkh && b - v < g_.wkw)
-                s += raw.GetValue((p * g_.wkh + (a - u)) * g_.wkw + (b - v));
-          dst.SetValue((p * g_.kh + a) * g_.kw + b, s * inv);
-        }
   }
 
   // tab[kw][r * ow + j]: byte offset (from the tap row's start in the staged block) of the input element output
@@ -505,7 +477,7 @@ class Conv {
   AscendC::GlobalTensor<T> xGm_, wGm_, w2Gm_, bGm_, yGm_, eGm_, colGm_;
   AscendC::TQue<AscendC::TPosition::VECOUT, 2> colQ_;
   AscendC::TBuf<AscendC::TPosition::VECCALC> tabWork_;
-  AscendC::TBuf<AscendC::TPosition::VECCALC> xF_, xT_, tab_, tmp_, tmp2_, acc_, out_, wF_, wT_, wRaw_, w2F_, bF_, eF_, math_, act_;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> xF_, xT_, tab_, tmp_, tmp2_, acc_, out_, wF_, wT_, w2F_, bF_, eF_, math_, act_;
 };
 }  // namespace kt
 #endif

@@ -4,7 +4,8 @@
 // computes y[n] = W [cout, cin * taps] @ col[n] on the cube through the Matmul API, base block by base block into UB
 // in float32, where the bias (one value per output channel, a row of the block) and the program's epilogue run on
 // the vector core before the block goes out converted to T. The weight tensor [cout, cin, taps] is already A; a
-// transposed conv's weight [cin, cout, taps] is rearranged into A in the workspace first (PermuteTransposedWeight).
+// transposed conv's weight [cin, cout, taps] is rearranged into A in the workspace first (PermuteTransposedWeight),
+// an avg-pooled conv's taps are folded into A there (FoldPooledWeight).
 #ifndef KGEN_CONV_GEMM_H
 #define KGEN_CONV_GEMM_H
 #include "lib/matmul_intf.h"
@@ -37,6 +38,45 @@ __aicore__ inline void PermuteTransposedWeight(AscendC::TPipe& pipe, const ConvG
       AscendC::DataCopyPad(aGm[(uint64_t(co0) * g.cin + ci) * taps], b,
                            AscendC::DataCopyExtParams(rows, rowBytes, 0, (g.cin - 1) * rowBytes, 0));
     }
+  AscendC::PipeBarrier<PIPE_ALL>();
+}
+
+// avg_pool(conv(x), P) as one conv (the vector lowering's FoldPool): A[co, ci, a, b] = the mean of the P x P weight taps
+// that output tap (a, b) covers, a < kh = wkh + P - 1. One (co, ci) plane per step, the planes round robin over the
+// cores: its taps to float32 in UB, the folded taps summed on the scalar unit, converted to T and stored.
+template <class T>
+__aicore__ inline void FoldPooledWeight(AscendC::TPipe& pipe, const ConvGeom& g, GM_ADDR w, GM_ADDR a) {
+  AscendC::GlobalTensor<T> wGm, aGm;
+  wGm.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(w));
+  aGm.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a));
+  const uint32_t raw = g.wkh * g.wkw, taps = g.kh * g.kw;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> rawT, rawF, outF, outT;
+  pipe.InitBuffer(rawT, RoundUp256(uint64_t(raw) * sizeof(T)));
+  pipe.InitBuffer(rawF, RoundUp256(uint64_t(raw) * 4));
+  pipe.InitBuffer(outF, RoundUp256(uint64_t(taps) * 4));
+  pipe.InitBuffer(outT, RoundUp256(uint64_t(taps) * sizeof(T)));
+  AscendC::LocalTensor<float> r = rawF.Get<float>(), o = outF.Get<float>();
+  const float inv = 1.0f / static_cast<float>(g.pool * g.pool);
+  const uint32_t stride = AscendC::GetBlockNum() * AscendC::GetTaskRatio();
+  for (uint32_t plane = AscendC::GetBlockIdx(); plane < g.cout * g.cin; plane += stride) {
+    AscendC::PipeBarrier<PIPE_ALL>();   // the previous plane's store has read outT
+    LoadFlat(rawT.Get<T>(), wGm[uint64_t(plane) * raw], raw);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    Convert(r, rawT.Get<T>(), raw);
+    AscendC::PipeBarrier<PIPE_ALL>();   // the scalar unit reads r next
+    for (uint32_t ta = 0; ta < g.kh; ++ta)
+      for (uint32_t tb = 0; tb < g.kw; ++tb) {
+        float sum = 0.0f;
+        for (uint32_t u = 0; u < g.pool; ++u)
+          for (uint32_t v = 0; v < g.pool; ++v)
+            if (ta >= u && tb >= v && ta - u < g.wkh && tb - v < g.wkw) sum += r.GetValue((ta - u) * g.wkw + (tb - v));
+        o.SetValue(ta * g.kw + tb, sum * inv);
+      }
+    AscendC::PipeBarrier<PIPE_ALL>();
+    Convert(outT.Get<T>(), o, taps);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    StoreFlat(aGm[uint64_t(plane) * taps], outT.Get<T>(), taps);
+  }
   AscendC::PipeBarrier<PIPE_ALL>();
 }
 
