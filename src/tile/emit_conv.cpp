@@ -107,14 +107,18 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context) {
   const uint64_t OD = t.get_od(), OH = t.get_oh(), OW = t.get_ow(), KD = t.get_kd(), KH = t.get_kh(), KW = t.get_kw();
   const bool tr = t.get_transposed() != 0, sep = t.get_separable() != 0;
   const uint64_t cig = (sep || tr) ? CI : CI / groups, cog = CO / groups;
-  const uint64_t wa = (t.get_iw() + 1 + 15) / 16 * 16;   // staged row: the input row, a zero column, aligned
+  // staged rows (kt::Conv::Init): a zero row first, then input rows with at least pw + 1 zeros after them; a
+  // transposed conv's dilated rows need only the zero column iw
+  const uint64_t wa = (t.get_iw() + (tr ? 0 : t.get_pw()) + 1 + 15) / 16 * 16, lead = tr ? 0 : wa;
   auto R256 = [](uint64_t b) { return (b + 255) / 256 * 256 + 256; };
   const uint64_t wElems = sep ? CI * KH * KW : (tr ? CI * cog : CO * cig) * KD * KH * KW;
+  const uint64_t staged = sep && CO * CI > wElems ? CO * CI : wElems;   // wT_: the weights pass through it
   auto hrOf = [&](uint64_t R) { return tr ? R + (KH - 1) * t.get_dh() : (R - 1) * t.get_sh() + (KH - 1) * t.get_dh() + 1; };
   auto bytes = [&](uint64_t R, uint64_t G, uint64_t cc) {   // kt::Conv::Init's buffers
     const uint64_t lr = (R * OW + 15) / 16 * 16, x = cc * KD * hrOf(R) * wa;
-    uint64_t b = 2048 + R256(x * 4) + (es != 4 ? R256(x * es) : 0) + R256(KW * lr * 4) + R256(lr * 4) * (sep ? 2 : 1);
-    b += R256(G * lr * 4) + (es != 4 ? R256(G * lr * es) : 0) + R256(wElems * 4) + (es != 4 ? R256(wElems * es) : 0);
+    uint64_t b = 2048 + R256((lead + x + 16 * t.get_sw() + t.get_pw() + 16) * 4) + (es != 4 ? R256(x * es) : 0) +
+                 R256(KW * lr * 4) + 2 * R256(lr * 4) + (tr ? R256(3 * lr * 4) : 0);
+    b += R256(G * lr * 4) + (es != 4 ? R256(G * lr * es) : 0) + R256(wElems * 4) + (es != 4 ? R256(staged * es) : 0);
     b += (sep ? R256(CO * CI * 4) : 0) + (hasBias ? R256(CO * 4) : 0) + 4096 +
          512 + R256(CO * 4) + R256(G * lr * 4);
     return b;

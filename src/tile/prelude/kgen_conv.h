@@ -1,8 +1,9 @@
 // Helpers of the convolution kernels that `kgen tile compile` writes (docs/tile-language.md, "Convolutions").
 // Vector-core form: each work item is (batch, output plane, block of R output rows, group of G output channels); the
 // input rows the block needs are staged once in UB with zero rows/columns around them, each kernel tap's
-// strided/dilated/shifted view is one Gather by a byte-offset table built once per core, and every output channel of
-// the group accumulates it with one Axpy (the tap's weight a scalar). Accumulation is float32 for every dtype.
+// strided/dilated/shifted view is one Gather by a byte-offset table built once per core by vector instructions (the
+// views are affine in the output position), and every output channel of the group accumulates it with one Axpy (the
+// tap's weight a scalar). Accumulation is float32 for every dtype.
 #ifndef KGEN_CONV_H
 #define KGEN_CONV_H
 #include "kgen_tile.h"
@@ -41,16 +42,19 @@ class Conv {
     if (w2 != nullptr) w2Gm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(w2));
     if (bias != nullptr) bGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(bias));
     yGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(y));
+    lead_ = g.transposed ? 0 : g.wa;   // the staged rows' layout of InitUnfold: the same tables serve both
     const uint64_t xElems = uint64_t(g.cc) * g.kd * g.hr * g.wa;
-    pipe.InitBuffer(xF_, RoundUp256(xElems * 4));
+    xAll_ = static_cast<uint32_t>(lead_ + xElems + UnfoldSlack(g));
+    pipe.InitBuffer(xF_, RoundUp256(uint64_t(xAll_) * 4));
     if constexpr (!kF32) pipe.InitBuffer(xT_, RoundUp256(xElems * sizeof(T)));
     pipe.InitBuffer(tab_, RoundUp256(uint64_t(g.kw) * lr_ * 4));
     pipe.InitBuffer(tmp_, RoundUp256(uint64_t(lr_) * 4));
-    if (g.separable) pipe.InitBuffer(tmp2_, RoundUp256(uint64_t(lr_) * 4));
+    pipe.InitBuffer(tmp2_, RoundUp256(uint64_t(lr_) * 4));   // the tables' scratch; separable's per-channel sum
+    if (g.transposed) pipe.InitBuffer(tabWork_, RoundUp256(uint64_t(lr_) * 4 * 3));
     pipe.InitBuffer(acc_, RoundUp256(uint64_t(g.grp) * lr_ * 4));
     if constexpr (!kF32) pipe.InitBuffer(out_, RoundUp256(uint64_t(g.grp) * lr_ * sizeof(T)));
     pipe.InitBuffer(wF_, RoundUp256(uint64_t(WeightElems()) * 4));
-    if constexpr (!kF32) pipe.InitBuffer(wT_, RoundUp256(uint64_t(WeightElems()) * sizeof(T)));
+    if constexpr (!kF32) pipe.InitBuffer(wT_, RoundUp256(uint64_t(StagedElems()) * sizeof(T)));
     if (g.separable) pipe.InitBuffer(w2F_, RoundUp256(uint64_t(g.cout) * g.cin * 4));
     if (g.hasBias) pipe.InitBuffer(bF_, RoundUp256(uint64_t(g.cout) * 4));
     pipe.InitBuffer(eF_, RoundUp256(uint64_t(g.cout) * 4));
@@ -65,7 +69,9 @@ class Conv {
     if (g_.separable) StageFloat(w2F_.Get<float>(), w2Gm_, g_.cout * g_.cin);
     if (g_.hasBias) StageFloat(bF_.Get<float>(), bGm_, g_.cout);
     if (hasExtra_) StageFloat(eF_.Get<float>(), eGm_, g_.cout);
-    BuildTables();
+    AscendC::Duplicate(xF_.Get<float>(), 0.0f, static_cast<int32_t>(xAll_));   // the zero row and the slack
+    if (g_.transposed) BuildTransposedTables();
+    else BuildUnfoldTables();
     AscendC::PipeBarrier<PIPE_ALL>();   // the tables and the weights are read next (vector and scalar units)
   }
 
@@ -158,15 +164,15 @@ class Conv {
     xGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(x));
     colGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(col));
     const uint64_t xElems = uint64_t(g.cc) * g.kd * g.hr * g.wa;
-    const uint64_t xAll = lead_ + xElems + UnfoldSlack(g);
-    pipe.InitBuffer(xF_, RoundUp256(xAll * 4));
+    xAll_ = static_cast<uint32_t>(lead_ + xElems + UnfoldSlack(g));
+    pipe.InitBuffer(xF_, RoundUp256(uint64_t(xAll_) * 4));
     if constexpr (!kF32) pipe.InitBuffer(xT_, RoundUp256(xElems * sizeof(T)));
     pipe.InitBuffer(tab_, RoundUp256(uint64_t(g.kw) * lr_ * 4));
     pipe.InitBuffer(tmp_, RoundUp256(uint64_t(lr_) * 4));
     pipe.InitBuffer(tmp2_, RoundUp256(uint64_t(lr_) * 4));
     pipe.InitBuffer(colQ_, 2, RoundUp256(uint64_t(taps_) * lr_ * sizeof(T)));
     if (g.transposed) pipe.InitBuffer(tabWork_, RoundUp256(uint64_t(lr_) * 4 * 3));
-    AscendC::Duplicate(xF_.Get<float>(), 0.0f, static_cast<int32_t>(xAll));   // the zero row and the slack
+    AscendC::Duplicate(xF_.Get<float>(), 0.0f, static_cast<int32_t>(xAll_));   // the zero row and the slack
     if (g.transposed) BuildTransposedTables();
     else BuildUnfoldTables();
     AscendC::PipeBarrier<PIPE_ALL>();
@@ -244,6 +250,11 @@ class Conv {
   }
 
  private:
+  // The largest tensor StageFloat brings through wT_: the weight, or a separable conv's pointwise weight.
+  __aicore__ inline uint32_t StagedElems() const {
+    const uint32_t pw = g_.separable ? g_.cout * g_.cin : 0;
+    return WeightElems() > pw ? WeightElems() : pw;
+  }
   __aicore__ inline uint32_t WeightElems() const {
     if (g_.separable) return g_.cin * taps_;
     return g_.transposed ? g_.cin * cog_ * taps_ : g_.cout * cig_ * taps_;
@@ -273,26 +284,6 @@ class Conv {
       Convert(dst, st, len);
     }
     AscendC::PipeBarrier<PIPE_ALL>();
-  }
-
-  // tab[kw][r * ow + j]: byte offset (from the tap row's start in the staged block) of the input element output
-  // column j of block row r reads through tap kw; column iw of the staged row (always zero) where it reads padding.
-  __aicore__ inline void BuildTables() {
-    AscendC::LocalTensor<uint32_t> tab = tab_.Get<uint32_t>();
-    const uint32_t rowStep = g_.transposed ? 1 : g_.sh;
-    for (uint32_t kw = 0; kw < g_.kw; ++kw)
-      for (uint32_t j = 0; j < g_.ow; ++j) {
-        int64_t col;
-        if (g_.transposed) {   // output column j = input column i * sw - pw + kw * dw
-          const int64_t t = int64_t(j) + g_.pw - int64_t(kw) * g_.dw;
-          col = (t >= 0 && t % g_.sw == 0 && t / g_.sw < g_.iw) ? t / g_.sw : g_.iw;
-        } else {
-          const int64_t t = int64_t(j) * g_.sw - g_.pw + int64_t(kw) * g_.dw;
-          col = (t >= 0 && t < g_.iw) ? t : g_.iw;
-        }
-        for (uint32_t r = 0; r < g_.rows; ++r)
-          tab.SetValue(kw * lr_ + r * g_.ow + j, static_cast<uint32_t>((r * rowStep * g_.wa + col) * 4));
-      }
   }
 
   // tab[kw][i], i = r * ow + j < R * ow: byte offset of (staged row r * sh, column j * sw - pw + kw * dw) after the
@@ -472,7 +463,8 @@ class Conv {
   ConvGeom g_{};
   uint32_t cig_ = 0, cog_ = 0, lr_ = 0, nb_ = 0, ngPer_ = 0, taps_ = 0;
   uint32_t n_ = 0, od_ = 0, oh0_ = 0, rowsEff_ = 0, co0_ = 0, geff_ = 0, ci0_ = 0, nci_ = 0;
-  uint32_t lead_ = 0;   // elements before the staged rows in xF (im2col: one zero row)
+  uint32_t lead_ = 0;   // elements before the staged rows in xF (one zero row, but for a transposed conv)
+  uint32_t xAll_ = 0;   // xF's elements: lead_, the staged rows, the slack the tables' padding entries may reach
   bool hasExtra_ = false;
   AscendC::GlobalTensor<T> xGm_, wGm_, w2Gm_, bGm_, yGm_, eGm_, colGm_;
   AscendC::TQue<AscendC::TPosition::VECOUT, 2> colQ_;
