@@ -10,6 +10,7 @@ class Model(nn.Module):
         super().__init__()
         self.linear = nn.Linear(in_features, out_features, bias=False)
         self.bias = nn.Parameter(torch.randn(out_features))
+        self.to(dtype)        # parameters in the case's dtype: a float16 case runs float16 layers
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return torch.relu(self.linear(x) + self.bias)
