@@ -45,8 +45,9 @@ std::map<std::string, std::string> emit_conv(const Kernel& k);
 std::map<std::string, std::string> emit_conv_gemm(const Kernel& k);
 // Pieces shared by the two lowerings (emit_conv.cpp). The tiling fields of kt::ConvGeom, in order:
 extern const std::vector<const char*> kConvGeomFields;
-// Kernel lines filling `kt::ConvGeom g` from the tiling data `t`.
-std::string conv_geom_fill();
+// The kernel's opening: a comment (the stored expression, then `comment`), the includes (the helper header), the
+// signature, the tiling data `t` and `kt::ConvGeom g` filled from it.
+std::string conv_kernel_open(const Kernel& k, const std::string& helpers, const std::string& comment);
 // Host text: ShapeOf and Geom(ctx, xs, ws, tiling*, outShape), the geometry from the shapes and attrs.
 std::string conv_geom_host(const Kernel& k);
 // Host text: the has-bias expression and the f32 attrs' tiling fields, set in the TilingFunc on `t`.

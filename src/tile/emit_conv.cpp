@@ -32,18 +32,8 @@ std::string tiling_header(const Kernel& k) {
 // The kernel: one kt::Conv, each core's items accumulated, the epilogue applied to the float32 block, stored.
 std::string kernel(const Kernel& k) {
   const ConvSpec& cs = *k.conv;
-  std::string o;
+  std::string o = conv_kernel_open(k, "kgen_conv.h", "");
   auto line = [&](const std::string& l = "") { o += l + "\n"; };
-  line(fmt::format("// {}: {}", k.kernel_symbol, cs.text));
-  line("#include \"kernel_operator.h\"");
-  line("#include \"kgen_conv.h\"");
-  line();
-  std::string params;
-  for (const TensorArg& t : k.tensors) params += "GM_ADDR " + t.name + ", ";
-  line(fmt::format("extern \"C\" __global__ __aicore__ void {}({}GM_ADDR workspace, GM_ADDR tiling) {{", k.kernel_symbol,
-                   params));
-  line("  GET_TILING_DATA(t, tiling);");
-  o += conv_geom_fill();
   line("  AscendC::TPipe pipe;");
   line(fmt::format("  kt::Conv<DTYPE_{}> conv;", upper(k.tensors[cs.x].name)));
   const std::string bias = cs.bias >= 0 ? "g.hasBias ? " + k.tensors[cs.bias].name + " : nullptr" : "nullptr";
@@ -176,8 +166,14 @@ const std::vector<const char*> kConvGeomFields = {"n",  "cin", "cout", "groups",
                          "dh", "dw",  "transposed", "pool", "separable", "hasBias", "rows", "grp", "cc", "hr",
                          "wa", "items", "perCore"};
 
-std::string conv_geom_fill() {
-  std::string o = "  kt::ConvGeom g;   // the geometry the host computed\n";
+std::string conv_kernel_open(const Kernel& k, const std::string& helpers, const std::string& comment) {
+  std::string o = fmt::format("// {}: {}\n{}", k.kernel_symbol, k.conv->text, comment);
+  o += "#include \"kernel_operator.h\"\n#include \"" + helpers + "\"\n\n";
+  std::string params;
+  for (const TensorArg& t : k.tensors) params += "GM_ADDR " + t.name + ", ";
+  o += fmt::format("extern \"C\" __global__ __aicore__ void {}({}GM_ADDR workspace, GM_ADDR tiling) {{\n",
+                   k.kernel_symbol, params);
+  o += "  GET_TILING_DATA(t, tiling);\n  kt::ConvGeom g;   // the geometry the host computed\n";
   for (const char* f : kConvGeomFields) o += fmt::format("  g.{0} = t.{0};\n", f);
   return o;
 }

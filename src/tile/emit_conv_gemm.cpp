@@ -26,22 +26,16 @@ std::string tiling_header(const Kernel& k) {
 std::string kernel(const Kernel& k) {
   const ConvSpec& cs = *k.conv;
   const std::string T = "DTYPE_" + upper(k.tensors[cs.x].name);
-  std::string o;
+  std::string o = conv_kernel_open(
+      k, "kgen_conv_gemm.h",
+      cs.mode == "transposed"
+          ? "// On the cube: y[n] = A [cout, cin * taps] @ col[n] [cin * taps, oh * ow], A = the weight [cin, cout, taps]\n"
+            "// rearranged, col = the transposed conv's im2col of x[n] (each output position's input taps, zero where none).\n"
+      : cs.mode == "pool"
+          ? "// On the cube: y[n] = A [cout, cin * taps] @ col[n] [cin * taps, oh * ow], A = the weight with the avg-pool\n"
+            "// folded into its taps (a conv with k + pool - 1 taps, stride pool), col = im2col(x[n]) for those taps.\n"
+          : "// On the cube: y[n] = weight [cout, cin * taps] @ col[n] [cin * taps, od * oh * ow], col = im2col(x[n]).\n");
   auto line = [&](const std::string& l = "") { o += l + "\n"; };
-  line(fmt::format("// {}: {}", k.kernel_symbol, cs.text));
-  line(cs.mode == "transposed"
-           ? "// On the cube: y[n] = A [cout, cin * taps] @ col[n] [cin * taps, oh * ow], A = the weight [cin, cout, taps]\n"
-             "// rearranged, col = the transposed conv's im2col of x[n] (each output position's input taps, zero where none)."
-           : "// On the cube: y[n] = weight [cout, cin * taps] @ col[n] [cin * taps, od * oh * ow], col = im2col(x[n]).");
-  line("#include \"kernel_operator.h\"");
-  line("#include \"kgen_conv_gemm.h\"");
-  line();
-  std::string params;
-  for (const TensorArg& t : k.tensors) params += "GM_ADDR " + t.name + ", ";
-  line(fmt::format("extern \"C\" __global__ __aicore__ void {}({}GM_ADDR workspace, GM_ADDR tiling) {{", k.kernel_symbol,
-                   params));
-  line("  GET_TILING_DATA(t, tiling);");
-  o += conv_geom_fill();
   line("  g.chunks = t.chunks;");
   const bool tr = cs.mode == "transposed", pool = cs.mode == "pool";   // A in the workspace: built in stage 1
   const std::string x = k.tensors[cs.x].name;

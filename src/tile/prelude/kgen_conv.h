@@ -286,25 +286,33 @@ class Conv {
     AscendC::PipeBarrier<PIPE_ALL>();
   }
 
+  // idx[i] = i and row[i] = min(floor((i + 0.5) / ow), R - 1) over the table's lr entries, in float32 (exact far below
+  // 2^24; the + 0.5 keeps a product that rounds down from flooring a whole row early). row is converted in place.
+  __aicore__ inline void IndexAndRow(const AscendC::LocalTensor<float>& idx, const AscendC::LocalTensor<float>& row) {
+    const int32_t n = static_cast<int32_t>(lr_);
+    AscendC::LocalTensor<int32_t> ri = row.template ReinterpretCast<int32_t>();
+    AscendC::CreateVecIndex(idx, 0.0f, lr_);
+    AscendC::PipeBarrier<PIPE_V>();
+    AscendC::Adds(row, idx, 0.5f, n);
+    AscendC::PipeBarrier<PIPE_V>();
+    AscendC::Muls(row, row, 1.0f / static_cast<float>(g_.ow), n);
+    AscendC::PipeBarrier<PIPE_V>();
+    AscendC::Cast(ri, row, AscendC::RoundMode::CAST_FLOOR, n);
+    AscendC::PipeBarrier<PIPE_V>();
+    AscendC::Mins(ri, ri, static_cast<int32_t>(g_.rows - 1), n);
+    AscendC::PipeBarrier<PIPE_V>();
+    AscendC::Cast(row, ri, AscendC::RoundMode::CAST_RINT, n);
+    AscendC::PipeBarrier<PIPE_V>();
+  }
+
   // tab[kw][i], i = r * ow + j < R * ow: byte offset of (staged row r * sh, column j * sw - pw + kw * dw) after the
   // zero row: 4 * (lead - pw + kw * dw + sw * i + (sh * wa - sw * ow) * r), r = floor(i / ow) in float32 (exact:
   // offsets stay far below 2^24). Entries i >= R * ow only pad the gathers (r clamped to R - 1: they stay in UB).
   __aicore__ inline void BuildUnfoldTables() {
     AscendC::LocalTensor<float> idx = tmp_.Get<float>(), v = tmp2_.Get<float>();
-    AscendC::LocalTensor<int32_t> tab = tab_.Get<int32_t>(), r = tmp2_.Get<int32_t>();
+    AscendC::LocalTensor<int32_t> tab = tab_.Get<int32_t>();
     const int32_t n = static_cast<int32_t>(lr_);
-    AscendC::CreateVecIndex(idx, 0.0f, lr_);
-    AscendC::PipeBarrier<PIPE_V>();
-    AscendC::Adds(v, idx, 0.5f, n);
-    AscendC::PipeBarrier<PIPE_V>();
-    AscendC::Muls(v, v, 1.0f / static_cast<float>(g_.ow), n);
-    AscendC::PipeBarrier<PIPE_V>();
-    AscendC::Cast(r, v, AscendC::RoundMode::CAST_FLOOR, n);   // r = floor((i + 0.5) / ow)
-    AscendC::PipeBarrier<PIPE_V>();
-    AscendC::Mins(r, r, static_cast<int32_t>(g_.rows - 1), n);
-    AscendC::PipeBarrier<PIPE_V>();
-    AscendC::Cast(v, r, AscendC::RoundMode::CAST_RINT, n);
-    AscendC::PipeBarrier<PIPE_V>();
+    IndexAndRow(idx, v);
     AscendC::Muls(idx, idx, static_cast<float>(4 * g_.sw), n);
     AscendC::PipeBarrier<PIPE_V>();
     AscendC::Axpy(idx, v, 4.0f * (static_cast<float>(g_.sh * g_.wa) - static_cast<float>(g_.sw * g_.ow)), n);
@@ -325,18 +333,7 @@ class Conv {
     AscendC::LocalTensor<int32_t> iv = tmp2_.Get<int32_t>(), tab = tab_.Get<int32_t>();
     const int32_t n = static_cast<int32_t>(lr_);
     auto barrier = [] { AscendC::PipeBarrier<PIPE_V>(); };
-    AscendC::CreateVecIndex(jF, 0.0f, lr_);
-    barrier();
-    AscendC::Adds(v, jF, 0.5f, n);
-    barrier();
-    AscendC::Muls(v, v, 1.0f / static_cast<float>(g_.ow), n);
-    barrier();
-    AscendC::Cast(iv, v, AscendC::RoundMode::CAST_FLOOR, n);
-    barrier();
-    AscendC::Mins(iv, iv, static_cast<int32_t>(g_.rows - 1), n);
-    barrier();
-    AscendC::Cast(rF, iv, AscendC::RoundMode::CAST_RINT, n);   // r
-    barrier();
+    IndexAndRow(jF, rF);
     AscendC::Axpy(jF, rF, -static_cast<float>(g_.ow), n);       // j = i - r * ow
     barrier();
     const float iw = static_cast<float>(g_.iw);
