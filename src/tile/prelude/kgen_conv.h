@@ -42,15 +42,7 @@ class Conv {
     if (w2 != nullptr) w2Gm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(w2));
     if (bias != nullptr) bGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(bias));
     yGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(y));
-    lead_ = g.transposed ? 0 : g.wa;   // the staged rows' layout of InitUnfold: the same tables serve both
-    const uint64_t xElems = uint64_t(g.cc) * g.kd * g.hr * g.wa;
-    xAll_ = static_cast<uint32_t>(lead_ + xElems + UnfoldSlack(g));
-    pipe.InitBuffer(xF_, RoundUp256(uint64_t(xAll_) * 4));
-    if constexpr (!kF32) pipe.InitBuffer(xT_, RoundUp256(xElems * sizeof(T)));
-    pipe.InitBuffer(tab_, RoundUp256(uint64_t(g.kw) * lr_ * 4));
-    pipe.InitBuffer(tmp_, RoundUp256(uint64_t(lr_) * 4));
-    pipe.InitBuffer(tmp2_, RoundUp256(uint64_t(lr_) * 4));   // the tables' scratch; separable's per-channel sum
-    if (g.transposed) pipe.InitBuffer(tabWork_, RoundUp256(uint64_t(lr_) * 4 * 3));
+    InitStaging(pipe, g);
     pipe.InitBuffer(acc_, RoundUp256(uint64_t(g.grp) * lr_ * 4));
     if constexpr (!kF32) pipe.InitBuffer(out_, RoundUp256(uint64_t(g.grp) * lr_ * sizeof(T)));
     pipe.InitBuffer(wF_, RoundUp256(uint64_t(WeightElems()) * 4));
@@ -160,18 +152,10 @@ class Conv {
     lr_ = static_cast<uint32_t>(RoundUp(uint64_t(g.rows) * g.ow, 16));
     nb_ = (g.oh + g.rows - 1) / g.rows;
     taps_ = g.kd * g.kh * g.kw;
-    lead_ = g.transposed ? 0 : g.wa;
     xGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(x));
     colGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(col));
-    const uint64_t xElems = uint64_t(g.cc) * g.kd * g.hr * g.wa;
-    xAll_ = static_cast<uint32_t>(lead_ + xElems + UnfoldSlack(g));
-    pipe.InitBuffer(xF_, RoundUp256(uint64_t(xAll_) * 4));
-    if constexpr (!kF32) pipe.InitBuffer(xT_, RoundUp256(xElems * sizeof(T)));
-    pipe.InitBuffer(tab_, RoundUp256(uint64_t(g.kw) * lr_ * 4));
-    pipe.InitBuffer(tmp_, RoundUp256(uint64_t(lr_) * 4));
-    pipe.InitBuffer(tmp2_, RoundUp256(uint64_t(lr_) * 4));
+    InitStaging(pipe, g);
     pipe.InitBuffer(colQ_, 2, RoundUp256(uint64_t(taps_) * lr_ * sizeof(T)));
-    if (g.transposed) pipe.InitBuffer(tabWork_, RoundUp256(uint64_t(lr_) * 4 * 3));
     AscendC::Duplicate(xF_.Get<float>(), 0.0f, static_cast<int32_t>(xAll_));   // the zero row and the slack
     if (g.transposed) BuildTransposedTables();
     else BuildUnfoldTables();
@@ -250,6 +234,20 @@ class Conv {
   }
 
  private:
+  // The staged input rows and the gather tables with their scratch, as both lowerings lay them out: one zero row first
+  // (not for a transposed conv), the rows, the slack the tables' padding entries may reach.
+  __aicore__ inline void InitStaging(AscendC::TPipe& pipe, const ConvGeom& g) {
+    lead_ = g.transposed ? 0 : g.wa;
+    const uint64_t xElems = uint64_t(g.cc) * g.kd * g.hr * g.wa;
+    xAll_ = static_cast<uint32_t>(lead_ + xElems + UnfoldSlack(g));
+    pipe.InitBuffer(xF_, RoundUp256(uint64_t(xAll_) * 4));
+    if constexpr (!kF32) pipe.InitBuffer(xT_, RoundUp256(xElems * sizeof(T)));
+    pipe.InitBuffer(tab_, RoundUp256(uint64_t(g.kw) * lr_ * 4));
+    pipe.InitBuffer(tmp_, RoundUp256(uint64_t(lr_) * 4));
+    pipe.InitBuffer(tmp2_, RoundUp256(uint64_t(lr_) * 4));   // the tables' scratch; separable's per-channel sum
+    if (g.transposed) pipe.InitBuffer(tabWork_, RoundUp256(uint64_t(lr_) * 4 * 3));
+  }
+
   // The largest tensor StageFloat brings through wT_: the weight, or a separable conv's pointwise weight.
   __aicore__ inline uint32_t StagedElems() const {
     const uint32_t pw = g_.separable ? g_.cout * g_.cin : 0;
