@@ -139,7 +139,8 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context) {
     return 2048 + R256((lead + x + 16 * t.get_sw() + t.get_pw() + 16) * 4) + (es != 4 ? R256(x * es) : 0) +
            R256(KW * lr * 4) + 2 * R256(lr * 4) + 2 * R256(taps * lr * es) + (tr ? R256(3 * lr * 4) : 0);
   };
-  // Per core: rounds of items, each moving cc channels' taps (out) and rows (in); a DMA's latency ~ 20 KB of transfer.
+  // Per core: rounds of items, each moving cc channels' taps (out) and rows (in). A channel's DMA pair costs a fixed
+  // 40 KB of transfer: twice its latencies on the 910B (MTE2 110 ns + MTE3 50 ns at ~110 GB/s a core), for fewer items.
   auto cost = [&](uint64_t R, uint64_t cc) {
     const uint64_t items = N * OD * ((OH + R - 1) / R) * ((CI + cc - 1) / cc);
     return (items + coreNum - 1) / coreNum * cc * ((taps * R * OW + KD * hrOf(R) * wa) * es + 40000);
