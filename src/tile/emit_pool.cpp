@@ -42,12 +42,7 @@ std::string kernel(const Kernel& k) {
   line("                       {t.p0, t.p1, t.p2}, {t.d0, t.d1, t.d2}, t.J, t.items, t.countPad};");
   line("  // " + pw.loop_text + ":");
   line("  //     " + pw.store_text);
-  line(fmt::format("  kt::PoolWindows<DTYPE_{}, {}> op;", [&] {
-                     std::string u;
-                     for (char c : x.name) u += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-                     return u;
-                   }(),
-                   pw.max ? "true" : "false"));
+  line(fmt::format("  kt::PoolWindows<DTYPE_{}, {}> op;", upper(x.name), pw.max ? "true" : "false"));
   line(fmt::format("  op.Init({}, {}, g);", camel_lower(x.name), camel_lower(y.name)));
   line("  op.Process();");
   line("}");

@@ -57,6 +57,17 @@ std::string activation(const std::string& fn, const std::string& v, const std::s
 
 // The chain on the chunk `h` ([count, npad] f32) and, after a reduction, on its column `col`.
 void chain(const Kernel& k, const std::function<void(const std::string&)>& line) {
+  // h = exp(h - rowmax(h)) with the row max in colMax, then the row sums of h into `sum`: softmax and logsumexp.
+  auto shifted_exp_sum = [&](const char* sum) {
+    line("    kt::RowMax(colMax, h, work, count, n_, npad_);");
+    line("    AscendC::PipeBarrier<PIPE_V>();");
+    line("    kt::RowSub(h, h, colMax, bwork, count, n_, npad_);");
+    line("    AscendC::PipeBarrier<PIPE_V>();");
+    line("    AscendC::Exp(h, h, all);");
+    line("    AscendC::PipeBarrier<PIPE_V>();");
+    line(fmt::format("    kt::RowSum({}, h, work, count, n_, npad_);", sum));
+    line("    AscendC::PipeBarrier<PIPE_V>();");
+  };
   int scale = 0;
   for (const RowOp& op : k.row_mm->ops) {
     line("    // " + op.text);
@@ -66,14 +77,7 @@ void chain(const Kernel& k, const std::function<void(const std::string&)>& line)
       case RowOp::AddRow: line("    kt::VecAdd(h, h, biasRow_.Get<float>(), count, n_, npad_);   // down the rows"); break;
       case RowOp::Act: line("    " + activation(op.fn, v, cnt)); break;
       case RowOp::Softmax:
-        line("    kt::RowMax(colMax, h, work, count, n_, npad_);");
-        line("    AscendC::PipeBarrier<PIPE_V>();");
-        line("    kt::RowSub(h, h, colMax, bwork, count, n_, npad_);");
-        line("    AscendC::PipeBarrier<PIPE_V>();");
-        line("    AscendC::Exp(h, h, all);");
-        line("    AscendC::PipeBarrier<PIPE_V>();");
-        line("    kt::RowSum(colSum, h, work, count, n_, npad_);");
-        line("    AscendC::PipeBarrier<PIPE_V>();");
+        shifted_exp_sum("colSum");
         line("    kt::RowDiv(h, h, colSum, bwork, count, n_, npad_);");
         break;
       case RowOp::Reduce:
@@ -84,14 +88,7 @@ void chain(const Kernel& k, const std::function<void(const std::string&)>& line)
           line("    AscendC::Muls(col, col, 1.0f / static_cast<float>(n_), colAll);");
         }
         if (op.fn == "logsumexp") {   // max + log(sum(exp(h - max))): stable for any row
-          line("    kt::RowMax(colMax, h, work, count, n_, npad_);");
-          line("    AscendC::PipeBarrier<PIPE_V>();");
-          line("    kt::RowSub(h, h, colMax, bwork, count, n_, npad_);");
-          line("    AscendC::PipeBarrier<PIPE_V>();");
-          line("    AscendC::Exp(h, h, all);");
-          line("    AscendC::PipeBarrier<PIPE_V>();");
-          line("    kt::RowSum(col, h, work, count, n_, npad_);");
-          line("    AscendC::PipeBarrier<PIPE_V>();");
+          shifted_exp_sum("col");
           line("    AscendC::Ln(col, col, colAll);");
           line("    AscendC::PipeBarrier<PIPE_V>();");
           line("    AscendC::Add(col, col, colMax, colAll);");

@@ -311,4 +311,14 @@ struct Kernel {
 };
 
 std::string print_ir(const Kernel& k);
+// The index of the item called `name` (a symbol, tensor, attr, workspace), or -1: the checkers' name lookups.
+template <class V>
+inline int index_by_name(const std::vector<V>& items, const std::string& name) {
+  for (size_t i = 0; i < items.size(); ++i)
+    if (items[i].name == name) return static_cast<int>(i);
+  return -1;
+}
+inline int sym_index(const Kernel& k, const std::string& name) { return index_by_name(k.syms, name); }
+inline int tensor_index(const Kernel& k, const std::string& name) { return index_by_name(k.tensors, name); }
+inline int attr_index(const Kernel& k, const std::string& name) { return index_by_name(k.attrs, name); }
 }  // namespace kgen::tile

@@ -355,7 +355,7 @@ class Checker {
     }
     for (int part = 0; part < 3; ++part) {
       const Dim& d = t.dims[part];
-      if (int si = sym_of(d.name); si >= 0) {
+      if (int si = sym_index(k_, d.name); si >= 0) {
         if (k_.syms[si].part != part)
           d_.error(d.range, "'" + d.name + "' is already another dim", "give each dim of an axis view its own name");
         continue;
@@ -371,7 +371,7 @@ class Checker {
   // After the attrs are known: each axis marker names an i32 attr, the same one in every view.
   void axis_markers() {
     for (const auto& [tensor, attr, range] : pending_axes_) {
-      const int a = attr_of(attr);
+      const int a = attr_index(k_, attr);
       if (a < 0 || k_.attrs[a].type != DType::I32) {
         d_.error(range, a < 0 ? "'" + attr + "' is not an attr of the kernel" : "attr '" + attr + "' is not an i32",
                  "the axis is chosen by an i32 attr: kernel f(x: T[*outer, r @ " + attr + ", *inner], " + attr +
@@ -392,13 +392,13 @@ class Checker {
   bool axis_output(const TensorArg& t) {
     bool uses = false, axis = false;
     for (const Dim& d : t.dims)
-      if (int si = sym_of(d.name); si >= 0 && k_.syms[si].part >= 0) {
+      if (int si = sym_index(k_, d.name); si >= 0 && k_.syms[si].part >= 0) {
         uses = true;
         axis |= k_.syms[si].part == 1;   // reported by dims()
       }
     if (!uses || axis) return uses;
     const auto& ds = t.dims;
-    auto part = [&](const Dim& d, int p) { return d.star && sym_of(d.name) >= 0 && k_.syms[sym_of(d.name)].part == p; };
+    auto part = [&](const Dim& d, int p) { return d.star && sym_index(k_, d.name) >= 0 && k_.syms[sym_index(k_, d.name)].part == p; };
     const bool keep = ds.size() == 3 && part(ds[0], 0) && ds[1].name.empty() && ds[1].value == 1 && part(ds[2], 2);
     const bool drop = ds.size() == 2 && part(ds[0], 0) && part(ds[1], 2);
     if (keep && k_.axis_chunks > 0)
@@ -463,21 +463,6 @@ class Checker {
     if (t.dims.empty() && input) d_.error(t.range, "tensor '" + t.name + "' has no dims", "x: T[*n] for any shape");
   }
 
-  int sym_of(const std::string& name) const {
-    for (size_t i = 0; i < k_.syms.size(); ++i)
-      if (k_.syms[i].name == name) return static_cast<int>(i);
-    return -1;
-  }
-  int tensor_of(const std::string& name) const {
-    for (size_t i = 0; i < k_.tensors.size(); ++i)
-      if (k_.tensors[i].name == name) return static_cast<int>(i);
-    return -1;
-  }
-  int attr_of(const std::string& name) const {
-    for (size_t i = 0; i < k_.attrs.size(); ++i)
-      if (k_.attrs[i].name == name) return static_cast<int>(i);
-    return -1;
-  }
 
   // --- body --------------------------------------------------------------------------------------------------
   void body() {
@@ -610,7 +595,7 @@ class Checker {
       return;
     }
     k_.loop_var = s.loop_vars[0];
-    if (sym_of(k_.loop_var) >= 0 || tensor_of(k_.loop_var) >= 0 || attr_of(k_.loop_var) >= 0)
+    if (sym_index(k_, k_.loop_var) >= 0 || tensor_index(k_, k_.loop_var) >= 0 || attr_index(k_, k_.loop_var) >= 0)
       d_.error(s.loop_var_ranges[0], "the loop variable '" + k_.loop_var + "' has the name of a dim, tensor or attr",
                "call it something else, e.g. t or r");
     const Expr* it = s.value.get();
@@ -628,7 +613,7 @@ class Checker {
       return;
     }
     const std::string& ext = it->args[0]->text;
-    int si = sym_of(ext);
+    int si = sym_index(k_, ext);
     if (si < 0) {
       std::vector<std::string> names;
       for (auto& y : k_.syms) names.push_back(y.name);
@@ -671,26 +656,26 @@ class Checker {
       if (u.dims.size() < 2 || u.dims[0].name != m) continue;
       std::vector<std::string> names;
       for (size_t i = 1; i < u.dims.size(); ++i)
-        if (!u.dims[i].name.empty() && !u.dims[i].star && sym_of(u.dims[i].name) >= 0) names.push_back(u.dims[i].name);
+        if (!u.dims[i].name.empty() && !u.dims[i].star && sym_index(k_, u.dims[i].name) >= 0) names.push_back(u.dims[i].name);
       if (names.size() + 1 != u.dims.size()) continue;   // a column [*m, 1], or literals inside the row
       row_dims_ = names;
       if (names.size() == 1) {
-        k_.row_sym = sym_of(names[0]);
+        k_.row_sym = sym_index(k_, names[0]);
         return;
       }
       // Several dims: a dim for their product (h_w), read from the input that binds them.
       std::string joined = names[0];
       for (size_t i = 1; i < names.size(); ++i) joined += "_" + names[i];
-      const Sym& lo = k_.syms[sym_of(names.back())];
-      const Sym& hi = k_.syms[sym_of(names[0])];
+      const Sym& lo = k_.syms[sym_index(k_, names.back())];
+      const Sym& hi = k_.syms[sym_index(k_, names[0])];
       bool adjacent = lo.part < 0 && hi.part < 0 && lo.tensor == hi.tensor;
       for (size_t i = 0; i < names.size(); ++i) {
-        const Sym& y = k_.syms[sym_of(names[i])];
+        const Sym& y = k_.syms[sym_index(k_, names[i])];
         adjacent &= y.tensor == hi.tensor && y.first == hi.first - static_cast<int>(i) && !y.star;
       }
-      if (!adjacent || sym_of(joined) >= 0) {
+      if (!adjacent || sym_index(k_, joined) >= 0) {
         d_.error(at.range, "the row dims " + joined + " of '" + u.name + "' cannot be merged into one row",
-                 sym_of(joined) >= 0 ? "'" + joined + "' is already a dim: rename it"
+                 sym_index(k_, joined) >= 0 ? "'" + joined + "' is already a dim: rename it"
                                      : "the row's dims must be the last dims of one input, in the same order");
         return;
       }
@@ -717,7 +702,7 @@ class Checker {
   void axis_loop(const Expr& it) {
     const Expr& a = *it.args[0];
     const Expr& b = *it.args[1];
-    const int so = a.kind == ExprKind::Name ? sym_of(a.text) : -1, si = b.kind == ExprKind::Name ? sym_of(b.text) : -1;
+    const int so = a.kind == ExprKind::Name ? sym_index(k_, a.text) : -1, si = b.kind == ExprKind::Name ? sym_index(k_, b.text) : -1;
     if (so < 0 || si < 0 || k_.syms[so].part != 0 || k_.syms[si].part != 2 || k_.syms[so].tensor != k_.syms[si].tensor) {
       d_.error(it.range, "tiles(a, b) iterates over the positions around an axis: a and b are the *outer and *inner "
                          "dims of a view x: T[*outer, r @ dim, *inner]",
@@ -762,7 +747,7 @@ class Checker {
         accumulate(s);
         return;
       case StmtKind::Assign: {
-        if (tensor_of(s.target) >= 0 || attr_of(s.target) >= 0 || sym_of(s.target) >= 0 || s.target == k_.loop_var) {
+        if (tensor_index(k_, s.target) >= 0 || attr_index(k_, s.target) >= 0 || sym_index(k_, s.target) >= 0 || s.target == k_.loop_var) {
           d_.error(s.target_range, "'" + s.target + "' is already a parameter, dim or the loop variable",
                    "pick another name");
           return;
@@ -1003,7 +988,7 @@ class Checker {
     const Expr& ix = *sub.args[1];
     const std::string form = t.name + "[" + k_.loop_var + " % c, :]";
     const bool lhs_loop = ix.args[0]->kind == ExprKind::Name && ix.args[0]->text == k_.loop_var;
-    const int ps = ix.args[1]->kind == ExprKind::Name ? sym_of(ix.args[1]->text) : -1;
+    const int ps = ix.args[1]->kind == ExprKind::Name ? sym_index(k_, ix.args[1]->text) : -1;
     if (!k_.rows || !lhs_loop || ps < 0) {
       d_.error(ix.range, "a periodic index is the row loop's variable modulo a dim: " + form,
                "for r in tiles(m) over rows, with " + t.name + ": " + tname(t.type) + "[c, 1]");
@@ -1066,7 +1051,7 @@ class Checker {
       return -1;
     }
     const std::string& n = e.args[0]->text;
-    int ti = tensor_of(n);
+    int ti = tensor_index(k_, n);
     if (ti < 0) {
       std::vector<std::string> names;
       for (auto& t : k_.tensors) names.push_back(t.name);
@@ -1131,7 +1116,7 @@ class Checker {
       d_.error(e.range, "after the loop, store() writes a 0-dim output: store(loss, total / n)");
       return;
     }
-    const int ti = tensor_of(e.args[0]->text);
+    const int ti = tensor_index(k_, e.args[0]->text);
     if (ti < 0 || !k_.tensors[ti].output || !k_.tensors[ti].dims.empty()) {
       d_.error(e.args[0]->range, "'" + e.args[0]->text + "' is not a 0-dim output",
                "declare it without dims: -> (" + e.args[0]->text + ": f32)");
@@ -1258,11 +1243,11 @@ class Checker {
       return c->second;
     }
     if (auto it = locals_.find(n); it != locals_.end()) return it->second;
-    if (int a = attr_of(n); a >= 0) return scalar(camel_lower(n) + "_");
-    if (int s = sym_of(n); s >= 0) return scalar("static_cast<float>(" + camel_lower(n) + "_)");
+    if (int a = attr_index(k_, n); a >= 0) return scalar(camel_lower(n) + "_");
+    if (int s = sym_index(k_, n); s >= 0) return scalar("static_cast<float>(" + camel_lower(n) + "_)");
     if (n == "inf") return scalar("kt::kInf", true, INFINITY);
     if (n == "true" || n == "false") return scalar(n == "true" ? "1" : "0", true, n == "true");
-    if (tensor_of(n) >= 0) {
+    if (tensor_index(k_, n) >= 0) {
       d_.error(e.range, "'" + n + "' is a tensor; read it with load(" + n + "[" + k_.loop_var + "])");
       return {};
     }
@@ -1753,7 +1738,7 @@ class Checker {
   // An output shaped like the axis view, y: T[*outer, r, *inner] (what a scan leaves): stored whole, y[:, c].
   bool axis_shaped(const TensorArg& t) const {
     auto part = [&](const Dim& d, int p, bool star) {
-      const int si = sym_of(d.name);
+      const int si = sym_index(k_, d.name);
       return si >= 0 && k_.syms[si].part == p && d.star == star && d.axis_attr.empty();
     };
     return t.dims.size() == 3 && part(t.dims[0], 0, true) && part(t.dims[1], 1, false) && part(t.dims[2], 2, true);

@@ -45,21 +45,6 @@ class AttnChecker {
 
  private:
   Attention& at() { return k_.attn; }
-  int sym_of(const std::string& name) const {
-    for (size_t i = 0; i < k_.syms.size(); ++i)
-      if (k_.syms[i].name == name) return static_cast<int>(i);
-    return -1;
-  }
-  int tensor_of(const std::string& name) const {
-    for (size_t i = 0; i < k_.tensors.size(); ++i)
-      if (k_.tensors[i].name == name) return static_cast<int>(i);
-    return -1;
-  }
-  int attr_of(const std::string& name) const {
-    for (size_t i = 0; i < k_.attrs.size(); ++i)
-      if (k_.attrs[i].name == name) return static_cast<int>(i);
-    return -1;
-  }
 
   // for blk in blocks(*batch, s): the batch dims of q, then its query rows.
   bool blocks(const Stmt& s) {
@@ -78,7 +63,7 @@ class AttnChecker {
       return false;
     }
     for (const ExprPtr& a : it->args) {
-      int sym = a->kind == ExprKind::Name ? sym_of(a->text) : -1;
+      int sym = a->kind == ExprKind::Name ? sym_index(k_, a->text) : -1;
       if (sym < 0) {
         d_.error(a->range, "blocks() takes dim names of the inputs", "for blk in blocks(bh, s):  (q: T[*bh, s, d])");
         return false;
@@ -189,7 +174,7 @@ class AttnChecker {
       return false;
     }
     const Expr& sub = *e.args[0]->args[0];
-    const int t = tensor_of(sub.args[0]->text);
+    const int t = tensor_index(k_, sub.args[0]->text);
     if (t < 0 || k_.tensors[t].output || k_.tensors[t].type.var >= 0 || k_.tensors[t].type.fixed != DType::Bool) {
       d_.error(sub.args[0]->range, "the mask is a bool input", hint);
       return false;
@@ -202,7 +187,7 @@ class AttnChecker {
 
   bool is_scalar(const Expr& e) const {
     if (e.kind == ExprKind::Number) return true;
-    if (e.kind == ExprKind::Name) return attr_of(e.text) >= 0 || (sym_of(e.text) >= 0 && tensor_of(e.text) < 0);
+    if (e.kind == ExprKind::Name) return attr_index(k_, e.text) >= 0 || (sym_index(k_, e.text) >= 0 && tensor_index(k_, e.text) < 0);
     if (e.kind == ExprKind::Call) return e.text != "mma" && e.text != "softmax" && e.text != "causal_mask" &&
                                          e.text != "where" && e.text != "load" && !e.args.empty() && is_scalar(*e.args[0]);
     for (const ExprPtr& a : e.args)
@@ -222,8 +207,8 @@ class AttnChecker {
     if (!operands(e, "mma(q[blk, d], k[t, d])")) return false;
     q_sub_ = e.args[0].get();
     k_sub_ = e.args[1].get();
-    at().q = tensor_of(q_sub_->args[0]->text);
-    at().k = tensor_of(k_sub_->args[0]->text);
+    at().q = tensor_index(k_, q_sub_->args[0]->text);
+    at().k = tensor_index(k_, k_sub_->args[0]->text);
     at().scores_text = print_expr(e);
     return true;
   }
@@ -233,8 +218,8 @@ class AttnChecker {
       return false;
     }
     for (const ExprPtr& a : e.args) {
-      if (a->kind != ExprKind::Subscript || a->args.size() != 3 || tensor_of(a->args[0]->text) < 0 ||
-          k_.tensors[tensor_of(a->args[0]->text)].output) {
+      if (a->kind != ExprKind::Subscript || a->args.size() != 3 || tensor_index(k_, a->args[0]->text) < 0 ||
+          k_.tensors[tensor_index(k_, a->args[0]->text)].output) {
         d_.error(a->range, "an operand of the scores is an input indexed by two dim names", hint);
         return false;
       }
@@ -258,14 +243,14 @@ class AttnChecker {
       return;
     }
     const Expr& vs = *mma.args[1];
-    if (vs.kind != ExprKind::Subscript || vs.args.size() != 3 || tensor_of(vs.args[0]->text) < 0) {
+    if (vs.kind != ExprKind::Subscript || vs.args.size() != 3 || tensor_index(k_, vs.args[0]->text) < 0) {
       d_.error(vs.range, "the values are an input indexed by two dim names", hint);
       return;
     }
     v_sub_ = &vs;
     y_sub_ = call.args[0].get();
-    at().v = tensor_of(vs.args[0]->text);
-    at().y = tensor_of(y_sub_->args[0]->text);
+    at().v = tensor_index(k_, vs.args[0]->text);
+    at().y = tensor_index(k_, y_sub_->args[0]->text);
     at().out_text = print_expr(call);
     if (at().y < 0 || !k_.tensors[at().y].output) {
       d_.error(y_sub_->args[0]->range, "the block is stored into an output", hint);
@@ -285,7 +270,7 @@ class AttnChecker {
   // The index at `pos` of `sub` must name the dim `want` of its tensor (two from the end: pos 1, last: pos 2).
   bool index_is(const Expr& sub, size_t pos, const std::string& want, const std::string& what) {
     const Expr& ix = *sub.args[pos];
-    const TensorArg& t = k_.tensors[tensor_of(sub.args[0]->text)];
+    const TensorArg& t = k_.tensors[tensor_index(k_, sub.args[0]->text)];
     const std::string stored = dim_name(t, 2 - pos);
     const std::string dim = want == at().block_var ? k_.syms[at().s_sym].name : want;   // blk stands for s
     if (ix.kind == ExprKind::Name && ix.text == want && stored == dim) return true;
@@ -315,9 +300,9 @@ class AttnChecker {
         !index_is(*v_sub_, 1, tk, "the keys of k") || !index_is(*v_sub_, 2, e, "the value dim") ||
         !index_is(*y_sub_, 1, a.block_var, "the block of query rows") || !index_is(*y_sub_, 2, e, "v's last dim"))
       return;
-    a.t_sym = sym_of(tk);
-    a.d_sym = sym_of(d);
-    a.e_sym = sym_of(e);
+    a.t_sym = sym_index(k_, tk);
+    a.d_sym = sym_index(k_, d);
+    a.e_sym = sym_index(k_, e);
     // batch dims: blocks() lists q's leading dims; y has them; k and v have them but for a group dim (GQA) last
     std::vector<std::string> names;
     for (int sym : a.batch_syms) names.push_back(k_.syms[sym].name);
@@ -339,7 +324,7 @@ class AttnChecker {
                  "q: T[b, h, s, d], k: T[b, g, t, d]  (grouped-query: query head i uses key head i / (h / g))");
         return;
       }
-      a.group_sym = sym_of(kl.back());
+      a.group_sym = sym_index(k_, kl.back());
     }
     for (const Expr* sub : mask_subs_) mask(*sub, names);
     if (q.type != kk.type || q.type != v.type || q.type != y.type)
@@ -352,7 +337,7 @@ class AttnChecker {
 
   // mask[b..., t]: a prefix of q's batch dims (the batch, not the heads), then the keys.
   void mask(const Expr& sub, const std::vector<std::string>& names) {
-    const TensorArg& m = k_.tensors[tensor_of(sub.args[0]->text)];
+    const TensorArg& m = k_.tensors[tensor_index(k_, sub.args[0]->text)];
     const std::string tk = k_.syms[at().t_sym].name;
     bool ok = m.dims.size() >= 2 && m.dims.back().name == tk && m.dims.size() - 1 < names.size() + 1;
     for (size_t i = 0; ok && i + 1 < m.dims.size(); ++i) ok = i < names.size() && m.dims[i].name == names[i] && !m.dims[i].star;
@@ -401,20 +386,15 @@ void check_attention(const Program& p, Kernel& k, Diags& d) { AttnChecker(p, k, 
 
 bool host_scalar_expr(const Kernel& k, const Expr& e, std::string& out, Diags& d, const std::string& what) {
   const char* hint = "a scalar of numbers, attrs and dims: sqrt(d), 0.125, scale, 1.0 / sqrt(d)";
-  auto index_of = [](const auto& v, const std::string& name) {
-    for (size_t i = 0; i < v.size(); ++i)
-      if (v[i].name == name) return static_cast<int>(i);
-    return -1;
-  };
   auto rec = [&](const Expr& x, std::string& o) { return host_scalar_expr(k, x, o, d, what); };
   switch (e.kind) {
     case ExprKind::Number: out = fmt::format("{:.17g}", e.number); return true;
     case ExprKind::Name: {
-      if (int a = index_of(k.attrs, e.text); a >= 0) {
+      if (int a = attr_index(k, e.text); a >= 0) {
         out = fmt::format("static_cast<double>(*attr{}Ptr)", a);
         return true;
       }
-      if (index_of(k.syms, e.text) >= 0) {
+      if (sym_index(k, e.text) >= 0) {
         out = "static_cast<double>(d_" + camel_lower(e.text) + ")";
         return true;
       }

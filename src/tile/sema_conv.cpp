@@ -129,11 +129,6 @@ class ConvChecker {
              !c.empty() ? "did you mean '" + c + "'?" : output ? "store(y, conv(...)) names the output" : kConvShape);
     return -1;
   }
-  int attr(const std::string& name) const {
-    for (size_t i = 0; i < k_.attrs.size(); ++i)
-      if (k_.attrs[i].name == name) return static_cast<int>(i);
-    return -1;
-  }
 
   // A geometry argument: an integer, an i32 (or list) attr, or `attr / integer` (integer division: k / 2).
   void geom_arg(const Expr& e, const std::string& what, ConvArg& out) {
@@ -147,7 +142,7 @@ class ConvChecker {
       out.attr = -1, out.value = static_cast<int64_t>(base->number) / out.div, out.div = 1;
       return;
     }
-    const int a = base->kind == ExprKind::Name ? attr(base->text) : -1;
+    const int a = base->kind == ExprKind::Name ? attr_index(k_, base->text) : -1;
     if (a >= 0 && k_.attrs[a].type == DType::I32) {
       out.attr = a;
       return;
@@ -221,7 +216,7 @@ class ConvChecker {
       out = fmt::format("static_cast<float>({:.9g})", e.number);
       return true;
     }
-    const int a = e.kind == ExprKind::Name ? attr(e.text) : -1;
+    const int a = e.kind == ExprKind::Name ? attr_index(k_, e.text) : -1;
     if (a >= 0 && k_.attrs[a].type == DType::F32) {
       out = "t.attr_" + k_.attrs[a].name;
       return true;

@@ -45,16 +45,6 @@ class CubeChecker {
   }
 
  private:
-  int sym_of(const std::string& name) const {
-    for (size_t i = 0; i < k_.syms.size(); ++i)
-      if (k_.syms[i].name == name) return static_cast<int>(i);
-    return -1;
-  }
-  int tensor_of(const std::string& name) const {
-    for (size_t i = 0; i < k_.tensors.size(); ++i)
-      if (k_.tensors[i].name == name) return static_cast<int>(i);
-    return -1;
-  }
   std::vector<std::string> sym_names() const {
     std::vector<std::string> v;
     for (const Sym& s : k_.syms) v.push_back(s.name);
@@ -65,7 +55,7 @@ class CubeChecker {
       d_.error(e.range, std::string(what) + " takes dim names", "blocks(m, n), blocks(batch, m, n), tiles(k)");
       return -1;
     }
-    int s = sym_of(e.text);
+    int s = sym_index(k_, e.text);
     if (s < 0) {
       std::string c = closest(e.text, sym_names());
       d_.error(e.range, "'" + e.text + "' is not a dim of any input",
@@ -99,9 +89,9 @@ class CubeChecker {
       adjacent &= !y.star && y.part < 0 && y.tensor == k_.syms[syms[0]].tensor &&
                   y.first == k_.syms[syms[0]].first - static_cast<int>(i);
     }
-    if (!adjacent || sym_of(joined) >= 0) {
+    if (!adjacent || sym_index(k_, joined) >= 0) {
       d_.error(e.range, "the dims " + print_expr(e) + " cannot be merged into the output's columns",
-               sym_of(joined) >= 0 ? "'" + joined + "' is already a dim: rename it"
+               sym_index(k_, joined) >= 0 ? "'" + joined + "' is already a dim: rename it"
                                    : "they must be the last dims of one input, in this order (x: T[batch, k, h, w])");
       return -1;
     }
@@ -255,7 +245,7 @@ class CubeChecker {
                is_a ? "a[blk, kt]" : "b[kt, blk]");
       return;
     }
-    const int ti = tensor_of(e.args[0]->text);
+    const int ti = tensor_index(k_, e.args[0]->text);
     if (ti < 0 || k_.tensors[ti].output) {
       std::vector<std::string> ins;
       for (const TensorArg& t : k_.tensors)
@@ -345,7 +335,7 @@ class CubeChecker {
       d_.error(dst.range, "the store writes the output's block", "store(c[" + mm().block_var + "], " + mm().acc + ")");
       return;
     }
-    const int ti = tensor_of(dst.args[0]->text);
+    const int ti = tensor_index(k_, dst.args[0]->text);
     if (ti < 0 || !k_.tensors[ti].output) {
       d_.error(dst.args[0]->range, "'" + dst.args[0]->text + "' is not an output", "store into an output after '->'");
       return;

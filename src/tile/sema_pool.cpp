@@ -36,16 +36,6 @@ class PoolChecker {
   }
 
  private:
-  int tensor_of(const std::string& name) const {
-    for (size_t i = 0; i < k_.tensors.size(); ++i)
-      if (k_.tensors[i].name == name) return static_cast<int>(i);
-    return -1;
-  }
-  int attr_of(const std::string& name) const {
-    for (size_t i = 0; i < k_.attrs.size(); ++i)
-      if (k_.attrs[i].name == name) return static_cast<int>(i);
-    return -1;
-  }
 
   // A window attr: an i32 attr of the kernel or a non-negative integer (bool attrs / true / false for `flag`).
   bool attr_expr(const Expr& e, const std::string& what, bool flag, std::string& out) {
@@ -57,7 +47,7 @@ class PoolChecker {
       out = e.text == "true" ? "1" : "0";
       return true;
     }
-    const int a = e.kind == ExprKind::Name ? attr_of(e.text) : -1;
+    const int a = e.kind == ExprKind::Name ? attr_index(k_, e.text) : -1;
     if (a >= 0 && k_.attrs[a].type == (flag ? DType::Bool : DType::I32)) {
       out = "attr_" + k_.attrs[a].name;
       return true;
@@ -169,7 +159,7 @@ class PoolChecker {
                output ? "store(y[" + var_ + "], ...)" : "load(x[" + var_ + "], f32)");
       return -1;
     }
-    const int t = tensor_of(e.args[0]->text);
+    const int t = tensor_index(k_, e.args[0]->text);
     if (t < 0 || k_.tensors[t].output != output) {
       d_.error(e.args[0]->range, fmt::format("'{}' is not an {}", e.args[0]->text, what),
                output ? "store into the output after '->'" : "load the input the windows slide over");

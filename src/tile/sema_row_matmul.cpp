@@ -53,16 +53,6 @@ class RowMmChecker {
   }
 
  private:
-  int sym_of(const std::string& name) const {
-    for (size_t i = 0; i < k_.syms.size(); ++i)
-      if (k_.syms[i].name == name) return static_cast<int>(i);
-    return -1;
-  }
-  int tensor_of(const std::string& name) const {
-    for (size_t i = 0; i < k_.tensors.size(); ++i)
-      if (k_.tensors[i].name == name) return static_cast<int>(i);
-    return -1;
-  }
   std::string sym_name(int s) const { return s >= 0 ? k_.syms[s].name : std::string("?"); }
 
   // for blk in blocks(m): the rows of x, in blocks chosen by the host.
@@ -76,11 +66,11 @@ class RowMmChecker {
     for (size_t i = 0; i < it->kwargs.size(); ++i)
       d_.error(it->kwarg_ranges[i], "blocks() has no option '" + it->kwargs[i].first + "'",
                "the block of rows is chosen by the host for the core count");
-    if (it->args.size() != 1 || it->args[0]->kind != ExprKind::Name || sym_of(it->args[0]->text) < 0) {
+    if (it->args.size() != 1 || it->args[0]->kind != ExprKind::Name || sym_index(k_, it->args[0]->text) < 0) {
       d_.error(it->range, "blocks() of a row matmul program takes x's rows", "for blk in blocks(m):  (x: T[m, k])");
       return false;
     }
-    rm_->m_sym = sym_of(it->args[0]->text);
+    rm_->m_sym = sym_index(k_, it->args[0]->text);
     blocks_range_ = it->range;
     return true;
   }
@@ -173,7 +163,7 @@ class RowMmChecker {
       return false;
     }
     const Expr& sub = *ld.args[0];
-    const int t = tensor_of(sub.args[0]->text);
+    const int t = tensor_index(k_, sub.args[0]->text);
     const std::string n = sym_name(rm_->n_sym);
     if (t < 0 || k_.tensors[t].output || k_.tensors[t].dims.size() != 1 || k_.tensors[t].dims[0].name != n) {
       d_.error(sub.args[0]->range, "the loaded row is an input of dims [" + n + "]", hint);
@@ -227,8 +217,8 @@ class RowMmChecker {
   bool is_scalar(const Expr& e) const {
     if (e.kind == ExprKind::Number) return true;
     if (e.kind == ExprKind::Name)
-      return tensor_of(e.text) < 0 && std::find(names_.begin(), names_.end(), e.text) == names_.end() &&
-             (sym_of(e.text) >= 0 || std::any_of(k_.attrs.begin(), k_.attrs.end(), [&](const AttrArg& a) { return a.name == e.text; }));
+      return tensor_index(k_, e.text) < 0 && std::find(names_.begin(), names_.end(), e.text) == names_.end() &&
+             (sym_index(k_, e.text) >= 0 || std::any_of(k_.attrs.begin(), k_.attrs.end(), [&](const AttrArg& a) { return a.name == e.text; }));
     if (e.kind == ExprKind::Call) return (e.text == "sqrt" || e.text == "rsqrt" || e.text == "exp" || e.text == "log") &&
                                          e.args.size() == 1 && is_scalar(*e.args[0]);
     if (e.kind != ExprKind::Binary && e.kind != ExprKind::Unary) return false;
@@ -249,7 +239,7 @@ class RowMmChecker {
       return false;
     }
     for (const ExprPtr& a : e.args) {
-      const int t = a->kind == ExprKind::Subscript ? tensor_of(a->args[0]->text) : -1;
+      const int t = a->kind == ExprKind::Subscript ? tensor_index(k_, a->args[0]->text) : -1;
       if (t < 0 || k_.tensors[t].output || a->args.size() != 3 || k_.tensors[t].dims.size() != 2 ||
           a->args[1]->kind != ExprKind::Name || a->args[2]->kind != ExprKind::Name) {
         d_.error(a->range, "an operand is a 2-D input indexed by two names", hint);
@@ -257,7 +247,7 @@ class RowMmChecker {
       }
     }
     const Expr &xs = *e.args[0], &ws = *e.args[1];
-    const TensorArg &x = k_.tensors[tensor_of(xs.args[0]->text)], &w = k_.tensors[tensor_of(ws.args[0]->text)];
+    const TensorArg &x = k_.tensors[tensor_index(k_, xs.args[0]->text)], &w = k_.tensors[tensor_index(k_, ws.args[0]->text)];
     if (xs.args[1]->text != rm_->block_var || x.dims[0].name != sym_name(rm_->m_sym)) {
       d_.error(xs.args[1]->range, "x is indexed by the block of its rows first: x[" + rm_->block_var + ", " +
                                       x.dims[1].name + "] with blocks(" + x.dims[0].name + ")", hint);
@@ -280,10 +270,10 @@ class RowMmChecker {
       d_.error(ws.range, "the weight has x's dim '" + kd + "'", hint);
       return false;
     }
-    rm_->x = tensor_of(x.name);
-    rm_->w = tensor_of(w.name);
-    rm_->k_sym = sym_of(kd);
-    rm_->n_sym = sym_of(w.dims[rm_->w_trans ? 0 : 1].name);
+    rm_->x = tensor_index(k_, x.name);
+    rm_->w = tensor_index(k_, w.name);
+    rm_->k_sym = sym_index(k_, kd);
+    rm_->n_sym = sym_index(k_, w.dims[rm_->w_trans ? 0 : 1].name);
     rm_->mma_text = print_expr(e);
     // an f32 weight (a Parameter the task does not convert) with a half x: x's block is converted to f32 first
     rm_->x_to_f32 = x.type != w.type && w.type.var < 0 && w.type.fixed == DType::F32;
@@ -306,7 +296,7 @@ class RowMmChecker {
     }
     if (!value(*call.args[1])) return;
     const Expr& sub = *call.args[0];
-    const int yt = tensor_of(sub.args[0]->text);
+    const int yt = tensor_index(k_, sub.args[0]->text);
     if (yt < 0 || !k_.tensors[yt].output) {
       d_.error(sub.args[0]->range, "the block is stored into an output", hint);
       return;

@@ -88,11 +88,7 @@ class StagedChecker {
   }
 
  private:
-  int ws_of(const std::string& name) const {
-    for (size_t i = 0; i < sp_->ws.size(); ++i)
-      if (sp_->ws[i].name == name) return static_cast<int>(i);
-    return -1;
-  }
+  int ws_of(const std::string& name) const { return index_by_name(sp_->ws, name); }
   const Sym* sym(const std::string& name) const {
     for (const Sym& s : k_.syms)
       if (s.name == name) return &s;
