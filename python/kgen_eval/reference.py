@@ -2,7 +2,11 @@
 the reference outputs, the Model's init values and the eager aten trace of the forward.
 
 Usage: /usr/bin/python3 reference.py TASK.py --cache ROOT [--seed N] [--trials N] [--version V] [--case NAME ...]
-Prints one JSON object on stdout: {"task_id", "category", "level", "cases": [{"name", "trials": [DIR, ...]}]}.
+                                   [--seeding kgen|mkb] [--secret-seed S --secret-trials N --secret-cache DIR]
+Prints one JSON object on stdout: {"task_id", "category", "level", "cases": [{"name", "trials": [DIR, ...],
+"secret_trials": [DIR, ...]}]}. Secret trials are further trials from a seed the evaluator draws per run (a candidate
+cannot have memorised their outputs); they go under --secret-cache, which the evaluator deletes after the run, and
+carry no trace.json.
        /usr/bin/python3 reference.py --prefetch TASK.py ... --cache ROOT [--seed N] [--trials N] [--version V] [--jobs N]
 fills the cache for many tasks with torch imported once (a forked child per task; `kgen bench` runs it first).
 On a task failure: exit 2 with `error[task] FILE:LINE: message` on stderr.
@@ -20,8 +24,12 @@ Layout of one trial directory ROOT/ref/<key>/, key = sha256(task file content, c
   meta.json           {"inputs": [{"file", "name", "kind": "input"|"parameter"|"buffer", "shape", "dtype"}],
                        "outputs": [{"file", "shape", "dtype"}], "forward_scalars": [...], "case", "trial", "seed"}
 bfloat16 tensors travel as uint16 .npy files holding the raw bits (src/op/npy.h's convention); meta.json says bfloat16.
-Seeds: the Model (its parameters) is built with torch.manual_seed(seed) in every trial (make_model), the inputs of
-trial t come from get_inputs() after torch.manual_seed(seed + t) (load_case): fresh inputs per trial and per case.
+Seeds (--seeding kgen): the Model (its parameters) is built with torch.manual_seed(seed) in every trial (make_model),
+the inputs of trial t come from get_inputs() after torch.manual_seed(seed + t) (load_case): fresh inputs per trial and
+per case. --seeding mkb (MultiKernelBench submissions, whose ModelNew builds its own parameters): torch.manual_seed(
+seed), Model(*get_init_inputs()), then trial t's inputs are the (t+1)-th call of get_inputs(), as MultiKernelBench's
+correctness loop draws them (except that there ModelNew is built with the same seed before the inputs are drawn, so
+its inputs depend on the candidate; here they do not). Only the forward inputs are written (no parameters).
 The directory is written under a temporary name and renamed into place (atomic; concurrent runs are safe).
 """
 from __future__ import annotations
@@ -55,9 +63,13 @@ def load_task(path: str) -> T.Task:
     return t
 
 
-def key_of(content: bytes, case: str, trial: int, seed: int, version: str) -> str:
+def key_of(content: bytes, case: str, trial: int, seed: int, version: str, seeding: str = "kgen",
+           trace: bool = True) -> str:
     h = hashlib.sha256()
-    for part in (content, case.encode(), str(trial).encode(), str(seed).encode(), version.encode()):
+    parts = [content, case.encode(), str(trial).encode(), str(seed).encode(), version.encode()]
+    if seeding != "kgen" or not trace:
+        parts.append(f"{seeding}/{'trace' if trace else 'notrace'}".encode())
+    for part in parts:
         h.update(len(part).to_bytes(8, "little"))
         h.update(part)
     return h.hexdigest()[:32]
@@ -106,11 +118,19 @@ def _trace(ns: dict, seed: int) -> str:
     return json.dumps({"task": ns.get("__file__", ""), "torch": torch.__version__, "mode": mode, "ops": ops})
 
 
-def make_trial(task: T.Task, case: T.Case, trial: int, seed: int, dest: str):
+def make_trial(task: T.Task, case: T.Case, trial: int, seed: int, dest: str, seeding: str = "kgen",
+               trace: bool = True):
     import torch
     ns = T._module_namespace(task, case.overrides)
-    cls, init, inputs = T.load_case(task, case, seed + trial)
-    model = T.make_model(cls, init, seed)
+    if seeding == "mkb":
+        cls = ns["Model"]
+        init = list(ns["get_init_inputs"]()) if "get_init_inputs" in ns else []
+        model = T.make_model(cls, init, seed)
+        for _ in range(trial + 1):
+            inputs = list(ns["get_inputs"]())
+    else:
+        cls, init, inputs = T.load_case(task, case, seed + trial)
+        model = T.make_model(cls, init, seed)
     out, _ = T.run_reference(model, inputs)
     parent = os.path.dirname(dest)
     os.makedirs(parent, exist_ok=True)
@@ -126,7 +146,7 @@ def make_trial(task: T.Task, case: T.Case, trial: int, seed: int, dest: str):
         else:
             meta["forward_scalars"].append({"index": i, "value": _jsonable(t)})
     bufs = {n for n, _ in model.named_buffers()}
-    for name, t in model.state_dict().items():
+    for name, t in (model.state_dict().items() if seeding == "kgen" else []):
         d = _save(os.path.join(tmp, f"input_{k:03d}.npy"), t)
         d.update(name=name, kind="buffer" if name in bufs else "parameter")
         meta["inputs"].append(d)
@@ -141,8 +161,9 @@ def make_trial(task: T.Task, case: T.Case, trial: int, seed: int, dest: str):
         names = []
     with open(os.path.join(tmp, "attrs.json"), "w") as f:
         json.dump({"names": names, "values": _jsonable(init)}, f)
-    with open(os.path.join(tmp, "trace.json"), "w") as f:
-        f.write(_trace(ns, seed))
+    if trace:
+        with open(os.path.join(tmp, "trace.json"), "w") as f:
+            f.write(_trace(ns, seed))
     with open(os.path.join(tmp, "meta.json"), "w") as f:
         json.dump(meta, f, indent=1)
     try:
@@ -161,6 +182,10 @@ def main(argv):
     ap.add_argument("--trials", type=int, default=5)
     ap.add_argument("--version", default="")
     ap.add_argument("--case", action="append", default=[])
+    ap.add_argument("--seeding", choices=("kgen", "mkb"), default="kgen")
+    ap.add_argument("--secret-seed", type=int, default=None)
+    ap.add_argument("--secret-trials", type=int, default=0)
+    ap.add_argument("--secret-cache", default=None)
     a = ap.parse_args(argv)
     try:
         with open(a.task, "rb") as f:
@@ -179,28 +204,35 @@ def main(argv):
     doc = {"task_id": task.id, "category": task.category, "level": task.level, "cases": []}
     cases = [c for c in task.cases if not a.case or c.name in a.case]
     imported = False
+    groups = [("trials", a.cache, a.seed, a.trials, True)]
+    if a.secret_trials > 0 and a.secret_seed is not None:
+        groups.append(("secret_trials", a.secret_cache or a.cache, a.secret_seed, a.secret_trials, False))
     for c in cases:
-        dirs = []
-        for t in range(a.trials):
-            dest = os.path.join(a.cache, "ref", key_of(content, c.name, t, a.seed, a.version))
-            if not os.path.isfile(os.path.join(dest, "meta.json")):
-                if not imported:
-                    import torch
-                    torch.set_num_threads(1)
-                    imported = True
-                try:
-                    make_trial(task, c, t, a.seed, dest)
-                except Exception as e:  # noqa: BLE001 - a task file can raise anything
-                    print(f"error[task] {T._where(task, e)}: case {c.name}, trial {t}: the reference failed: "
-                          f"{type(e).__name__}: {e}", file=sys.stderr)
-                    return 2
-            dirs.append(dest)
-        doc["cases"].append({"name": c.name, "trials": dirs})
+        entry = {"name": c.name}
+        for field, root, seed, trials, trace in groups:
+            dirs = []
+            for t in range(trials):
+                dest = os.path.join(root, "ref", key_of(content, c.name, t, seed, a.version, a.seeding, trace))
+                if not os.path.isfile(os.path.join(dest, "meta.json")):
+                    if not imported:
+                        import torch
+                        torch.set_num_threads(1)
+                        imported = True
+                    try:
+                        make_trial(task, c, t, seed, dest, a.seeding, trace)
+                    except Exception as e:  # noqa: BLE001 - a task file can raise anything
+                        print(f"error[task] {T._where(task, e)}: case {c.name}, trial {t}: the reference failed: "
+                              f"{type(e).__name__}: {e}", file=sys.stderr)
+                        return 2
+                dirs.append(dest)
+            entry[field] = dirs
+        doc["cases"].append(entry)
     print(json.dumps(doc))
     return 0
 
 
-def _missing(task_path: str, cache: str, seed: int, trials: int, version: str) -> bool:
+def _missing(task_path: str, cache: str, seed: int, trials: int, version: str, seeding: str = "kgen",
+             trace: bool = True) -> bool:
     """Whether some (case, trial) of the task has no reference directory yet (without importing torch)."""
     try:
         with open(task_path, "rb") as f:
@@ -208,7 +240,8 @@ def _missing(task_path: str, cache: str, seed: int, trials: int, version: str) -
         task = load_task(task_path)
     except Exception:  # noqa: BLE001 - main() reports it when the task is evaluated
         return False
-    return any(not os.path.isfile(os.path.join(cache, "ref", key_of(content, c.name, t, seed, version), "meta.json"))
+    return any(not os.path.isfile(os.path.join(cache, "ref", key_of(content, c.name, t, seed, version, seeding, trace),
+                                               "meta.json"))
                for c in task.cases for t in range(trials))
 
 
@@ -228,8 +261,14 @@ def prefetch(argv) -> int:
     ap.add_argument("--version", default="")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--timeout", type=float, default=1200)
+    ap.add_argument("--secret-seed", type=int, default=None)
+    ap.add_argument("--secret-trials", type=int, default=0)
+    ap.add_argument("--secret-cache", default=None)
     a = ap.parse_args(argv)
-    todo = [t for t in a.tasks if _missing(t, a.cache, a.seed, a.trials, a.version)]
+    secret = a.secret_trials > 0 and a.secret_seed is not None
+    todo = [t for t in a.tasks if _missing(t, a.cache, a.seed, a.trials, a.version) or
+            (secret and _missing(t, a.secret_cache or a.cache, a.secret_seed, a.secret_trials, a.version, "kgen",
+                                 False))]
     if todo:
         import torch  # noqa: F401 - the import the children share
         import numpy  # noqa: F401
@@ -247,8 +286,10 @@ def prefetch(argv) -> int:
                 os.dup2(null, 1)
                 os.dup2(null, 2)
                 try:
+                    extra = ["--secret-seed", str(a.secret_seed), "--secret-trials", str(a.secret_trials),
+                             "--secret-cache", a.secret_cache or a.cache] if secret else []
                     rc = main([t, "--cache", a.cache, "--seed", str(a.seed), "--trials", str(a.trials),
-                               "--version", a.version])
+                               "--version", a.version] + extra)
                 except BaseException:  # noqa: BLE001 - a child never returns into the loop
                     rc = 2
                 os._exit(rc)

@@ -2,6 +2,8 @@
 //             [--store FILE] [--rerun] [--json]`.
 #include "cli/bench_cmd.h"
 
+#include "cli/sandbox_flags.h"
+
 #include <unistd.h>
 
 #include <cmath>
@@ -38,6 +40,7 @@ std::string dur(double s) {
 
 int run_bench_cli(BenchCli& c) {
   auto& o = c.o;
+  if (int rc = require_sandbox("kgen bench")) return rc;
   if (o.jobs < 1) {
     std::cerr << "kgen bench: --jobs must be at least 1\n";
     return 2;
@@ -185,6 +188,7 @@ CLI::App* add_bench_command(CLI::App& app, int& exit_code) {
   b->add_flag("--rerun", o.rerun, "Re-evaluate even what the store already holds");
   b->add_flag("--json", c->json, "Print a JSON summary on stdout instead of the tables");
   add_llm_options(b, c->llm);
+  add_sandbox_flags(b, &o.eval);
   b->callback([c, &exit_code] { exit_code = run_bench_cli(*c); });
   return b;
 }

@@ -1,6 +1,5 @@
 #include "cli/cc.h"
 
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -10,9 +9,12 @@
 #include <sstream>
 
 #include "cli/launch_rewrite.h"
-#include "cli/paths.h"
+#include "sandbox/process.h"
+#include "sandbox/paths.h"
 
 namespace kgen::cli {
+using sandbox::paths;
+using sandbox::Paths;
 namespace fs = std::filesystem;
 
 int arch_of_soc(const std::string& soc) {
@@ -95,19 +97,13 @@ int run_cc(const CcOptions& o) {
     for (const auto& a : cmd) std::cerr << a << " ";
     std::cerr << "\n";
   }
-  std::vector<char*> argv;
-  for (auto& a : cmd) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  int status = 0;
-  pid_t pid = fork();
-  if (pid == 0) {
-    execvp("g++", argv.data());
-    std::perror("kgen cc: cannot run g++");
-    _exit(127);
-  }
-  waitpid(pid, &status, 0);
+  sandbox::Child c;
+  c.argv = cmd;
+  c.inherit_stdio = true;   // g++'s messages go straight to the terminal, as with g++ itself
+  sandbox::Result r = sandbox::run(c, sandbox::Limits{});
+  if (r.status < 0 || r.status == 127) std::cerr << "kgen cc: cannot run g++: " << r.start_error << "\n";
   std::error_code ec;
   if (dir) fs::remove_all(tmp_dir, ec);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+  return r.status < 0 ? 1 : r.status > 128 ? 1 : r.status;
 }
 }  // namespace kgen::cli

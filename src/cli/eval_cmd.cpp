@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "eval/evaluate.h"
+#include "cli/sandbox_flags.h"
 #include "eval/result_json.h"
 #include "perf/profile.h"
 
@@ -26,7 +27,7 @@ int run_eval(EvalCli& c) {
   }
   if (eval::candidate_kind(o.candidate).empty()) {
     std::cerr << "kgen eval: --candidate " << o.candidate
-              << " is neither an op-project directory nor a MultiKernelBench submission .py\n";
+              << " is neither an op-project directory, a MultiKernelBench submission .py nor a tile program .tile\n";
     return 2;
   }
   if (o.trials < 1) {
@@ -39,6 +40,7 @@ int run_eval(EvalCli& c) {
     std::cerr << "kgen eval: --soc " << o.soc << ": " << e.what() << "\n";
     return 2;
   }
+  if (int rc = require_sandbox("kgen eval")) return rc;
   if (c.atol >= 0) o.fp32.atol = o.fp16.atol = o.bf16.atol = c.atol;
   if (c.rtol >= 0) o.fp32.rtol = o.fp16.rtol = o.bf16.rtol = c.rtol;
   eval::EvalResult r = eval::evaluate(o);
@@ -78,9 +80,11 @@ CLI::App* add_eval_command(CLI::App& app, int& exit_code) {
   e->add_option("--seed", c->o.seed, "Seed of the Model's parameters; trial t's inputs use seed + t")->capture_default_str();
   e->add_option("--atol", c->atol, "Absolute tolerance for every floating dtype (default fp32 1e-4, fp16/bf16 1e-2)");
   e->add_option("--rtol", c->rtol, "Relative tolerance for every floating dtype (default fp32 1e-4, fp16/bf16 1e-2)");
-  e->add_option("--timeout", c->o.timeout_s, "Wall-clock limit of one candidate run, seconds")->capture_default_str();
+  e->add_option("--timeout", c->o.timeout_s, "Seconds one case and trial (build, tiling, kernel) may take")
+      ->capture_default_str();
   e->add_option("--memory-mb", c->o.memory_mb, "Address-space limit of the candidate's process")->capture_default_str();
   e->add_flag("--json", c->json, "Print the result as one JSON object");
+  add_sandbox_flags(e, &c->o);
   e->callback([c, &exit_code] { exit_code = run_eval(*c); });
   return e;
 }

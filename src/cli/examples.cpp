@@ -6,10 +6,12 @@
 #include <fstream>
 #include <thread>
 
-#include "cli/paths.h"
-#include "cli/subprocess.h"
+#include "sandbox/paths.h"
+#include "sandbox/process.h"
 
 namespace kgen::cli {
+using sandbox::paths;
+using sandbox::Paths;
 namespace fs = std::filesystem;
 
 std::vector<std::string> list_examples(const std::string& dir, bool include_errors) {
@@ -63,13 +65,13 @@ ExampleResult run_one(const ExamplesOptions& o, const std::string& file) {
   r.name = (r.negative ? "errors/" : "") + f.stem().string();
   std::string bin = (fs::path(o.work_dir) / (r.negative ? "err_" + f.stem().string() : f.stem().string())).string();
   std::string self = (fs::path(paths().lib_dir) / "kgen").string();
-  ProcResult c = run_process({self, "cc", "--soc", o.soc, file, "-o", bin}, 300);
+  sandbox::Result c = sandbox::run({self, "cc", "--soc", o.soc, file, "-o", bin}, 300);
   r.compile_s = c.seconds;
   if (c.status != 0) {
     r.detail = "compile failed: " + first_line(c.out);
     return r;
   }
-  ProcResult x = run_process({bin}, 120);
+  sandbox::Result x = sandbox::run({bin}, 120);
   r.run_s = x.seconds;
   if (r.negative) {
     int line = 0;

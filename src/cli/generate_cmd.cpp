@@ -1,6 +1,8 @@
 // `kgen generate` (generate_cmd.h).
 #include "cli/generate_cmd.h"
 
+#include "cli/sandbox_flags.h"
+
 #include <atomic>
 #include <filesystem>
 #include <fmt/core.h>
@@ -9,7 +11,7 @@
 #include <thread>
 
 #include "cli/llm_options.h"
-#include "cli/paths.h"
+#include "sandbox/paths.h"
 #include "eval/evaluate.h"
 #include "eval/metrics.h"
 #include "eval/result_json.h"
@@ -18,6 +20,8 @@
 #include "perf/profile.h"
 
 namespace kgen::cli {
+using sandbox::paths;
+using sandbox::Paths;
 namespace {
 namespace fs = std::filesystem;
 
@@ -61,6 +65,7 @@ void copy_best(const std::string& from, const fs::path& dest) {
 }
 
 int run_generate(GenerateCli& c) {
+  if (int rc = require_sandbox("kgen generate")) return rc;
   if (c.samples < 1 || c.jobs < 1) {
     std::cerr << "kgen generate: --samples and --jobs must be at least 1\n";
     return 2;
@@ -210,6 +215,7 @@ CLI::App* add_generate_command(CLI::App& app, int& exit_code) {
   g->add_option("--trials", c->eval.trials, "Fresh random inputs per case")->capture_default_str();
   g->add_option("--timeout", c->eval.timeout_s, "Wall-clock limit of one candidate run, seconds")->capture_default_str();
   g->add_flag("--json", c->json, "Print the outcome as one JSON object");
+  add_sandbox_flags(g, &c->eval);
   add_llm_options(g, c->llm);
   g->callback([c, &exit_code] { exit_code = run_generate(*c); });
   return g;

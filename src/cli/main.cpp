@@ -12,7 +12,7 @@
 #include "cli/tile_cmd.h"
 #include "cli/examples.h"
 #include "cli/op_cmd.h"
-#include "cli/paths.h"
+#include "sandbox/paths.h"
 #include "cli/perf_cmd.h"
 #include "cli/perf_eager_cmd.h"
 #include "cli/tasks_cmd.h"
@@ -61,11 +61,11 @@ int main(int argc, char** argv) {
   auto* ex = app.add_subcommand("examples", "The bundled AscendC examples (examples/ascendc)");
   ex->require_subcommand(1);
   ex->add_subcommand("list", "List the examples")->callback([] {
-    for (const auto& f : kgen::cli::list_examples(kgen::cli::paths().source_dir + "/examples/ascendc", true)) fmt::print("{}\n", f);
+    for (const auto& f : kgen::cli::list_examples(kgen::sandbox::paths().source_dir + "/examples/ascendc", true)) fmt::print("{}\n", f);
   });
   kgen::cli::ExamplesOptions eo;
-  eo.dir = kgen::cli::paths().source_dir + "/examples/ascendc";
-  eo.work_dir = kgen::cli::paths().lib_dir + "/examples-bin";
+  eo.dir = kgen::sandbox::paths().source_dir + "/examples/ascendc";
+  eo.work_dir = kgen::sandbox::paths().lib_dir + "/examples-bin";
   bool no_errors = false;
   auto* run = ex->add_subcommand("run", "Compile each example with kgen cc, run it on the emulator, print a table");
   run->add_option("--soc", eo.soc, "SoC profile")->capture_default_str();

@@ -1,8 +1,9 @@
 // `kgen op run PROJECT --input x=x.npy ... --out DIR`: runs an op project (CANN op_host + op_kernel) on the
-// emulator. The work happens in the child process kgen-oprun (src/op), started with limits: wall timeout (the
-// process group is killed), CPU time (RLIMIT_CPU), address space (RLIMIT_AS) and file size (RLIMIT_FSIZE).
-// Its output and exit status are relayed: 0 ok, 3 the op or kernel is wrong (error[CATEGORY] FILE:LINE: ...),
-// 2 usage, 1 internal. --json prints one JSON object on stdout instead (the child's text goes to stderr).
+// emulator. Its libraries are built first, each compile in a sandbox (op/prebuild.h); then kgen-oprun (src/op)
+// loads and runs them inside the sandbox (src/sandbox) with limits: wall timeout, CPU time, address space, file
+// size. The outputs come back on the sandbox's channel and are written to --out here. Exit status: 0 ok, 3 the op
+// or kernel is wrong (error[CATEGORY] FILE:LINE: ...), 2 usage, 1 internal. --json prints one JSON object on
+// stdout instead (the run's text goes to stderr).
 #include <signal.h>
 #include <unistd.h>
 
@@ -15,7 +16,16 @@
 #include <sstream>
 
 #include "cli/op_cmd.h"
-#include "cli/subprocess.h"
+#include <chrono>
+#include <fmt/core.h>
+
+#include "cli/sandbox_flags.h"
+#include "op/build.h"
+#include "op/npy.h"
+#include "op/prebuild.h"
+#include "op/project.h"
+#include "sandbox/paths.h"
+#include "sandbox/sandbox.h"
 
 namespace kgen::cli {
 namespace {
@@ -50,67 +60,187 @@ nlohmann::json errors_of(const std::string& out) {
   return errs;
 }
 
+// A name the child gave an output, usable as a file name in --out (else "output<k>").
+std::string output_file_name(const nlohmann::json& summary, size_t k) {
+  std::string n;
+  if (summary.contains("outputs") && summary["outputs"].is_array() && k < summary["outputs"].size() &&
+      summary["outputs"][k].contains("name") && summary["outputs"][k]["name"].is_string())
+    n = summary["outputs"][k]["name"].get<std::string>();
+  bool ok = !n.empty() && n.size() <= 64 && n[0] != '.';
+  for (char c : n) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.');
+  return ok ? n : "output" + std::to_string(k);
+}
+
 int run_op(const OpRunOptions& o) {
-  std::vector<std::string> argv = {oprun_path(), "run", o.project, "--out", o.out, "--soc", o.soc};
-  for (auto& i : o.positional) argv.insert(argv.end(), {"--input", i});
-  for (auto& i : o.inputs) argv.insert(argv.end(), {"--input", i});
-  for (auto& a : o.attrs) argv.insert(argv.end(), {"--attr", a});
-  for (auto& s : o.output_shapes) argv.insert(argv.end(), {"--output-shape", s});
-  if (!o.op.empty()) argv.insert(argv.end(), {"--op", o.op});
-  std::string json_file;
-  if (o.json) {
-    char tmpl[] = "/tmp/kgen-oprun-XXXXXX";
-    int fd = mkstemp(tmpl);
-    if (fd >= 0) close(fd);
-    json_file = tmpl;
-    argv.insert(argv.end(), {"--json-file", json_file});
-  }
-  if (!fs::exists(argv[0])) {
-    std::cerr << "kgen op run: " << argv[0] << " is missing (build the kgen-oprun target)\n";
+  if (int rc = require_sandbox("kgen op run")) return rc;
+  if (!fs::exists(oprun_path())) {
+    std::cerr << "kgen op run: " << oprun_path() << " is missing (build the kgen-oprun target)\n";
     return 1;
   }
-  ProcLimits lim;
-  lim.cpu_s = o.timeout > 0 ? o.timeout + 5 : 0;
-  lim.memory_bytes = static_cast<size_t>(o.memory_mb * 1024 * 1024);
-  lim.file_bytes = static_cast<size_t>(o.file_mb * 1024 * 1024);
-  lim.no_network = true;
-  ProcResult r = run_process(argv, o.timeout > 0 ? o.timeout : 1e9, lim);
-  int status = r.status;
-  std::string out = r.out;
-  if (r.timed_out) {
-    out += "error[timeout] " + o.project + ": the op run exceeded --timeout " + std::to_string(static_cast<int>(o.timeout)) +
-           " s (build, tiling and kernel together) and was stopped — look for a kernel loop that never ends, or raise --timeout\n";
-    status = 3;
-  } else if (status == 128 + SIGXCPU || status == 128 + SIGKILL) {
-    out += "error[timeout] " + o.project + ": the op run used up its CPU time limit and was stopped\n";
-    status = 3;
-  } else if (status == 128 + SIGXFSZ) {
-    out += "error[internal] " + o.project + ": the op run wrote a file larger than --max-file-mb\n";
-    status = 3;
-  } else if (status > 128) {
-    out += "error[internal] kgen-oprun died with signal " + std::to_string(status - 128) + " (out of memory under --memory-mb?)\n";
-    status = 1;
+  auto t0 = std::chrono::steady_clock::now();
+  op::Project p;
+  if (std::string e = op::find_project(o.project, p); !e.empty()) {
+    std::cerr << "error[compile] " << o.project << ": " << e << "\n";
+    if (o.json)
+      std::cout << nlohmann::json{{"ok", false}, {"exit", 3}, {"errors", errors_of("error[compile] " + o.project + ": " + e)}}.dump(2)
+                << "\n";
+    return 3;
+  }
+  // Inputs: NAME=FILE or positional FILE, read here for their dtypes (the kernel build is predicted from them).
+  std::vector<std::pair<std::string, std::string>> inputs;
+  for (auto& i : o.positional) inputs.emplace_back("", i);
+  for (auto& i : o.inputs) {
+    size_t eq = i.find('=');
+    inputs.emplace_back(eq == std::string::npos ? "" : i.substr(0, eq), eq == std::string::npos ? i : i.substr(eq + 1));
+  }
+  std::vector<int> dtypes;
+  for (auto& [n, f] : inputs) {
+    op::NpyArray a;
+    if (std::string e = op::read_npy(f, a); !e.empty()) {
+      std::cerr << "kgen op run: --input " << (n.empty() ? "" : n + "=") << f << ": " << e
+                << " — make it with numpy.save(\"" << fs::path(f).filename().string() << "\", array)\n";
+      return 2;
+    }
+    dtypes.push_back(a.dtype);
+  }
+  op::BuildEnv be = op::build_env();
+  be.compile = op::sandboxed_compile;
+  op::set_build_env(be);
+  op::Prebuilt pre = op::prebuild(p, o.soc, {dtypes});
+  std::string out;
+  int status = 0;
+  nlohmann::json summary = nlohmann::json::object();
+  std::vector<std::string> outputs;   // npy bytes, by output index
+  sandbox::Result r;
+  if (!pre.host.ok) {
+    out = pre.host.diag;
+    status = pre.host.diag.rfind("error[compile]", 0) == 0 ? 3 : 1;
+  } else {
+    sandbox::Policy pol;
+    for (const std::string& f : sandbox::kgen_files()) pol.binds.push_back({f, false});
+    pol.binds.push_back({p.dir, false});
+    for (const std::string& f : pre.files) pol.binds.push_back({f, false});
+    sandbox::Child c;
+    c.argv = {oprun_path(), "run", p.dir, "--soc", o.soc, "--channel", "3"};
+    for (auto& [n, f] : inputs) {
+      std::string abs = fs::absolute(f).string();
+      pol.binds.push_back({abs, false});
+      c.argv.insert(c.argv.end(), {"--input", n.empty() ? abs : n + "=" + abs});
+    }
+    for (auto& a : o.attrs) c.argv.insert(c.argv.end(), {"--attr", a});
+    for (auto& s : o.output_shapes) c.argv.insert(c.argv.end(), {"--output-shape", s});
+    if (!o.op.empty()) c.argv.insert(c.argv.end(), {"--op", o.op});
+    c.clear_env = true;
+    c.env = {"KGEN_CACHE=" + op::cache_dir(), "KGEN_PRIVATE_BUILD=1"};
+    c.on_frame = [&](const sandbox::Frame& f) {
+      if (f.kind == "npy" && f.name.rfind("run.", 0) == 0) {
+        size_t k = std::strtoul(f.name.c_str() + 4, nullptr, 10);
+        if (k < 4096) {
+          if (outputs.size() <= k) outputs.resize(k + 1);
+          outputs[k] = f.data;
+        }
+      } else if (f.kind == "json" && f.name == "run") {
+        try {
+          summary = nlohmann::json::parse(f.data);
+        } catch (...) {
+        }
+      }
+      return true;
+    };
+    sandbox::Limits lim;
+    lim.wall_s = o.timeout > 0 ? o.timeout : 0;
+    lim.cpu_s = o.timeout > 0 ? o.timeout + 5 : 0;
+    lim.memory_bytes = static_cast<size_t>(o.memory_mb * 1024 * 1024);
+    lim.file_bytes = static_cast<size_t>(o.file_mb * 1024 * 1024);
+    lim.channel_bytes = 8ull << 30;
+    r = sandbox::run(c, lim, pol, sandbox::default_mode());
+    status = r.status;
+    out = r.out;
+    if (r.status == -1) {
+      out += r.start_error + "\n";
+      status = 1;
+    } else if (r.timed_out) {
+      out += "error[timeout] " + o.project + ": the op run exceeded --timeout " + std::to_string(static_cast<int>(o.timeout)) +
+             " s (build, tiling and kernel together) and was stopped — look for a kernel loop that never ends, or raise --timeout\n";
+      status = 3;
+    } else if (status == 128 + SIGXCPU) {
+      out += "error[timeout] " + o.project + ": the op run used up its CPU time limit and was stopped\n";
+      status = 3;
+    } else if (status == 128 + SIGXFSZ) {
+      out += "error[file-size] " + o.project + ": the op run wrote a file larger than --max-file-mb\n";
+      status = 3;
+    } else if (status > 128) {
+      out += "error[crash] " + o.project + ": the op run died with signal " + std::to_string(status - 128) +
+             " (out of memory under --memory-mb?)\n";
+      status = 3;
+    } else if (status == 0 && !summary.value("ok", false)) {
+      out += "error[exit] " + o.project + ": the op run ended without its results (an exit() in the host or kernel "
+             "code?)\n";
+      status = 3;
+    }
+  }
+  // The outputs, written here (never by the candidate's process) under the names the OpDef gives them.
+  nlohmann::json jouts = nlohmann::json::array();
+  std::string listing;
+  if (status == 0) {
+    std::error_code ec;
+    fs::create_directories(o.out, ec);
+    for (size_t k = 0; k < outputs.size(); ++k) {
+      op::NpyArray a;
+      std::string name = output_file_name(summary, k);
+      if (std::string e = op::parse_npy(outputs[k], a, "output " + name); !e.empty()) {
+        out += "error[protocol] " + o.project + ": " + e + "\n";
+        status = 3;
+        break;
+      }
+      std::string path = (fs::path(o.out) / (name + ".npy")).string();
+      if (std::string e = op::write_npy(path, a.shape, a.dtype, a.data.data(), a.data.size()); !e.empty()) {
+        out += "kgen op run: " + e + "\n";
+        status = 1;
+        break;
+      }
+      std::string shape;
+      for (size_t i = 0; i < a.shape.size(); ++i) shape += (i ? "," : "") + std::to_string(a.shape[i]);
+      std::string dname = op::npy_dtype_name(a.dtype);
+      if (summary.contains("outputs") && k < summary["outputs"].size() &&
+          summary["outputs"][k].value("dtype", "") == "bfloat16" && a.dtype == 7)
+        dname = "bfloat16";
+      listing += "  output " + name + ": shape [" + shape + "] " + dname + " -> " + path + "\n";
+      jouts.push_back({{"name", name}, {"shape", a.shape}, {"dtype", dname}, {"path", path},
+                       {"unwritten", k < summary["outputs"].size() ? summary["outputs"][k].value("unwritten", 0) : 0}});
+    }
+  }
+  const bool cached = pre.host.cached && pre.files.size() > 1 && summary.value("build_s", 0.0) == 0.0;
+  if (status == 0) {
+    std::string head = sandbox::utf8_clean(fmt::format(
+        "op {} on {}: kernel {}, block dim {}, tiling key {}, tiling data {} bytes, workspace {} bytes{}\n",
+        summary.value("op", "?"), summary.value("soc", o.soc), summary.value("kernel", "?"),
+        summary.value("block_dim", 0), summary.value("tiling_key", 0), summary.value("tiling_bytes", 0),
+        summary.value("workspace_bytes", 0), cached ? " (cached build)" : ""));
+    std::string notes;
+    for (const auto& n : summary.value("notes", nlohmann::json::array()))
+      if (n.is_string()) notes += sandbox::utf8_clean(n.get<std::string>()) + "\n";
+    out = head + listing + notes + out;
+  }
+  // Paths as the user spelled the project (the sandboxed run sees it by its absolute path).
+  if (std::string given = o.project; given != p.dir && !given.empty()) {
+    if (given.back() == '/') given.pop_back();
+    for (size_t at = 0; (at = out.find(p.dir + "/", at)) != std::string::npos; at += given.size() + 1)
+      out.replace(at, p.dir.size(), given);
   }
   if (!o.json) {
     (status == 0 ? std::cout : std::cerr) << out << std::flush;
     return status;
   }
   std::cerr << out << std::flush;
-  nlohmann::json j;
-  if (status == 0 && !json_file.empty()) {
-    try {
-      std::ifstream in(json_file);
-      j = nlohmann::json::parse(in);
-    } catch (...) {
-      j = nlohmann::json::object();
-    }
-  }
+  nlohmann::json j = status == 0 ? summary : nlohmann::json::object();
+  j["outputs"] = jouts;
+  j["cached"] = cached;
   j["ok"] = status == 0;
   j["exit"] = status;
   j["errors"] = errors_of(out);
-  j["seconds"] = r.seconds;
-  if (!json_file.empty()) fs::remove(json_file);
-  std::cout << j.dump(2) << "\n";
+  j["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   return status;
 }
 }  // namespace
@@ -133,6 +263,7 @@ CLI::App* add_op_command(CLI::App& app, int& exit_code) {
   run->add_option("--memory-mb", o.memory_mb, "Address-space limit of the runner process (MiB)")->capture_default_str();
   run->add_option("--max-file-mb", o.file_mb, "Largest file the runner may write (MiB)")->capture_default_str();
   run->add_flag("--json", o.json, "Print a JSON summary (outputs, shapes, dtypes, block_dim, tiling_key, errors) on stdout");
+  add_sandbox_flags(run);
   run->callback([&exit_code] { exit_code = run_op(o); });
   return op;
 }

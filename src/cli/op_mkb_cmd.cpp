@@ -1,46 +1,30 @@
-// `kgen op run-mkb SUBMISSION.py --task REFERENCE.py`: runs a MultiKernelBench AscendC submission (six strings)
-// against its reference task. The work is done by python/kgen_mkb/run_mkb.py under Debian's /usr/bin/python3 (it has
-// PyTorch): extraction of the op project, the torch_npu shim, the generated custom_ops_lib whose functions call
-// `kgen-oprun call` (the binding compiled against kgen's torch shim, the op run on the emulator). This command
-// starts it as a child process with a time limit and relays its output and exit status.
-#include <signal.h>
-#include <stdlib.h>
-#include <sys/wait.h>
-#include <sched.h>
-#include <unistd.h>
-
-#include <chrono>
+// `kgen op run-mkb SUBMISSION.py --task REFERENCE.py`: a MultiKernelBench AscendC submission (six strings) against
+// its reference task, as MultiKernelBench's own check runs it (torch.manual_seed(seed) before Model and ModelNew,
+// `trials` calls of get_inputs(), torch.allclose at atol/rtol), through kgen's evaluator (eval/evaluate.h): the
+// reference in its own process, the submission (python/kgen_mkb/run_mkb.py: extraction, custom_ops_lib, ModelNew)
+// in the sandbox, the comparison here. Prints PASS / FAIL with the first mismatch, or --json.
 #include <cstdio>
 #include <filesystem>
+#include <fmt/core.h>
+#include <iostream>
+#include <nlohmann/json.hpp>
 #include <string>
-#include <thread>
-#include <vector>
 
 #include "cli/op_cmd.h"
-#include "cli/paths.h"
+#include "cli/sandbox_flags.h"
+#include "eval/evaluate.h"
+#include "eval/result_json.h"
 
 namespace kgen::cli {
 namespace {
 namespace fs = std::filesystem;
 
 struct MkbOpts {
-  std::string submission, task, soc = "Ascend910B2", work, python = "/usr/bin/python3";
-  int seed = 1024, trials = 5;
+  std::string submission, task, soc = "Ascend910B2", python = "/usr/bin/python3";
+  int seed = 1024, trials = 5, secret_trials = 1;
   double atol = 1e-4, rtol = 1e-4, timeout = 900;
   bool json = false;
 };
-
-std::string exe_dir() {
-  std::error_code ec;
-  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  return ec ? std::string(".") : exe.parent_path().string();
-}
-
-std::string fmt_double(double v) {
-  char b[64];
-  std::snprintf(b, sizeof b, "%.17g", v);
-  return b;
-}
 
 int run_mkb(const MkbOpts& o) {
   std::error_code ec;
@@ -53,87 +37,41 @@ int run_mkb(const MkbOpts& o) {
                  "get_init_inputs())\n", o.task.c_str());
     return 2;
   }
-  std::string oprun = exe_dir() + "/kgen-oprun";
-  if (!fs::exists(oprun, ec)) oprun = paths().lib_dir + "/kgen-oprun";
-  if (!fs::exists(oprun, ec)) {
-    std::fprintf(stderr, "error[internal] kgen-oprun not found next to kgen (%s)\n", exe_dir().c_str());
-    return 1;
+  if (int rc = require_sandbox("kgen op run-mkb")) return rc;
+  eval::EvalOptions e;
+  e.task = o.task;
+  e.candidate = o.submission;
+  e.soc = o.soc;
+  e.python = o.python;
+  e.seed = o.seed;
+  e.trials = o.trials;
+  e.secret_trials = o.secret_trials;
+  e.fp32 = e.fp16 = e.bf16 = {o.atol, o.rtol};
+  e.timeout_s = o.timeout;
+  eval::EvalResult r = eval::evaluate(e);
+  const bool pass = r.verdict == eval::Verdict::Correct;
+  const char* verdict = pass ? "pass" : r.verdict == eval::Verdict::WrongAnswer ? "fail" : "error";
+  if (o.json) {
+    nlohmann::json j = eval::to_json(r);
+    j["submission"] = o.submission;
+    j["task"] = o.task;
+    j["kgen_verdict"] = eval::verdict_name(r.verdict);
+    j["verdict"] = verdict;
+    j["seed"] = o.seed;
+    j["atol"] = o.atol;
+    j["rtol"] = o.rtol;
+    std::cout << j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    return pass ? 0 : r.verdict == eval::Verdict::RuntimeError && r.error_category == "task" ? 2 : 3;
   }
-  std::string driver = paths().source_dir + "/python/kgen_mkb/run_mkb.py";
-  if (!fs::exists(driver, ec)) {
-    std::fprintf(stderr, "error[internal] %s not found\n", driver.c_str());
-    return 1;
-  }
-  if (access(o.python.c_str(), X_OK) != 0) {
-    std::fprintf(stderr, "error: %s not found: run-mkb needs Debian's python3 with PyTorch and NumPy "
-                 "(apt install python3-torch python3-numpy)\n", o.python.c_str());
-    return 2;
-  }
-  std::string work = o.work;
-  bool temp_work = work.empty();
-  if (temp_work) {
-    std::string tmpl = (fs::temp_directory_path(ec) / "kgen-mkb-XXXXXX").string();
-    std::vector<char> buf(tmpl.begin(), tmpl.end());
-    buf.push_back(0);
-    if (!mkdtemp(buf.data())) {
-      std::perror("kgen: mkdtemp");
-      return 1;
-    }
-    work = buf.data();
-  } else {
-    fs::create_directories(work, ec);
-  }
-  std::vector<std::string> argv = {o.python, "-B", driver, o.submission, "--task", o.task, "--oprun", oprun,
-                                   "--work", fs::absolute(work).string(), "--soc", o.soc,
-                                   "--seed", std::to_string(o.seed), "--trials", std::to_string(o.trials),
-                                   "--atol", fmt_double(o.atol), "--rtol", fmt_double(o.rtol)};
-  if (o.json) argv.push_back("--json");
-  std::fflush(stdout);
-  std::fflush(stderr);
-  pid_t pid = fork();
-  if (pid < 0) {
-    std::perror("kgen: fork");
-    return 1;
-  }
-  if (pid == 0) {
-    setpgid(0, 0);
-    // No network for the submission (its model_src and kernels run in this process tree): a network namespace of
-    // its own, as run_process(ProcLimits::no_network) does.
-    if (unshare(CLONE_NEWNET) != 0) unshare(CLONE_NEWUSER | CLONE_NEWNET);
-    std::vector<char*> a;
-    for (auto& s : argv) a.push_back(const_cast<char*>(s.c_str()));
-    a.push_back(nullptr);
-    execv(a[0], a.data());
-    std::fprintf(stderr, "kgen: cannot run %s\n", a[0]);
-    _exit(127);
-  }
-  setpgid(pid, pid);
-  auto t0 = std::chrono::steady_clock::now();
-  int st = 0;
-  bool timed_out = false;
-  for (;;) {
-    pid_t r = waitpid(pid, &st, WNOHANG);
-    if (r == pid) break;
-    if (r < 0) { st = 0; break; }
-    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > o.timeout) {
-      timed_out = true;
-      kill(-pid, SIGKILL);
-      waitpid(pid, &st, 0);
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  if (temp_work) fs::remove_all(work, ec);
-  if (timed_out) {
-    std::fprintf(stderr, "error[timeout] %s: the submission did not finish within %.0f s (--timeout) — a kernel that "
-                 "never ends, or a task too large for the emulator\n", o.submission.c_str(), o.timeout);
-    return 3;
-  }
-  if (WIFSIGNALED(st)) {
-    std::fprintf(stderr, "error[internal] the run-mkb driver died with signal %d\n", WTERMSIG(st));
-    return 1;
-  }
-  return WEXITSTATUS(st);
+  for (const auto& d : r.diagnostics) std::cerr << d << "\n";
+  std::cout << fmt::format("{}: {} trial(s) (+{} secret) on {}, seed {}, atol {:g}, rtol {:g}\n", o.submission,
+                           o.trials, o.secret_trials, r.soc, o.seed, o.atol, o.rtol);
+  std::cout << fmt::format("max abs err {:.3e}, max rel err {:.3e}\n", r.max_abs_err, r.max_rel_err);
+  if (pass)
+    std::cout << fmt::format("modeled {:.2f} us, eager PyTorch {:.2f} us ({}): speedup {:.2f}x\n", r.modeled_us,
+                             r.eager_modeled_us, r.soc, r.speedup);
+  std::cout << (pass ? "PASS" : "FAIL") << "\n";
+  return pass ? 0 : r.verdict == eval::Verdict::RuntimeError && r.error_category == "task" ? 2 : 3;
 }
 }  // namespace
 
@@ -152,9 +90,11 @@ void add_op_mkb_cmd(CLI::App* op, int& exit_code) {
   c->add_option("--atol", o->atol, "absolute tolerance of torch.allclose (default 1e-4, MultiKernelBench's)");
   c->add_option("--rtol", o->rtol, "relative tolerance (default 1e-4)");
   c->add_option("--timeout", o->timeout, "seconds before the run is stopped (default 900)");
-  c->add_option("--work", o->work, "keep the extracted project and generated files in this directory");
   c->add_option("--python", o->python, "the python with PyTorch (default /usr/bin/python3)");
   c->add_flag("--json", o->json, "print a JSON report");
+  c->add_option("--secret-trials", o->secret_trials, "trials from a seed drawn for this run, besides --trials")
+      ->capture_default_str();
+  add_sandbox_flags(c);
   c->callback([o, &exit_code] { exit_code = run_mkb(*o); });
 }
 }  // namespace kgen::cli

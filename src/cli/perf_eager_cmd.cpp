@@ -12,11 +12,13 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "cli/paths.h"
-#include "cli/subprocess.h"
+#include "sandbox/paths.h"
+#include "sandbox/process.h"
 #include "perf/eager.h"
 
 namespace kgen::cli {
+using sandbox::paths;
+using sandbox::Paths;
 namespace {
 struct EagerOpts {
   std::string task, soc = "Ascend910B2", python = "/usr/bin/python3";
@@ -41,7 +43,7 @@ int run_eager(const EagerOpts& o) {
   }
   std::string script = paths().source_dir + "/scripts/aten_trace.py";
   fs::path out = fs::temp_directory_path() / fmt::format("kgen-aten-{}.json", getpid());
-  ProcResult pr = run_process({o.python, script, o.task, "--out", out.string()}, o.timeout_s);
+  sandbox::Result pr = sandbox::run({o.python, script, o.task, "--out", out.string()}, o.timeout_s);
   std::string text;
   {
     std::ifstream in(out);

@@ -17,10 +17,12 @@
 #include <string>
 #include <vector>
 
-#include "cli/paths.h"
-#include "cli/subprocess.h"
+#include "sandbox/paths.h"
+#include "sandbox/process.h"
 
 namespace kgen::cli {
+using sandbox::paths;
+using sandbox::Paths;
 namespace {
 struct TasksOpts {
   std::string suite, filter, python = "/usr/bin/python3";
@@ -43,7 +45,7 @@ bool run_script(const TasksOpts& o, const std::string& cmd, nlohmann::json& out,
   std::vector<std::string> argv = {o.python, script_path(), cmd, "--suite", o.suite, "--json", "--out", tmp.string()};
   if (!o.filter.empty()) { argv.push_back("--filter"); argv.push_back(o.filter); }
   if (cmd == "check") { argv.push_back("--max-forward-s"); argv.push_back(fmt::format("{}", o.max_forward_s)); }
-  ProcResult pr = run_process(argv, o.timeout_s);
+  sandbox::Result pr = sandbox::run(argv, o.timeout_s);
   status = pr.status;
   std::string text;
   {

@@ -20,7 +20,10 @@
 #include <thread>
 #include <tuple>
 
-#include "cli/subprocess.h"
+#include "eval/candidate_files.h"
+#include "eval/eval_internal.h"
+#include "eval/reference.h"
+#include "sandbox/process.h"
 #include "eval/metrics.h"
 #include "eval/result_json.h"
 #include "eval/store.h"
@@ -30,13 +33,6 @@ namespace kgen::eval {
 namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-std::string read_text(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 bool all_digits(const std::string& s) {
   return !s.empty() && s.size() < 9 && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
@@ -95,7 +91,7 @@ bool list_suite(const std::string& suite, const std::string& filter, const std::
   }
   close(fd);
   std::string script = std::string(KGEN_SOURCE_DIR) + "/python/kgen_eval/tasks.py";
-  cli::ProcResult r = cli::run_process(
+  sandbox::Result r = sandbox::run(
       {python, "-B", script, "list", "--suite", suite, "--filter", filter, "--json", "--out", tmpl}, 600);
   std::string text = read_text(tmpl);
   fs::remove(tmpl, ec);
@@ -197,41 +193,14 @@ bool find_candidates(const std::string& dir, std::vector<BenchCandidate>& cands,
   return true;
 }
 
-json candidate_sources(const std::string& path) {
-  json files = json::object();
-  std::error_code ec;
-  auto add = [&](const fs::path& f, const std::string& key) {
-    auto size = fs::file_size(f, ec);
-    if (ec) return;
-    if (size > 256 * 1024) {
-      files[key] = fmt::format("({} bytes, not included)", size);
-      return;
-    }
-    std::string t = read_text(f);
-    if (t.find('\0') != std::string::npos) {
-      files[key] = fmt::format("(binary file, {} bytes, not included)", size);
-      return;
-    }
-    files[key] = t;  // invalid UTF-8 is replaced when the document is written
-  };
-  if (fs::is_directory(path, ec)) {
-    std::vector<fs::path> v;
-    for (auto it = fs::recursive_directory_iterator(path, ec); !ec && it != fs::recursive_directory_iterator();
-         it.increment(ec))
-      if (it->is_regular_file()) v.push_back(it->path());
-    std::sort(v.begin(), v.end());
-    for (auto& f : v) add(f, fs::relative(f, path, ec).string());
-  } else {
-    add(path, fs::path(path).filename().string());
-  }
-  return files;
-}
-
 // Generates sample 0..samples-1 of every task into dir (bench.h); failures become compile-error results.
 bool generate_all(const BenchOptions& o, const std::vector<BenchTask>& tasks, const fs::path& dir, Store* store,
                   std::vector<EvalResult>& failed, std::string& err) {
   Generator gen;
-  if (!make_generator(o.generator, o.gen, gen, err)) return false;
+  GeneratorOptions go = o.gen;
+  go.hide.push_back(fs::absolute(o.out).string());   // results.db, results.json, the report, other samples
+  if (!o.store.empty()) go.hide.push_back(fs::absolute(o.store).string());
+  if (!make_generator(o.generator, go, gen, err)) return false;
   if (o.samples < 1) {
     err = "--samples must be at least 1";
     return false;
@@ -449,6 +418,7 @@ bool run_bench(const BenchOptions& o, BenchRun& run, std::string& err) {
   }
 
   // Evaluate the rest with o.jobs worker threads; each result is stored as soon as it is known.
+  EvalOptions eval_opts = o.eval;
   std::mutex mu;
   BenchProgress pr;
   pr.total = static_cast<int>(todo.size());
@@ -475,7 +445,7 @@ bool run_bench(const BenchOptions& o, BenchRun& run, std::string& err) {
         inflight.push_back(it.cand.task_id);
         notify(nullptr);
       }
-      EvalOptions eo = o.eval;
+      EvalOptions eo = eval_opts;
       eo.task = it.task->path;
       eo.candidate = it.cand.path;
       EvalResult r = evaluate(eo);
@@ -492,12 +462,23 @@ bool run_bench(const BenchOptions& o, BenchRun& run, std::string& err) {
       notify(&*results[todo[k]]);
     }
   };
+  // One secret seed for the run's secret trials (the same for every candidate of a task, so their references are
+  // computed once), their references in a folder of the run, removed when it ends.
+  std::unique_ptr<TempDirGuard> secret;
+  if (o.eval.secret_trials > 0 && !todo.empty()) {
+    if (!o.eval.secret_seed) eval_opts.secret_seed = draw_secret_seed();
+    if (o.eval.secret_cache.empty()) {
+      fs::create_directories(cache_dir(o.eval), ec);
+      secret = std::make_unique<TempDirGuard>(cache_dir(o.eval) + "/secret-");
+      eval_opts.secret_cache = secret->path;
+    }
+  }
   // The reference data of every task to evaluate, computed up front with torch imported once (not once per task).
   std::vector<std::string> ref_tasks;
   for (size_t i : todo)
     if (std::find(ref_tasks.begin(), ref_tasks.end(), items[i].task->path) == ref_tasks.end())
       ref_tasks.push_back(items[i].task->path);
-  if (std::string note; !prefetch_references(o.eval, ref_tasks, o.jobs, note)) run.notes.push_back(note);
+  if (std::string note; !prefetch_references(eval_opts, ref_tasks, o.jobs, note)) run.notes.push_back(note);
   std::vector<std::thread> pool;
   int n = std::min<int>(o.jobs, static_cast<int>(todo.size()));
   for (int i = 0; i < n; ++i) pool.emplace_back(worker);

@@ -7,7 +7,7 @@
 #include <mutex>
 #include <sstream>
 
-#include "cli/subprocess.h"
+#include "sandbox/sandbox.h"
 
 namespace kgen::eval {
 namespace {
@@ -23,11 +23,29 @@ std::vector<std::string> last_lines(const std::string& out, size_t n) {
 
 GenOutcome run_exec(const std::vector<std::string>& words, const GeneratorOptions& o, const GenRequest& q) {
   GenOutcome g;
-  std::vector<std::string> argv = {"/usr/bin/env", "KGEN_TASK_ID=" + q.task_id, "KGEN_SOC=" + q.soc,
-                                   "KGEN_SAMPLE=" + std::to_string(q.sample)};
-  argv.insert(argv.end(), words.begin(), words.end());
-  argv.insert(argv.end(), {q.task_path, q.out_dir, std::to_string(q.sample)});
-  cli::ProcResult r = cli::run_process(argv, o.timeout_s);
+  // A generator is the user's program (it may call an LLM over the network and use the user's files), but what it
+  // writes is evaluated as hostile, and it must not reach what decides verdicts: kgen's own files are read-only to
+  // it, kgen's cache (reference outputs), the results store and the bench's output are hidden, except its own
+  // output folder; it dies whole when it ends (no daemon outlives it).
+  sandbox::Child c;
+  c.argv = words;
+  c.argv.insert(c.argv.end(), {q.task_path, q.out_dir, std::to_string(q.sample)});
+  c.env = {"KGEN_TASK_ID=" + q.task_id, "KGEN_SOC=" + q.soc, "KGEN_SAMPLE=" + std::to_string(q.sample)};
+  sandbox::Policy pol;
+  pol.host_root = true;
+  pol.network = true;
+  pol.binds.push_back({q.out_dir, true});
+  if (q.eval) pol.hide.push_back(cache_dir(*q.eval));
+  for (const std::string& h : o.hide) pol.hide.push_back(h);
+  std::error_code cwd_ec;
+  pol.cwd = fs::current_path(cwd_ec).string();
+  sandbox::Limits lim;
+  lim.wall_s = o.timeout_s;
+  lim.memory_bytes = 16ull << 30;
+  lim.file_bytes = 1ull << 30;
+  sandbox::Result r = sandbox::run(c, lim, pol, sandbox::default_mode());
+  if (r.status == -1 && !r.start_error.empty()) r.out += r.start_error + "\n";
+  if (r.status == -1 || (r.status == 127 && r.out.empty())) r.status = 127;
   g.seconds = r.seconds;
   std::string cmd = words[0];
   if (r.timed_out) {

@@ -6,7 +6,9 @@
 //   exec:PROGRAM [ARGS...]   runs PROGRAM ARGS... TASK.py DIR SAMPLE (no shell; words split on blanks) with
 //                            KGEN_TASK_ID, KGEN_SOC, KGEN_SAMPLE in its environment; it writes an op project into
 //                            the empty folder DIR, or a single .py submission or .tile program there. Exit status 0 =
-//                            success.
+//                            success. It runs sandboxed (sandbox.h): the host's files as the user sees them but
+//                            kgen's own read-only, the network shared, kgen's cache and the bench's store and output
+//                            hidden (DIR excepted); its processes die with it.
 //   expert[:DIR]             the expert library (default kernels/ of the source tree): DIR/<category>/<name>.tile
 //                            for task <category>/<name>; a task without one is not covered (missing, not a failure).
 //   PREFIX:ARG               a kind registered by register_generator_kind, e.g. llm:MODEL (src/gen/llm_generator.h,
@@ -45,6 +47,7 @@ struct GeneratorOptions {
   double timeout_s = 600;           // per generation
   std::string settings;             // what else decides the generator's output (an LLM's target, rounds, sampling):
                                     // stamped with each sample, so that changing it generates the sample again
+  std::vector<std::string> hide;    // paths an exec: generator must not see (the bench's store and output folder)
 };
 // Builds the generator named by spec. False with err (listing the known generators) when spec names none.
 bool make_generator(const std::string& spec, const GeneratorOptions& o, Generator& g, std::string& err);

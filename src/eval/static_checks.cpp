@@ -9,7 +9,8 @@
 #include <set>
 #include <sstream>
 
-#include "cli/subprocess.h"
+#include "sandbox/paths.h"
+#include "sandbox/sandbox.h"
 
 namespace kgen::eval {
 namespace {
@@ -164,8 +165,19 @@ std::vector<std::string> check_op_project(const std::string& dir) {
 std::vector<std::string> check_mkb_submission(const std::string& submission, const std::string& python,
                                               std::string& error) {
   std::vector<std::string> out;
-  std::string helper = std::string(KGEN_SOURCE_DIR) + "/python/kgen_eval/static_mkb.py";
-  cli::ProcResult r = cli::run_process({python, "-B", helper, submission}, 60);
+  std::string helper = kgen::sandbox::paths().source_dir + "/python/kgen_eval/static_mkb.py";
+  // The submission is parsed (never run) by Python's ast, in the sandbox all the same: it is hostile input.
+  sandbox::Child c;
+  c.argv = {python, "-B", helper, std::filesystem::absolute(submission).string()};
+  c.clear_env = true;
+  sandbox::Policy pol;
+  pol.binds = {{kgen::sandbox::paths().source_dir + "/python", false},
+               {std::filesystem::absolute(submission).string(), false}};
+  pol.processes = 16;
+  sandbox::Limits lim;
+  lim.wall_s = 60;
+  lim.memory_bytes = 4ull << 30;
+  sandbox::Result r = sandbox::run(c, lim, pol, sandbox::default_mode());
   nlohmann::json j;
   size_t brace = r.out.find('{');
   try {

@@ -134,8 +134,11 @@ std::string build(CallState& st, const OpCall& call) {
     if (st.inst_of_ir[i] < 0) continue;
     const TensorArg& t = call.inputs[i];
     int64_t n = st.in_shapes[k].GetStorageShape().GetShapeSize();
-    size_t bytes = t.data ? size_t(n < 0 ? 0 : n) * dtype_size(t.dtype) : 0;
-    Access::set_tensor(st.in_tensors[k], st.in_shapes[k], ge::Format(t.format), ge::DataType(t.dtype), t.data, bytes);
+    // On the chip the host sees an input's data only when the OpDef declares it ValueDepend (aclnn copies it to
+    // the host for TilingFunc / InferShape); any other input lives in device memory, out of the host's reach.
+    const void* data = info.inputs[i].value_depend ? t.data : nullptr;
+    size_t bytes = data ? size_t(n < 0 ? 0 : n) * dtype_size(t.dtype) : 0;
+    Access::set_tensor(st.in_tensors[k], st.in_shapes[k], ge::Format(t.format), ge::DataType(t.dtype), data, bytes);
     ++k;
   }
   for (size_t i = 0; i < info.outputs.size(); ++i) {

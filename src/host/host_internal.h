@@ -16,6 +16,7 @@ class OpParamDefImpl {
   Option type = REQUIRED;
   std::vector<int> dtypes, formats, unknown_shape_formats;
   bool dtype_list = false, format_list = false;
+  bool value_depend = false;   // ValueDepend(REQUIRED|OPTIONAL): TilingFunc and InferShape may read its data
 };
 class OpAttrDefImpl {
  public:

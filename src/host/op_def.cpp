@@ -44,8 +44,14 @@ OpParamDef& OpParamDef::UnknownShapeFormat(std::vector<ge::Format> formats) {
   impl_->unknown_shape_formats = ints_of(formats);
   return *this;
 }
-OpParamDef& OpParamDef::ValueDepend(Option) { return *this; }
-OpParamDef& OpParamDef::ValueDepend(Option, DependScope) { return *this; }
+OpParamDef& OpParamDef::ValueDepend(Option) {
+  impl_->value_depend = true;
+  return *this;
+}
+OpParamDef& OpParamDef::ValueDepend(Option, DependScope) {
+  impl_->value_depend = true;
+  return *this;
+}
 OpParamDef& OpParamDef::IgnoreContiguous(void) { return *this; }
 OpParamDef& OpParamDef::AutoContiguous() { return *this; }
 OpParamDef& OpParamDef::Scalar() { return *this; }
@@ -224,6 +230,7 @@ ParamInfo param_info(const ops::OpParamDef& p) {
   pi.dtypes = im.dtypes;
   pi.formats = im.formats;
   pi.unknown_shape_formats = im.unknown_shape_formats;
+  pi.value_depend = im.value_depend;
   return pi;
 }
 

@@ -28,6 +28,7 @@ struct ParamInfo {                 // one this->Input(...) / this->Output(...) o
   std::vector<int> dtypes;         // DataType({...}); column j of every param together is one supported combination
   std::vector<int> formats;        // Format({...}), same columns
   std::vector<int> unknown_shape_formats;
+  bool value_depend = false;       // ValueDepend(...): the host sees its data (else GetAddr() is null, as on the chip)
 };
 struct AttrInfo {                  // one this->Attr(...), in declaration order
   std::string name;

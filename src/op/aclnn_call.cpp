@@ -10,6 +10,23 @@ namespace kgen::op {
 namespace {
 std::unique_ptr<OpRunner> g_runner;
 
+uint64_t digest(const void* p, size_t n) {
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < n; ++i) h = (h ^ static_cast<const uint8_t*>(p)[i]) * 1099511628211ull;
+  return h;
+}
+struct LaunchOutput {
+  const uint8_t* data;
+  size_t bytes;
+  uint64_t digest;
+  bool complete;   // every element written by a traced instruction
+  std::string name;
+};
+std::vector<LaunchOutput>& launch_outputs() {
+  static std::vector<LaunchOutput> v;
+  return v;
+}
+
 std::string kind_name(BindArg::Kind k) {
   static const char* n[] = {"tensor", "None", "int", "float", "bool", "str", "int list", "float list", "bool list"};
   return n[k];
@@ -113,7 +130,31 @@ std::string exec_aclnn(const std::string& api, std::vector<BindArg>& args) {
                   "output '" + info.outputs[o].name + "' is " + host::dtype_name(got) + " in the OpDef column used, but the "
                   "tensor passed for it is " + host::dtype_name(want) + " — allocate it with the op's output dtype")->text;
   }
+  for (size_t o = 0; o < no; ++o) {
+    const BindArg& a = args[ni + na + o];
+    launch_outputs().push_back({static_cast<const uint8_t*>(a.data), a.bytes, digest(a.data, a.bytes),
+                                res.outputs[o].unwritten == 0 && res.outputs[o].untraced == 0, info.outputs[o].name});
+  }
   for (auto& n : res.notes) std::fprintf(stderr, "%s\n", n.c_str());
   return "";
+}
+
+bool launch_output(const void* data, size_t bytes, std::string& why) {
+  const auto* p = static_cast<const uint8_t*>(data);
+  for (auto it = launch_outputs().rbegin(); it != launch_outputs().rend(); ++it) {
+    if (p < it->data || p + bytes > it->data + it->bytes) continue;
+    if (digest(it->data, it->bytes) != it->digest) {
+      why = "the kernel wrote it (output '" + it->name + "'), but the host code changed it afterwards";
+      return false;
+    }
+    if (!it->complete) {
+      why = "it is output '" + it->name + "' of a launch that did not write all of it";
+      return false;
+    }
+    return true;
+  }
+  why = launch_outputs().empty() ? "no kernel was launched (EXEC_NPU_CMD never ran)"
+                                 : "it is none of the outputs the kernel launches wrote";
+  return false;
 }
 }  // namespace kgen::op

@@ -26,6 +26,10 @@ struct BindArg {
 // Returns "" on success, or the error (already formatted as kgen's one-line diagnostics) otherwise. Emulator
 // checks in the kernel end the process with exit status 3 as for any kernel.
 std::string exec_aclnn(const std::string& api, std::vector<BindArg>& args);
+// Whether [data, data + bytes) lies in an output a launch of this process wrote completely (every element by a
+// traced instruction) and holds what the launch left there; `why` says what is wrong otherwise. A binding's result
+// must pass this: a tensor computed in plain C++ on the host is not the kernel's work.
+bool launch_output(const void* data, size_t bytes, std::string& why);
 }  // namespace kgen::op
 
 // Exported by a binding library built with the torch shim: calls the function registered with m.def(name, ...)

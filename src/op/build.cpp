@@ -1,10 +1,6 @@
 #include "op/build.h"
 
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -14,8 +10,7 @@
 #include <random>
 #include <regex>
 
-#include "cli/paths.h"
-#include "cli/subprocess.h"
+#include "sandbox/paths.h"
 
 namespace kgen::op {
 namespace fs = std::filesystem;
@@ -42,10 +37,28 @@ struct Hash {
   }
 };
 
-std::string exe_dir() {
-  std::error_code ec;
-  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  return ec ? std::string(".") : exe.parent_path().string();
+
+std::string default_cache() {
+  if (const char* e = std::getenv("KGEN_CACHE"); e && *e) return e;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/kgen";
+  const char* home = std::getenv("HOME");
+  return std::string(home && *home ? home : "/tmp") + "/.cache/kgen";
+}
+
+std::mutex g_env_mu;
+BuildEnv& env_ref() {
+  static BuildEnv e = [] {
+    BuildEnv d;
+    d.cache = default_cache();
+    if (const char* b = std::getenv("KGEN_BUILD_DIR"); b && *b) {
+      d.build_dir = b;
+    } else if (const char* p = std::getenv("KGEN_PRIVATE_BUILD"); p && std::string(p) == "1") {
+      const char* t = std::getenv("TMPDIR");
+      d.build_dir = std::string(t && *t ? t : "/tmp") + "/kgen-build";
+    }
+    return d;
+  }();
+  return e;
 }
 
 void add_stat(Hash& h, const fs::path& p) {
@@ -60,8 +73,8 @@ void add_stat(Hash& h, const fs::path& p) {
 const std::string& kgen_stamp() {
   static const std::string s = [] {
     Hash h;
-    const auto& P = kgen::cli::paths();
-    add_stat(h, fs::path(exe_dir()) / "kgen");
+    const auto& P = kgen::sandbox::paths();
+    add_stat(h, fs::path(P.lib_dir) / "kgen");
     add_stat(h, fs::path(P.lib_dir) / "libkgen_sim.so");
     add_stat(h, fs::path(P.lib_dir) / "libkgen_host.so");
     std::error_code ec;
@@ -79,23 +92,20 @@ const std::string& kgen_stamp() {
   return s;
 }
 
-void add_sources(Hash& h, const fs::path& dir) {
+// Every regular file under the project folder, subfolders included (relative path and content): a header in a
+// subfolder or an .inl file changes the key like the .cpp does.
+void add_project(Hash& h, const std::string& dir) {
   std::vector<fs::path> files;
   std::error_code ec;
-  for (auto& e : fs::directory_iterator(dir, ec)) {
-    auto x = e.path().extension().string();
-    if (e.is_regular_file() && (x == ".cpp" || x == ".h" || x == ".hpp" || x == ".cc" || x == ".inc")) files.push_back(e.path());
-  }
+  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec))
+    if (it->is_regular_file(ec)) files.push_back(it->path());
   std::sort(files.begin(), files.end());
   for (auto& f : files) {
-    h.add(f.filename().string());
+    h.add(fs::relative(f, dir, ec).string());
     h.add(read_text(f.string()));
   }
 }
-
-// A compile, its output captured (cli::run_process: close-on-exec pipes, so the host and kernel compiles that run
-// at once on two threads do not hold each other's output open).
-cli::ProcResult run(const std::vector<std::string>& argv) { return cli::run_process(argv, 1e9); }
 
 // error[compile] FILE:LINE: first error message, then the compiler's output as is.
 std::string compile_diag(const std::string& out, const std::string& src, const std::string& what) {
@@ -110,82 +120,201 @@ std::string compile_diag(const std::string& out, const std::string& src, const s
   return head + "\n" + out + (out.empty() || out.back() == '\n' ? "" : "\n");
 }
 
-std::shared_future<BuildOut> compile_cached(const std::string& final_path, std::vector<std::string> cmd,
-                                            const std::string& src, const std::string& what) {
+sandbox::Result plain_compile(const CompileJob& job) {
+  sandbox::Limits l;
+  l.wall_s = 600;
+  sandbox::Child c;
+  c.argv = job.argv;
+  return sandbox::run(c, l);
+}
+
+// Where a library is, or is to be built: the shared cache first, then the private build folder.
+std::string existing(const std::string& name) {
+  const BuildEnv& e = build_env();
+  std::error_code ec;
+  std::string shared = e.cache + "/op/" + name;
+  if (fs::exists(shared, ec)) return shared;
+  if (!e.build_dir.empty() && fs::exists(e.build_dir + "/" + name, ec)) return e.build_dir + "/" + name;
+  return "";
+}
+std::string target_dir() {
+  const BuildEnv& e = build_env();
+  return e.build_dir.empty() ? e.cache + "/op" : e.build_dir;
+}
+
+BuildOut compile_now(const std::string& name, std::vector<std::string> cmd, const std::vector<std::string>& reads,
+                     const std::string& src, const std::string& what) {
+  auto t0 = std::chrono::steady_clock::now();
+  BuildOut b;
+  std::error_code ec;
+  const std::string dir = target_dir(), final_path = dir + "/" + name;
+  fs::create_directories(dir, ec);
+  std::random_device rd;
+  const std::string out_dir = dir + "/.tmp-" + std::to_string(getpid()) + "-" + std::to_string(rd());
+  fs::create_directories(out_dir, ec);
+  const std::string out = out_dir + "/out.so";
+  cmd.push_back("-o");
+  cmd.push_back(out);
+  if (std::getenv("KGEN_OP_VERBOSE")) {
+    for (auto& a : cmd) std::fprintf(stderr, "%s ", a.c_str());
+    std::fprintf(stderr, "\n");
+  }
+  CompileJob job{cmd, out_dir, reads};
+  const BuildEnv& e = build_env();
+  sandbox::Result r = e.compile ? e.compile(job) : plain_compile(job);
+  struct stat st{};
+  if (r.status == -1) {
+    b.diag = (r.start_error.rfind("error[", 0) == 0 ? r.start_error : "error[internal] " + src + ": the compile of " +
+                                                                          what + " did not start: " + r.start_error) +
+             "\n";
+  } else if (r.timed_out) {
+    b.diag = "error[compile] " + src + ": " + what + " did not compile within 600 s (the compiler was stopped)\n";
+  } else if (r.status != 0) {
+    b.diag = compile_diag(r.out, src, what);
+  } else if (::lstat(out.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
+    b.diag = "error[internal] " + src + ": the compiler succeeded but wrote no library for " + what + "\n";
+  } else if (std::rename(out.c_str(), final_path.c_str()) != 0) {
+    b.diag = "error[internal] cannot move " + out + " to " + final_path + "\n";
+  } else {
+    b.ok = true;
+    b.so = final_path;
+  }
+  fs::remove_all(out_dir, ec);
+  b.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return b;
+}
+
+std::shared_future<BuildOut> compile_cached(const std::string& name, std::vector<std::string> cmd,
+                                            std::vector<std::string> reads, const std::string& src,
+                                            const std::string& what) {
   static std::mutex mu;
   static std::map<std::string, std::shared_future<BuildOut>> running;
   std::lock_guard<std::mutex> lock(mu);
-  auto it = running.find(final_path);
+  auto it = running.find(name);
   if (it != running.end()) return it->second;
-  std::error_code ec;
-  if (fs::exists(final_path, ec)) {
+  if (std::string have = existing(name); !have.empty()) {
     std::promise<BuildOut> pr;
     BuildOut b;
     b.ok = true;
-    b.so = final_path;
+    b.so = have;
     b.cached = true;
     pr.set_value(b);
-    return running[final_path] = pr.get_future().share();
+    return running[name] = pr.get_future().share();
   }
-  auto fut = std::async(std::launch::async, [final_path, cmd, src, what]() mutable {
-    auto t0 = std::chrono::steady_clock::now();
-    BuildOut b;
-    std::error_code ec;
-    fs::create_directories(fs::path(final_path).parent_path(), ec);
-    std::random_device rd;
-    std::string tmp = final_path + ".tmp-" + std::to_string(getpid()) + "-" + std::to_string(rd());
-    cmd.push_back("-o");
-    cmd.push_back(tmp);
-    cli::ProcResult r = run(cmd);
-    if (std::getenv("KGEN_OP_VERBOSE")) {
-      for (auto& a : cmd) std::fprintf(stderr, "%s ", a.c_str());
-      std::fprintf(stderr, "\n");
-    }
-    if (r.status != 0) {
-      fs::remove(tmp, ec);
-      b.diag = compile_diag(r.out, src, what);
-    } else if (std::rename(tmp.c_str(), final_path.c_str()) != 0) {
-      fs::remove(tmp, ec);
-      b.diag = "error[internal] cannot move " + tmp + " to " + final_path + "\n";
-    } else {
-      b.ok = true;
-      b.so = final_path;
-    }
-    b.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    return b;
+  auto fut = std::async(std::launch::async, [name, cmd, reads, src, what] {
+    return compile_now(name, cmd, reads, src, what);
   });
-  return running[final_path] = fut.share();
+  return running[name] = fut.share();
+}
+
+struct Command {
+  std::string name;                  // <kind>-<hash>.so
+  std::vector<std::string> argv, reads;
+};
+
+Command host_command(const Project& p, const std::string& soc) {
+  const auto& P = kgen::sandbox::paths();
+  std::string hdir = fs::path(p.host_cpp).parent_path().string();
+  Command c;
+  c.argv = {"g++", "-std=c++17", "-O1", "-fPIC", "-shared", "-I" + P.include_dir, "-I" + hdir,
+            "-DKGEN_SOC=\"" + soc + "\"", p.host_cpp, "-L" + P.lib_dir, "-Wl,-rpath," + P.lib_dir, "-lkgen_host"};
+  c.reads = {p.dir};
+  Hash h;
+  h.add("host-v2");
+  h.add(kgen_stamp());
+  for (auto& a : c.argv) h.add(a);
+  add_project(h, p.dir);
+  c.name = "host-" + h.hex() + ".so";
+  return c;
+}
+
+Command kernel_command(const Project& p, const std::string& soc, const Defines& defines) {
+  std::string kgen = kgen::sandbox::paths().lib_dir + "/kgen";
+  std::string kdir = fs::path(p.kernel_cpp).parent_path().string();
+  Command c;
+  // -g1: line tables only (no measurable compile cost), so that a raw GM access names its source line (sim/gm.h).
+  c.argv = {kgen, "cc", "--soc", soc, "-fPIC", "-shared", "-g1", "-I" + kdir, "-include", "kernel_operator.h"};
+  c.reads = {p.dir};
+  if (!p.tiling_h.empty()) {
+    c.argv.push_back("-include");
+    c.argv.push_back(p.tiling_h);
+    if (std::string names = tiling_names_header(p.tiling_h); !names.empty()) {
+      c.argv.push_back("-include");
+      c.argv.push_back(names);
+      c.reads.push_back(names);
+    }
+  }
+  for (auto& [n, v] : defines) c.argv.push_back("-D" + n + "=" + v);
+  c.argv.push_back(p.kernel_cpp);
+  Hash h;
+  h.add("kernel-v2");
+  h.add(kgen_stamp());
+  for (auto& a : c.argv) h.add(a);
+  add_project(h, p.dir);
+  c.name = "kernel-" + h.hex() + ".so";
+  return c;
 }
 }  // namespace
 
-std::string cache_dir() {
-  if (const char* e = std::getenv("KGEN_CACHE"); e && *e) return e;
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/kgen";
-  const char* home = std::getenv("HOME");
-  return std::string(home && *home ? home : "/tmp") + "/.cache/kgen";
+void set_build_env(const BuildEnv& e) {
+  std::lock_guard<std::mutex> lock(g_env_mu);
+  env_ref() = e;
+}
+const BuildEnv& build_env() { return env_ref(); }
+std::string cache_dir() { return build_env().cache; }
+
+sandbox::Result sandboxed_compile(const CompileJob& job) {
+  sandbox::Policy p;
+  for (const std::string& f : kgen::sandbox::kgen_files()) p.binds.push_back({f, false});
+  for (const std::string& f : job.reads) p.binds.push_back({f, false});
+  p.binds.push_back({job.out_dir, true});
+  p.tmp_bytes = 2ull << 30;   // cc1plus's assembly and the linker's temporaries
+  p.processes = 64;
+  sandbox::Child c;
+  c.argv = job.argv;
+  c.clear_env = true;
+  sandbox::Limits l;
+  l.wall_s = 600;
+  l.cpu_s = 900;
+  l.memory_bytes = 8ull << 30;
+  l.file_bytes = 2ull << 30;
+  sandbox::Mode m = sandbox::default_mode();
+  if (m == sandbox::Mode::Isolated && !sandbox::available()) {
+    sandbox::Result r;
+    r.start_error = sandbox::unavailable_message();
+    return r;
+  }
+  return sandbox::run(c, l, p, m);
 }
 
 std::shared_future<BuildOut> build_host(const Project& p, const std::string& soc) {
-  const auto& P = kgen::cli::paths();
-  std::string hdir = fs::path(p.host_cpp).parent_path().string();
-  std::vector<std::string> cmd = {"g++", "-std=c++17", "-O1", "-fPIC", "-shared", "-I" + P.include_dir, "-I" + hdir,
-                                  "-DKGEN_SOC=\"" + soc + "\"", p.host_cpp, "-L" + P.lib_dir,
-                                  "-Wl,-rpath," + P.lib_dir, "-lkgen_host"};
-  Hash h;
-  h.add("host-v1");
-  h.add(kgen_stamp());
-  for (auto& a : cmd) h.add(a);
-  add_sources(h, hdir);
-  return compile_cached(cache_dir() + "/op/host-" + h.hex() + ".so", cmd, p.host_cpp, "the op's host file");
+  Command c = host_command(p, soc);
+  return compile_cached(c.name, c.argv, c.reads, p.host_cpp, "the op's host file");
+}
+
+std::shared_future<BuildOut> build_kernel(const Project& p, const std::string& soc, const Defines& defines) {
+  Command c = kernel_command(p, soc, defines);
+  return compile_cached(c.name, c.argv, c.reads, p.kernel_cpp, "the op's kernel file");
+}
+
+std::string host_library_path(const Project& p, const std::string& soc) {
+  return cache_dir() + "/op/" + host_command(p, soc).name;
+}
+std::string kernel_library_path(const Project& p, const std::string& soc, const Defines& defines) {
+  return cache_dir() + "/op/" + kernel_command(p, soc, defines).name;
+}
+
+BuildOut compile_library(const std::string& name, std::vector<std::string> cmd, const std::vector<std::string>& reads,
+                         const std::string& src, const std::string& what) {
+  return compile_cached(name, std::move(cmd), reads, src, what).get();
 }
 
 // CANN's kernel build generates the tiling structs of the op's tiling header at global scope, so a kernel may name
 // them (`const AddCustomTilingData* t`). kgen's kernel side of BEGIN_TILING_DATA_DEF defines them where the header
 // does, usually in namespace optiling; this writes `using optiling::<Name>;` for each into a small header the kernel
 // build force-includes after the tiling header. Returns its path, or "" when there is nothing to bring into scope.
-static std::string tiling_names_header(const std::string& tiling_h) {
-  std::ifstream in(tiling_h);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+std::string tiling_names_header(const std::string& tiling_h) {
+  std::string text = read_text(tiling_h);
   if (!std::regex_search(text, std::regex(R"(\bnamespace\s+optiling\b)"))) return "";
   std::string out = "// generated by kgen-oprun: the tiling structs of " + tiling_h + " at global scope, as CANN's kernel build has them\n";
   std::regex def(R"(\bBEGIN_TILING_DATA_DEF\s*\(\s*(\w+)\s*\))");
@@ -195,41 +324,17 @@ static std::string tiling_names_header(const std::string& tiling_h) {
   if (!n) return "";
   Hash h;
   h.add(out);
-  std::string path = cache_dir() + "/op/tiling-names-" + h.hex() + ".h";
-  if (fs::exists(path)) return path;
+  const std::string name = "tiling-names-" + h.hex() + ".h";
+  if (std::string have = existing(name); !have.empty()) return have;
   std::error_code ec;
-  fs::create_directories(fs::path(path).parent_path(), ec);
-  std::string tmp = path + ".tmp-" + std::to_string(getpid());
+  const std::string dir = target_dir();
+  fs::create_directories(dir, ec);
+  const std::string path = dir + "/" + name, tmp = path + ".tmp-" + std::to_string(getpid());
   {
     std::ofstream f(tmp);
     f << out;
   }
   std::rename(tmp.c_str(), path.c_str());
   return path;
-}
-
-std::shared_future<BuildOut> build_kernel(const Project& p, const std::string& soc, const Defines& defines) {
-  std::string kgen = exe_dir() + "/kgen";
-  std::string kdir = fs::path(p.kernel_cpp).parent_path().string();
-  std::vector<std::string> cmd = {kgen, "cc", "--soc", soc, "-fPIC", "-shared", "-I" + kdir, "-include", "kernel_operator.h"};
-  if (!p.tiling_h.empty()) {
-    cmd.push_back("-include");
-    cmd.push_back(p.tiling_h);
-    if (std::string names = tiling_names_header(p.tiling_h); !names.empty()) {
-      cmd.push_back("-include");
-      cmd.push_back(names);
-    }
-  }
-  for (auto& [n, v] : defines) cmd.push_back("-D" + n + "=" + v);
-  cmd.push_back(p.kernel_cpp);
-  Hash h;
-  h.add("kernel-v1");
-  h.add(kgen_stamp());
-  for (auto& a : cmd) h.add(a);
-  add_sources(h, kdir);
-  if (!p.tiling_h.empty()) {
-    add_sources(h, fs::path(p.tiling_h).parent_path());
-  }
-  return compile_cached(cache_dir() + "/op/kernel-" + h.hex() + ".so", cmd, p.kernel_cpp, "the op's kernel file");
 }
 }  // namespace kgen::op

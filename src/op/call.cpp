@@ -28,7 +28,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli/paths.h"
+#include "sandbox/paths.h"
 #include "op/aclnn_call.h"
 #include "op/aclnn_session.h"
 #include "op/build.h"
@@ -50,8 +50,8 @@ uint64_t fnv(const std::string& s, uint64_t h = 1469598103934665603ull) {
   return h;
 }
 
-std::string shim_dir() { return kgen::cli::paths().source_dir + "/include/torch_shim"; }
-std::string src_dir() { return kgen::cli::paths().source_dir + "/src"; }
+std::string shim_dir() { return kgen::sandbox::paths().source_dir + "/include/torch_shim"; }
+std::string src_dir() { return kgen::sandbox::paths().source_dir + "/src"; }
 
 // The submission and first line the binding maps to (its `#line N "SUB.py"` directive written by extract.py).
 struct Origin {
@@ -74,30 +74,6 @@ int bind_line(const std::string& text, const Origin& o, const std::regex& re) {
   if (!std::regex_search(text, m, re)) return 0;
   int nl = static_cast<int>(std::count(text.begin(), text.begin() + m.position(0), '\n'));
   return o.line ? o.line + nl - 1 : nl + 1;
-}
-
-struct Proc {
-  int status = -1;
-  std::string out;
-};
-Proc run_cmd(const std::vector<std::string>& argv) {
-  Proc r;
-  std::string cmd;
-  for (auto& a : argv) {
-    cmd += "'";
-    for (char c : a) cmd += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    cmd += "' ";
-  }
-  cmd += "2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  size_t k;
-  while ((k = fread(buf, 1, sizeof buf, p)) > 0)
-    if (r.out.size() < (1u << 20)) r.out.append(buf, k);
-  int st = pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-  return r;
 }
 
 struct BindBuild {
@@ -155,35 +131,16 @@ BindBuild build_bind(const std::string& bind_path) {
   h = fnv(slurp(src_dir() + "/op/aclnn_call.h"), h);
   char hex[20];
   std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
-  std::string final_path = cache_dir() + "/op/bind-" + hex + ".so";
-  if (fs::exists(final_path, ec)) {
-    b.ok = true;
-    b.so = final_path;
-    return b;
-  }
-  fs::create_directories(fs::path(final_path).parent_path(), ec);
-  std::random_device rd;
-  std::string tmp = final_path + ".tmp-" + std::to_string(getpid()) + "-" + std::to_string(rd());
-  cmd.push_back("-o");
-  cmd.push_back(tmp);
-  if (std::getenv("KGEN_OP_VERBOSE")) {
-    for (auto& a : cmd) std::fprintf(stderr, "%s ", a.c_str());
-    std::fprintf(stderr, "\n");
-  }
-  Proc r = run_cmd(cmd);
-  if (r.status != 0) {
-    fs::remove(tmp, ec);
-    b.diag = bind_diag(r.out, o, bind_path);
-    return b;
-  }
-  if (std::rename(tmp.c_str(), final_path.c_str()) != 0) {
-    fs::remove(tmp, ec);
-    b.diag = "error[internal] cannot move " + tmp + " to " + final_path + "\n";
-    b.exit = 1;
+  BuildOut r = compile_library(std::string("bind-") + hex + ".so", cmd, {fs::path(bind_path).parent_path().string()},
+                               bind_path, "python_bind_src");
+  if (!r.ok) {
+    b.diag = r.diag.rfind("error[compile]", 0) == 0 ? bind_diag(r.diag.substr(r.diag.find('\n') + 1), o, bind_path)
+                                                    : r.diag;
+    b.exit = r.diag.rfind("error[internal]", 0) == 0 ? 1 : 3;
     return b;
   }
   b.ok = true;
-  b.so = final_path;
+  b.so = r.so;
   return b;
 }
 
@@ -327,7 +284,22 @@ int call_main(int argc, char** argv) {
     return 3;
   }
 
-  // Results.
+  // Results: a returned tensor must be what a kernel launch wrote (python_bind_src computing in plain C++ is not).
+  {
+    std::string text = slurp(bind);
+    Origin o = origin_of(text, bind);
+    int line = bind_line(text, o, std::regex("\\.\\s*def\\s*\\(\\s*\"" + fn + "\""));
+    for (size_t i = 0; i < results.size(); ++i) {
+      const BindArg& r = results[i];
+      std::string why;
+      if (r.kind == BindArg::Tensor && r.bytes && !launch_output(r.data, r.bytes, why)) {
+        std::fprintf(stderr, "cheating %s:%d: python_bind_src's %s returns a tensor (result %zu) that is not the "
+                     "kernel's work: %s — return the output tensor EXEC_NPU_CMD filled\n",
+                     o.file.c_str(), line, fn.c_str(), i, why.c_str());
+        return 3;
+      }
+    }
+  }
   nlohmann::json out = nlohmann::json::array();
   std::error_code ec;
   fs::create_directories(out_dir, ec);

@@ -1,7 +1,14 @@
-// kgen-oprun: the op runner process that `kgen op run` starts (sandboxed by the parent's limits).
-//   kgen-oprun run PROJECT [--input NAME=FILE.npy]... [--attr NAME=VALUE]... --out DIR [--soc SOC]
-//                  [--output-shape NAME=D0,D1,...]... [--op TYPE] [--json-file FILE]
+// kgen-oprun: the op runner process. It loads a candidate's libraries, so the evaluator and `kgen op run` start it
+// inside the sandbox (src/sandbox), where it builds nothing into the shared cache (build.h).
+//   kgen-oprun run PROJECT [--input NAME=FILE.npy]... [--attr NAME=VALUE]... [--soc SOC]
+//                  [--output-shape NAME=D0,D1,...]... [--op TYPE] (--out DIR [--json-file FILE] | --channel FD)
+//   kgen-oprun run PROJECT --batch RUNS.json --channel FD [--soc SOC] [--op TYPE]
 //   kgen-oprun call ...      MultiKernelBench binding mode (src/op/call*.cpp)
+// --out writes <output>.npy files (and the run summary to --json-file); --channel sends them as frames
+// (sandbox/channel.h) to the parent instead: per run ID, "npy ID.K" for output K, "trace ID" (the launch's trace,
+// perf/ktrace_io.h) when asked for, then "json ID" (the summary) last. RUNS.json: {"runs": [{"id": "c0t0",
+// "inputs": ["a.npy", ...] (OpDef order), "attrs": ["NAME=VALUE", ...], "trace": true}, ...]}, one process for every
+// case and trial of an evaluation (the host library loads once).
 // Exit status: 0 ok, 3 the op or kernel is wrong (error[...] line), 2 usage, 1 internal.
 #include <sys/stat.h>
 
@@ -17,7 +24,9 @@
 #include "op/call.h"
 #include "op/npy.h"
 #include "op/runner.h"
+#include "sandbox/channel.h"
 #include "sim/soc.h"
+#include "sim/trace_export.h"
 
 namespace {
 namespace fs = std::filesystem;
@@ -25,7 +34,8 @@ using namespace kgen::op;
 
 int usage(const std::string& msg) {
   std::fprintf(stderr, "kgen-oprun: %s\nusage: kgen-oprun run PROJECT [--input NAME=FILE.npy]... [--attr NAME=VALUE]... "
-                       "--out DIR [--soc SOC] [--output-shape NAME=D0,D1,...]... [--op TYPE] [--json-file FILE]\n",
+                       "(--out DIR [--json-file FILE] | --channel FD) [--soc SOC] [--output-shape NAME=D0,D1,...]... "
+                       "[--op TYPE] | kgen-oprun run PROJECT --batch RUNS.json --channel FD\n",
                msg.c_str());
   return 2;
 }
@@ -37,96 +47,56 @@ bool split_eq(const std::string& s, std::string& a, std::string& b) {
   return true;
 }
 
-int run_main(int argc, char** argv) {
-  std::string project_dir, out_dir, soc = "Ascend910B2", op_type, json_file;
-  std::vector<std::pair<std::string, std::string>> inputs, attrs, oshapes;
-  for (int i = 2; i < argc; ++i) {
-    std::string a = argv[i];
-    auto val = [&](std::string& dst) {
-      if (i + 1 >= argc) return false;
-      dst = argv[++i];
-      return true;
-    };
-    std::string v, n, x;
-    if (a == "--input" || a == "--attr" || a == "--output-shape") {
-      if (!val(v)) return usage(a + " needs a value");
-      if (!split_eq(v, n, x)) {
-        if (a != "--input") return usage(a + " " + v + ": expected NAME=VALUE");
-        n.clear();
-        x = v;
-      }
-      (a == "--input" ? inputs : a == "--attr" ? attrs : oshapes).emplace_back(n, x);
-    } else if (a == "--out") {
-      if (!val(out_dir)) return usage("--out needs a directory");
-    } else if (a == "--soc") {
-      if (!val(soc)) return usage("--soc needs a value");
-    } else if (a == "--op") {
-      if (!val(op_type)) return usage("--op needs a value");
-    } else if (a == "--json-file") {
-      if (!val(json_file)) return usage("--json-file needs a value");
-    } else if (!a.empty() && a[0] == '-') {
-      return usage("unknown option " + a);
-    } else if (project_dir.empty()) {
-      project_dir = a;
-    } else {
-      return usage("unexpected argument " + a);
-    }
-  }
-  if (project_dir.empty()) return usage("no project directory");
-  if (out_dir.empty()) return usage("--out DIR is required");
-  if (!kgen::sim::find_soc(soc)) return usage("unknown SoC '" + soc + "' (known: " + kgen::sim::soc_names() + ")");
+using Pairs = std::vector<std::pair<std::string, std::string>>;
+struct Request {
+  std::string id = "run";
+  Pairs inputs, attrs, oshapes;   // (name or "", value)
+  bool trace = false;
+};
+
+// One request on the opened runner; the result goes to --out or the channel. Returns the exit status.
+int run_one(OpRunner& R, const Request& q, const std::string& out_dir, const std::string& json_file, int channel,
+            std::chrono::steady_clock::time_point t0) {
   auto report = [&](const Failure& f) {
     std::fputs(f.text.c_str(), stderr);
     return f.exit;
   };
-  auto t0 = std::chrono::steady_clock::now();
-  Project p;
-  if (std::string e = find_project(project_dir, p); !e.empty()) return usage(e);
-  // Read the inputs first: their dtypes let the kernel build start next to the host build.
-  std::vector<NpyArray> arrays(inputs.size());
-  std::vector<std::pair<std::string, int>> predicted;
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    if (std::string e = read_npy(inputs[i].second, arrays[i]); !e.empty()) return usage("--input " + e);
-    predicted.emplace_back(inputs[i].first, arrays[i].dtype);
-  }
-  auto host_future = build_host(p, soc);
-  Defines guess = predict_defines(p, predicted);
-  if (!guess.empty()) build_kernel(p, soc, guess);
-  OpRunner R;
-  if (auto f = R.open(p, soc, op_type)) return report(*f);
   const auto& info = R.info();
+  const Project& p = R.project();
+  std::vector<NpyArray> arrays(q.inputs.size());
+  for (size_t i = 0; i < q.inputs.size(); ++i)
+    if (std::string e = read_npy(q.inputs[i].second, arrays[i]); !e.empty()) return usage("--input " + e);
   // Map --input NAME=FILE onto the OpDef's inputs (positional when no name is given).
   RunSpec spec;
   spec.inputs.resize(info.inputs.size());
   for (auto& t : spec.inputs) t.present = false;
   size_t next = 0;
-  for (size_t i = 0; i < inputs.size(); ++i) {
+  for (size_t i = 0; i < q.inputs.size(); ++i) {
     size_t k = 0;
-    if (inputs[i].first.empty()) {
+    if (q.inputs[i].first.empty()) {
       while (next < info.inputs.size() && spec.inputs[next].present) ++next;
       k = next;
     } else {
-      while (k < info.inputs.size() && info.inputs[k].name != inputs[i].first) ++k;
+      while (k < info.inputs.size() && info.inputs[k].name != q.inputs[i].first) ++k;
     }
     std::string names;
     for (auto& in : info.inputs) names += (names.empty() ? "" : ", ") + in.name;
     if (k >= info.inputs.size()) {
-      std::string msg = inputs[i].first.empty()
-                            ? std::to_string(inputs.size()) + " inputs given but the OpDef of " + info.type + " has " +
-                                  std::to_string(info.inputs.size()) + " (" + names + ")"
-                            : "--input " + inputs[i].first + ": the OpDef of " + info.type + " has no input '" +
-                                  inputs[i].first + "'; its inputs: " + names;
+      std::string msg = q.inputs[i].first.empty()
+                            ? std::to_string(q.inputs.size()) + " inputs given but the OpDef of " + info.type +
+                                  " has " + std::to_string(info.inputs.size()) + " (" + names + ")"
+                            : "--input " + q.inputs[i].first + ": the OpDef of " + info.type + " has no input '" +
+                                  q.inputs[i].first + "'; its inputs: " + names;
       return report(*fail("op-def", p.host_cpp, 0, msg + " — pass one --input NAME=FILE.npy per OpDef input"));
     }
-    if (spec.inputs[k].present)
-      return usage("--input " + info.inputs[k].name + " is given twice");
+    if (spec.inputs[k].present) return usage("--input " + info.inputs[k].name + " is given twice");
     Tensor& t = spec.inputs[k];
     t.present = true;
     t.shape = arrays[i].shape;
     t.dtype = arrays[i].dtype;
     t.data = arrays[i].data.data();
     t.bytes = arrays[i].data.size();
-    t.origin = inputs[i].second;
+    t.origin = q.inputs[i].second;
   }
   size_t given = 0;
   for (auto& t : spec.inputs) given += t.present;
@@ -144,10 +114,10 @@ int run_main(int argc, char** argv) {
                               std::to_string(info.inputs.size()) + " (" + std::to_string(required) +
                               " required); missing: " + missing + " — pass --input NAME=FILE.npy for each"));
   }
-  if (auto f = R.parse_attrs(attrs, spec.attrs)) return report(*f);
+  if (auto f = R.parse_attrs(q.attrs, spec.attrs)) return report(*f);
   spec.output_shapes.resize(info.outputs.size());
   spec.output_shape_given.assign(info.outputs.size(), false);
-  for (auto& [name, dims] : oshapes) {
+  for (auto& [name, dims] : q.oshapes) {
     size_t k = 0;
     while (k < info.outputs.size() && info.outputs[k].name != name) ++k;
     if (k == info.outputs.size()) return usage("--output-shape " + name + ": the op has no output '" + name + "'");
@@ -159,6 +129,7 @@ int run_main(int argc, char** argv) {
         cur.clear();
       } else if (std::isdigit(static_cast<unsigned char>(c))) {
         cur += c;
+        if (cur.size() > 15) return usage("--output-shape " + name + "=" + dims + ": a dimension is too large");
       } else if (c != ' ') {
         return usage("--output-shape " + name + "=" + dims + ": expected D0,D1,...");
       }
@@ -168,8 +139,6 @@ int run_main(int argc, char** argv) {
   }
   RunResult res;
   if (auto f = R.run(spec, res)) return report(*f);
-  std::error_code ec;
-  fs::create_directories(out_dir, ec);
   nlohmann::json j;
   j["ok"] = true;
   j["op"] = res.op;
@@ -183,29 +152,153 @@ int run_main(int argc, char** argv) {
   j["cached"] = res.host_cached && res.kernel_cached;
   j["build_s"] = res.build_s;
   j["outputs"] = nlohmann::json::array();
-  std::printf("op %s on %s: kernel %s, block dim %u, tiling key %llu, tiling data %zu bytes, workspace %zu bytes%s\n",
-              res.op.c_str(), res.soc.c_str(), res.kernel.c_str(), res.block_dim,
-              static_cast<unsigned long long>(res.tiling_key), res.tiling_bytes, res.workspace_bytes,
-              res.host_cached && res.kernel_cached ? " (cached build)" : "");
-  for (auto& o : res.outputs) {
-    std::string path = (fs::path(out_dir) / (o.name + ".npy")).string();
-    if (std::string e = write_npy(path, o.shape, o.dtype, o.data.data(), o.data.size()); !e.empty()) {
-      std::fprintf(stderr, "kgen-oprun: %s\n", e.c_str());
-      return 1;
-    }
+  if (channel < 0) {
+    std::printf("op %s on %s: kernel %s, block dim %u, tiling key %llu, tiling data %zu bytes, workspace %zu bytes%s\n",
+                res.op.c_str(), res.soc.c_str(), res.kernel.c_str(), res.block_dim,
+                static_cast<unsigned long long>(res.tiling_key), res.tiling_bytes, res.workspace_bytes,
+                res.host_cached && res.kernel_cached ? " (cached build)" : "");
+    std::error_code ec;
+    fs::create_directories(out_dir, ec);
+  }
+  for (size_t k = 0; k < res.outputs.size(); ++k) {
+    const OutputResult& o = res.outputs[k];
     std::string shape;
     for (size_t i = 0; i < o.shape.size(); ++i) shape += (i ? "," : "") + std::to_string(o.shape[i]);
-    std::printf("  output %s: shape [%s] %s -> %s\n", o.name.c_str(), shape.c_str(), npy_dtype_name(o.dtype), path.c_str());
-    j["outputs"].push_back({{"name", o.name}, {"shape", o.shape}, {"dtype", npy_dtype_name(o.dtype)}, {"path", path},
-                            {"unwritten", o.unwritten}});
+    nlohmann::json oj = {{"name", o.name}, {"shape", o.shape}, {"dtype", npy_dtype_name(o.dtype)},
+                         {"unwritten", o.unwritten}, {"untraced", o.untraced}};
+    if (channel >= 0) {
+      std::string bytes = npy_encode(o.shape, o.dtype, o.data.data(), o.data.size());
+      if (!kgen::sandbox::write_frame(channel, "npy", q.id + "." + std::to_string(k), bytes)) {
+        std::fprintf(stderr, "kgen-oprun: cannot write to the channel\n");
+        return 1;
+      }
+    } else {
+      std::string path = (fs::path(out_dir) / (o.name + ".npy")).string();
+      if (std::string e = write_npy(path, o.shape, o.dtype, o.data.data(), o.data.size()); !e.empty()) {
+        std::fprintf(stderr, "kgen-oprun: %s\n", e.c_str());
+        return 1;
+      }
+      std::printf("  output %s: shape [%s] %s -> %s\n", o.name.c_str(), shape.c_str(), npy_dtype_name(o.dtype),
+                  path.c_str());
+      oj["path"] = path;
+    }
+    j["outputs"].push_back(oj);
   }
-  for (auto& n : res.notes) std::printf("%s\n", n.c_str());
+  if (channel < 0)
+    for (auto& n : res.notes) std::printf("%s\n", n.c_str());
   j["notes"] = res.notes;
   j["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::fflush(stdout);
-  if (!json_file.empty()) {
+  if (channel >= 0) {
+    if (q.trace && !kgen::sandbox::write_frame(channel, "trace", q.id, kgen::sim::last_trace_encoded())) return 1;
+    if (!kgen::sandbox::write_frame(channel, "json", q.id, j.dump())) return 1;
+  } else if (!json_file.empty()) {
     std::ofstream(json_file) << j.dump() << "\n";
   }
+  return 0;
+}
+
+bool parse_batch(const std::string& path, std::vector<Request>& out, std::string& err) {
+  try {
+    std::ifstream in(path);
+    nlohmann::json j = nlohmann::json::parse(in);
+    for (const auto& r : j.at("runs")) {
+      Request q;
+      q.id = r.at("id").get<std::string>();
+      if (!kgen::sandbox::frame_token(q.id)) throw std::runtime_error("bad run id '" + q.id + "'");
+      for (const auto& f : r.value("inputs", nlohmann::json::array())) q.inputs.emplace_back("", f.get<std::string>());
+      for (const auto& a : r.value("attrs", nlohmann::json::array())) {
+        std::string n, v;
+        if (!split_eq(a.get<std::string>(), n, v)) throw std::runtime_error("attr without '=': " + a.dump());
+        q.attrs.emplace_back(n, v);
+      }
+      q.trace = r.value("trace", false);
+      out.push_back(std::move(q));
+    }
+  } catch (const std::exception& e) {
+    err = path + ": " + e.what();
+    return false;
+  }
+  return true;
+}
+
+int run_main(int argc, char** argv) {
+  std::string project_dir, out_dir, soc = "Ascend910B2", op_type, json_file, batch;
+  int channel = -1;
+  Request one;
+  for (int i = 2; i < argc; ++i) {
+    std::string a = argv[i];
+    auto val = [&](std::string& dst) {
+      if (i + 1 >= argc) return false;
+      dst = argv[++i];
+      return true;
+    };
+    std::string v, n, x;
+    if (a == "--input" || a == "--attr" || a == "--output-shape") {
+      if (!val(v)) return usage(a + " needs a value");
+      if (!split_eq(v, n, x)) {
+        if (a != "--input") return usage(a + " " + v + ": expected NAME=VALUE");
+        n.clear();
+        x = v;
+      }
+      (a == "--input" ? one.inputs : a == "--attr" ? one.attrs : one.oshapes).emplace_back(n, x);
+    } else if (a == "--out") {
+      if (!val(out_dir)) return usage("--out needs a directory");
+    } else if (a == "--soc") {
+      if (!val(soc)) return usage("--soc needs a value");
+    } else if (a == "--op") {
+      if (!val(op_type)) return usage("--op needs a value");
+    } else if (a == "--json-file") {
+      if (!val(json_file)) return usage("--json-file needs a value");
+    } else if (a == "--batch") {
+      if (!val(batch)) return usage("--batch needs a file");
+    } else if (a == "--channel") {
+      if (!val(v) || v.empty() || v.find_first_not_of("0123456789") != std::string::npos || v.size() > 4)
+        return usage("--channel needs a file descriptor number");
+      channel = std::stoi(v);
+    } else if (a == "--trace") {
+      one.trace = true;
+    } else if (!a.empty() && a[0] == '-') {
+      return usage("unknown option " + a);
+    } else if (project_dir.empty()) {
+      project_dir = a;
+    } else {
+      return usage("unexpected argument " + a);
+    }
+  }
+  if (project_dir.empty()) return usage("no project directory");
+  if (out_dir.empty() && channel < 0) return usage("--out DIR or --channel FD is required");
+  if (!batch.empty() && channel < 0) return usage("--batch needs --channel");
+  if (!kgen::sim::find_soc(soc)) return usage("unknown SoC '" + soc + "' (known: " + kgen::sim::soc_names() + ")");
+  std::vector<Request> runs;
+  if (batch.empty()) {
+    runs.push_back(one);
+  } else if (std::string err; !parse_batch(batch, runs, err)) {
+    return usage("--batch " + err);
+  }
+  auto t0 = std::chrono::steady_clock::now();
+  Project p;
+  if (std::string e = find_project(project_dir, p); !e.empty()) {
+    std::fprintf(stderr, "error[compile] %s: %s — an op project needs an op_host .cpp (register/op_def_registry.h) "
+                         "and an op_kernel .cpp (kernel_operator.h)\n",
+                 project_dir.c_str(), e.c_str());
+    return 3;
+  }
+  // The inputs' dtypes let the kernel build start next to the host build (a no-op when both are in the cache).
+  std::vector<std::pair<std::string, int>> predicted;
+  for (auto& [name, path] : runs[0].inputs) {
+    NpyArray a;
+    if (read_npy(path, a).empty()) predicted.emplace_back(name, a.dtype);
+  }
+  auto host_future = build_host(p, soc);
+  if (Defines guess = predict_defines(p, predicted); !guess.empty()) build_kernel(p, soc, guess);
+  OpRunner R;
+  if (auto f = R.open(p, soc, op_type)) {
+    std::fputs(f->text.c_str(), stderr);
+    return f->exit;
+  }
+  for (const Request& q : runs)
+    if (int rc = run_one(R, q, out_dir, json_file, channel, t0); rc != 0) return rc;
   (void)host_future;
   return 0;
 }

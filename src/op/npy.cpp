@@ -72,61 +72,77 @@ const char* npy_dtype_name(int dtype) {
   return k ? k->name : "unsupported";
 }
 
-std::string read_npy(const std::string& path, NpyArray& out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return "cannot open " + path + ": " + std::strerror(errno);
-  char magic[8];
-  if (!in.read(magic, 8) || std::memcmp(magic, "\x93NUMPY", 6) != 0)
+std::string parse_npy(const std::string& bytes, NpyArray& out, const std::string& path) {
+  if (bytes.size() < 10 || std::memcmp(bytes.data(), "\x93NUMPY", 6) != 0)
     return path + " is not a .npy file (no \\x93NUMPY magic); write it with numpy.save";
-  int major = static_cast<unsigned char>(magic[6]);
+  int major = static_cast<unsigned char>(bytes[6]);
+  const auto* b = reinterpret_cast<const unsigned char*>(bytes.data());
+  size_t at = 0;
   uint32_t hlen = 0;
   if (major == 1) {
-    unsigned char b[2];
-    if (!in.read(reinterpret_cast<char*>(b), 2)) return path + ": truncated header";
-    hlen = b[0] | (b[1] << 8);
+    hlen = b[8] | (b[9] << 8);
+    at = 10;
   } else if (major == 2 || major == 3) {
-    unsigned char b[4];
-    if (!in.read(reinterpret_cast<char*>(b), 4)) return path + ": truncated header";
-    hlen = b[0] | (b[1] << 8) | (b[2] << 16) | (static_cast<uint32_t>(b[3]) << 24);
+    if (bytes.size() < 12) return path + ": truncated header";
+    hlen = b[8] | (b[9] << 8) | (b[10] << 16) | (static_cast<uint32_t>(b[11]) << 24);
+    at = 12;
   } else {
     return path + ": .npy format version " + std::to_string(major) + " is not supported (1, 2 or 3)";
   }
-  std::string h(hlen, '\0');
-  if (!in.read(h.data(), hlen)) return path + ": truncated header";
+  if (hlen > 65536 || at + hlen > bytes.size()) return path + ": truncated header";
+  std::string h = bytes.substr(at, hlen);
+  at += hlen;
   std::string descr, order, shape;
   if (!dict_value(h, "descr", descr) || !dict_value(h, "fortran_order", order) || !dict_value(h, "shape", shape))
-    return path + ": malformed .npy header: " + h;
+    return path + ": malformed .npy header: " + h.substr(0, 200);
   if (descr.size() < 2 || (descr.front() != '\'' && descr.front() != '"'))
-    return path + ": structured dtype " + descr + " is not supported; save a plain array (" + supported() + ")";
+    return path + ": structured dtype " + descr.substr(0, 80) + " is not supported; save a plain array (" +
+           supported() + ")";
   descr = descr.substr(1, descr.size() - 2);
   const Kind* k = by_descr(descr);
   if (!k) {
     std::string why = descr.size() == 3 && descr[0] == '>' ? " (big-endian: use arr.astype(arr.dtype.newbyteorder('<')))" : "";
-    return path + ": dtype '" + descr + "' is not supported" + why + "; supported: " + supported() +
+    return path + ": dtype '" + descr.substr(0, 40) + "' is not supported" + why + "; supported: " + supported() +
            " (bfloat16 as uint16 raw bits)";
   }
   if (order.find("True") != std::string::npos)
     return path + ": Fortran-order array; save np.ascontiguousarray(arr) instead";
   out.shape.clear();
   std::string num;
-  for (char c : shape) {
-    if (c >= '0' && c <= '9') num += c;
-    else if (!num.empty()) { out.shape.push_back(std::stoll(num)); num.clear(); }
+  for (char c : shape + ",") {
+    if (c >= '0' && c <= '9') {
+      num += c;
+      if (num.size() > 15) return path + ": a dimension of the shape " + shape.substr(0, 80) + " is too large";
+    } else if (!num.empty()) {
+      out.shape.push_back(std::stoll(num));
+      num.clear();
+    } else if (c == '-') {
+      return path + ": negative dimension in the shape " + shape.substr(0, 80);
+    }
+    if (out.shape.size() > 64) return path + ": more than 64 dimensions";
   }
-  if (!num.empty()) out.shape.push_back(std::stoll(num));
   out.dtype = k->dtype;
-  size_t bytes = out.elements() * k->size;
-  out.data.resize(bytes);
-  if (bytes && !in.read(reinterpret_cast<char*>(out.data.data()), static_cast<std::streamsize>(bytes)))
-    return path + ": data is shorter than the header's shape " + shape + " of " + k->name + " needs (" +
-           std::to_string(bytes) + " bytes)";
+  size_t n = k->size;
+  for (int64_t d : out.shape)
+    if (__builtin_mul_overflow(n, static_cast<size_t>(d), &n)) return path + ": the shape " + shape + " overflows";
+  if (bytes.size() - at != n)
+    return path + ": " + std::to_string(bytes.size() - at) + " data bytes, but the header's shape " + shape +
+           " of " + k->name + " needs " + std::to_string(n);
+  out.data.assign(bytes.begin() + static_cast<long>(at), bytes.end());
   return "";
 }
 
-std::string write_npy(const std::string& path, const std::vector<int64_t>& shape, int dtype, const void* data,
-                      size_t bytes) {
+std::string read_npy(const std::string& path, NpyArray& out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return "cannot open " + path + ": " + std::strerror(errno);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_npy(ss.str(), out, path);
+}
+
+std::string npy_encode(const std::vector<int64_t>& shape, int dtype, const void* data, size_t bytes) {
   const Kind* k = by_dtype(dtype);
-  if (!k) return "cannot write dtype " + std::to_string(dtype) + " as .npy";
+  if (!k) return "";
   std::ostringstream d;
   d << "{'descr': '" << k->descr << "', 'fortran_order': False, 'shape': (";
   for (size_t i = 0; i < shape.size(); ++i) d << shape[i] << (shape.size() == 1 ? "," : i + 1 < shape.size() ? ", " : "");
@@ -135,15 +151,23 @@ std::string write_npy(const std::string& path, const std::vector<int64_t>& shape
   size_t total = 10 + h.size() + 1;
   h.append((64 - total % 64) % 64, ' ');
   h += '\n';
+  uint16_t hl = static_cast<uint16_t>(h.size());
+  std::string out("\x93NUMPY\x01\x00", 8);
+  out += static_cast<char>(hl & 0xff);
+  out += static_cast<char>(hl >> 8);
+  out += h;
+  out.append(static_cast<const char*>(data), bytes);
+  return out;
+}
+
+std::string write_npy(const std::string& path, const std::vector<int64_t>& shape, int dtype, const void* data,
+                      size_t bytes) {
+  if (!by_dtype(dtype)) return "cannot write dtype " + std::to_string(dtype) + " as .npy";
+  std::string enc = npy_encode(shape, dtype, data, bytes);
   std::string tmp = path + ".tmp";
   std::ofstream o(tmp, std::ios::binary | std::ios::trunc);
   if (!o) return "cannot write " + tmp + ": " + std::strerror(errno);
-  uint16_t hl = static_cast<uint16_t>(h.size());
-  o.write("\x93NUMPY\x01\x00", 8);
-  char lb[2] = {static_cast<char>(hl & 0xff), static_cast<char>(hl >> 8)};
-  o.write(lb, 2);
-  o.write(h.data(), static_cast<std::streamsize>(h.size()));
-  o.write(static_cast<const char*>(data), static_cast<std::streamsize>(bytes));
+  o.write(enc.data(), static_cast<std::streamsize>(enc.size()));
   o.close();
   if (!o) return "cannot write " + tmp + ": " + std::strerror(errno);
   if (std::rename(tmp.c_str(), path.c_str()) != 0) return "cannot rename " + tmp + " to " + path;

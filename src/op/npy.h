@@ -22,6 +22,10 @@ struct NpyArray {
 };
 // Empty string on success, else a one-line reason (what was found, what is supported).
 std::string read_npy(const std::string& path, NpyArray& out);
+// The same from bytes in memory (a sandboxed child's channel frame): the data must be exactly what the shape needs.
+std::string parse_npy(const std::string& bytes, NpyArray& out, const std::string& what);
+// The .npy file's bytes ("" for a dtype .npy cannot carry).
+std::string npy_encode(const std::vector<int64_t>& shape, int dtype, const void* data, size_t bytes);
 std::string write_npy(const std::string& path, const std::vector<int64_t>& shape, int dtype, const void* data,
                       size_t bytes);
 size_t npy_dtype_size(int dtype);        // 0 when not a dtype .npy can carry (bf16: 2, stored as uint16)

@@ -89,7 +89,8 @@ std::string pick(const std::vector<fs::path>& cands, const std::string& header, 
 
 std::string find_project(const std::string& dir_in, Project& p) {
   std::error_code ec;
-  fs::path dir = fs::absolute(dir_in, ec);
+  fs::path dir = fs::absolute(dir_in, ec).lexically_normal();
+  if (dir.has_filename() == false && dir.has_parent_path()) dir = dir.parent_path();   // "P/" -> "P"
   if (!fs::is_directory(dir, ec)) return "op project " + dir_in + " is not a directory";
   p = Project{};
   p.dir = dir.string();

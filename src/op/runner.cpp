@@ -1,5 +1,8 @@
 #include "op/runner.h"
 
+#include "sim/gm.h"
+
+
 #include <dlfcn.h>
 
 #include <algorithm>
@@ -46,11 +49,6 @@ AscendC::KernelMode implied_kernel_mode(const std::string& kernel_cpp) {
   return AscendC::KernelMode::AIV_MODE;
 }
 
-std::string upper(const std::string& s) {
-  std::string r = s;
-  for (char& c : r) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return r;
-}
 int column_count(const host::OpInfo& op) {
   size_t n = 0;
   for (auto* v : {&op.inputs, &op.outputs})
@@ -311,46 +309,6 @@ Defines OpRunner::defines_for(int column) const {
   return d;
 }
 
-Defines predict_defines(const Project& p, const std::vector<std::pair<std::string, int>>& inputs) {
-  Defines d;
-  auto tname = [](const std::string& s) -> std::string {
-    static const std::pair<const char*, const char*> m[] = {
-        {"float", "float"}, {"float32", "float"}, {"float16", "half"}, {"half", "half"}, {"bfloat16", "bfloat16_t"},
-        {"bf16", "bfloat16_t"}, {"int8", "int8_t"}, {"uint8", "uint8_t"}, {"int16", "int16_t"}, {"uint16", "uint16_t"},
-        {"int32", "int32_t"}, {"uint32", "uint32_t"}, {"int64", "int64_t"}, {"uint64", "uint64_t"}, {"bool", "bool"},
-        {"double", "double"}, {"float64", "double"}};
-    for (auto& [a, b] : m)
-      if (s == a) return b;
-    return "";
-  };
-  auto npy_t = [&](int dt) { return tname(npy_dtype_name(dt)); };
-  if (!p.json.empty()) {
-    try {
-      auto j = nlohmann::json::parse(read_text(p.json));
-      auto& op = j.is_array() ? j[0] : j;
-      auto& in = op["input_desc"];
-      auto& out = op["output_desc"];
-      size_t n = 0;
-      for (auto* v : {&in, &out})
-        for (auto& e : *v) n = std::max(n, e["type"].size());
-      for (size_t c = 0; c < n; ++c) {
-        auto col = [&](const nlohmann::json& e) {
-          auto& t = e["type"];
-          return tname(t.size() == 1 ? t[0].get<std::string>() : c < t.size() ? t[c].get<std::string>() : "");
-        };
-        bool ok = in.size() == inputs.size();
-        for (size_t i = 0; ok && i < in.size(); ++i)
-          ok = inputs[i].second < 0 || col(in[i]) == npy_t(inputs[i].second);
-        if (!ok) continue;
-        for (auto& e : in) d.emplace_back("DTYPE_" + upper(e["name"].get<std::string>()), col(e));
-        for (auto& e : out) d.emplace_back("DTYPE_" + upper(e["name"].get<std::string>()), col(e));
-        return d;
-      }
-    } catch (...) {
-    }
-  }
-  return d;   // unknown: no speculative build
-}
 
 namespace {
 using Args = uint8_t*;
@@ -533,9 +491,25 @@ std::optional<Failure> OpRunner::run(const RunSpec& spec, RunResult& res) {
   }
   // --- GM -------------------------------------------------------------------------------------------------------
   std::vector<void*> owned;
-  auto alloc = [&](size_t n) {
+  struct FreeAll {
+    std::vector<void*>& v;
+    ~FreeAll() {
+      for (void* p : v) AscendC::GmFree(p);
+    }
+  } free_all{owned};
+  bool alloc_failed = false;
+  size_t alloc_failed_bytes = 0;
+  // Each buffer is named for the raw-access message (gm.h); the tiling data stays open to plain pointers.
+  auto alloc = [&](size_t n, const std::string& label) {
     void* p = AscendC::GmAlloc(n ? n : 1);
+    if (!p) {
+      alloc_failed = true;
+      alloc_failed_bytes = n;
+      static uint8_t dummy[64];
+      return dummy;
+    }
     owned.push_back(p);
+    kgen::sim::gm_set_label(p, label.c_str());
     return static_cast<uint8_t*>(p);
   };
   LaunchCtx ctx;
@@ -543,7 +517,8 @@ std::optional<Failure> OpRunner::run(const RunSpec& spec, RunResult& res) {
   for (size_t i = 0; i < info_.inputs.size(); ++i) {
     const Tensor& t = spec.inputs[i];
     if (!t.present) { ctx.args.push_back(nullptr); continue; }
-    uint8_t* p = alloc(t.bytes);
+    uint8_t* p = alloc(t.bytes, "input '" + info_.inputs[i].name + "'");
+    if (alloc_failed) break;
     if (t.bytes) std::memcpy(p, t.data, t.bytes);
     ctx.args.push_back(p);
   }
@@ -558,7 +533,8 @@ std::optional<Failure> OpRunner::run(const RunSpec& spec, RunResult& res) {
                   "output '" + info_.outputs[o].name + "' needs " + std::to_string(bytes) + " bytes (" +
                       shape_str(call.outputs[o].shape) + " " + dname(call.outputs[o].dtype) + ") but the caller's tensor has " +
                       std::to_string(spec.output_dest_bytes[o]) + " — allocate the output with the shape InferShape gives");
-    uint8_t* p = alloc(bytes);
+    uint8_t* p = alloc(bytes, "output '" + info_.outputs[o].name + "'");
+    if (alloc_failed) break;
     std::memset(p, 0xFF, bytes);   // poison: NaN for floats; elements still all-0xFF afterwards were never written
     outs.push_back(p);
     out_bytes.push_back(bytes);
@@ -567,14 +543,21 @@ std::optional<Failure> OpRunner::run(const RunSpec& spec, RunResult& res) {
   size_t ws = 0;
   for (size_t w : tr.workspace_sizes) ws += w;
   res.workspace_bytes = ws;
-  ctx.args.push_back(alloc(ws ? ws : 32));
-  uint8_t* tiling = alloc(tr.data_size);
+  if (!alloc_failed) ctx.args.push_back(alloc(ws ? ws : 32, "the workspace"));
+  uint8_t* tiling = alloc_failed ? nullptr : alloc(tr.data_size, "the tiling data");
+  if (alloc_failed)
+    return fail("gm-alloc", host_cpp, func_line("SetTiling"),
+                "cannot allocate " + std::to_string(alloc_failed_bytes) + " bytes of GM (an input, output or the "
+                "workspace TilingFunc asks for; the process is limited to its address-space limit) — check the "
+                "shapes and GetWorkspaceSizes");
+  kgen::sim::gm_set_open(tiling, true);
   if (tr.data_size) std::memcpy(tiling, tr.tiling.data(), tr.data_size);
   ctx.args.push_back(tiling);
   if (ctx.args.size() > kMaxArgs)
     return fail("op-def", host_cpp, 0, "the op has " + std::to_string(ctx.args.size()) + " kernel arguments; kgen supports " +
                                            std::to_string(kMaxArgs));
   // --- launch ---------------------------------------------------------------------------------------------------
+  kgen::sim::gm_guard(true);   // candidates touch GM through the API only (sim/gm.h)
   kgen::rt::set_tiling_key(tr.tiling_key);
   kgen::rt::set_kernel_mode(implied_kernel_mode(project_.kernel_cpp));
   kgen::rt::launch(res.kernel.c_str(), tr.block_dim, soc_.c_str(),
@@ -593,12 +576,13 @@ std::optional<Failure> OpRunner::run(const RunSpec& spec, RunResult& res) {
     r.elements = es ? out_bytes[o] / es : 0;
     // Unwritten: still the poison bytes and never the target of a GM write (the emulator's write record).
     const std::vector<bool> written = kgen::sim::gm_written_elements(outs[o], r.elements, static_cast<uint32_t>(es));
+    // Untraced: no traced write, yet no longer the poison: something outside the emulated API wrote it.
     for (size_t e = 0; e < r.elements; ++e) {
       if (written[e]) continue;
       const uint8_t* q = outs[o] + e * es;
       bool all = true;
       for (size_t b = 0; b < es && all; ++b) all = q[b] == 0xFF;
-      r.unwritten += all;
+      (all ? r.unwritten : r.untraced) += 1;
     }
     if (o < spec.output_dest.size() && spec.output_dest[o]) {
       std::memcpy(spec.output_dest[o], outs[o], out_bytes[o]);
@@ -611,7 +595,6 @@ std::optional<Failure> OpRunner::run(const RunSpec& spec, RunResult& res) {
                           "the 0xFF poison bytes kgen filled the output with)");
     res.outputs.push_back(std::move(r));
   }
-  for (void* p : owned) AscendC::GmFree(p);
   return std::nullopt;
 }
 }  // namespace kgen::op

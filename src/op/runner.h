@@ -22,6 +22,7 @@
 
 #include "host/op_host.h"
 #include "op/build.h"
+#include "op/predict.h"
 #include "op/project.h"
 
 namespace kgen::op {
@@ -57,6 +58,7 @@ struct OutputResult {
   int dtype = 0;
   std::vector<uint8_t> data;    // empty when written into output_dest
   size_t elements = 0, unwritten = 0;
+  size_t untraced = 0;          // changed from the poison with no traced GM write (written outside the API)
 };
 struct RunResult {
   std::string op, soc, kernel;
@@ -97,10 +99,6 @@ class OpRunner {
   double host_build_s_ = 0;
 };
 
-// DTYPE_ macros predicted before the host library is loaded (from the project's json when there is one, else
-// every input's own dtype and the first input's dtype for outputs), so the kernel build can start in parallel.
-Defines predict_defines(const Project& p, const std::vector<std::pair<std::string, int>>& inputs);
 int param_dtype(const host::ParamInfo& p, int column);   // -1 when the column does not exist for p
 int column_count(const host::OpInfo& op);
-std::string upper(const std::string& s);
 }  // namespace kgen::op

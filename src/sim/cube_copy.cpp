@@ -6,6 +6,7 @@
 
 #include "kgen/cube.h"
 #include "sim/cube_common.h"
+#include "sim/gm.h"
 #include "sim/gm_races.h"
 
 namespace kgen::sim {
@@ -192,6 +193,7 @@ void cube_nd2nz(const LocalRef& dst, const LocalRef* src, const void* src_gm, DT
   issue(pipe);
   uint8_t* dbase = mem_base(dm) + dst.addr;
   const uint8_t* sbase = src ? mem_base(mem_of(src->pos, *c.soc)) + src->addr : static_cast<const uint8_t*>(src_gm);
+  const uint8_t* sdata = src ? sbase : gm_data(src_gm);   // GM data moves through the emulator's alias (gm.h)
   uint64_t moved = 0;
   for (uint32_t nd = 0; nd < p.ndNum; ++nd) {
     uint64_t soff_nd = static_cast<uint64_t>(nd) * p.srcNdMatrixStride * es;
@@ -210,7 +212,7 @@ void cube_nd2nz(const LocalRef& dst, const LocalRef* src, const void* src_gm, DT
         uint64_t doff = doff_blk + static_cast<uint64_t>(r) * p.dstNzNStride * 32;
         if (p.dstNzNStride != 1) touch(dst, doff, 32, true, pipe, api, loc);
         uint64_t soff = soff_nd + (static_cast<uint64_t>(r) * p.srcDValue + static_cast<uint64_t>(j) * c0) * es;
-        std::memmove(dbase + doff, sbase + soff, cols * es);
+        std::memmove(dbase + doff, sdata + soff, cols * es);
         if (cols < c0) std::memset(dbase + doff + cols * es, 0, (c0 - cols) * es);   // dValue tail: zero-padded
       }
     }

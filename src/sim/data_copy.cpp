@@ -8,6 +8,7 @@
 #include "sim/core_kind.h"
 #include "sim/gm_races.h"
 #include "kgen/cube.h"
+#include "sim/gm.h"
 
 namespace kgen::sim {
 namespace {
@@ -92,14 +93,16 @@ void data_copy(AscendC::TPosition dpos, const LocalRef* dl, void* dg, AscendC::T
   if (!dl) gm_check_range(dg, dstep * (q.blockCount - 1) + len, true, api, loc);
   issue(pipe);
   for (uint32_t i = 0; i < q.blockCount; ++i) {
-    const uint8_t* s = sl ? touch(*sl, i * sstep, len, false, pipe, api, loc) : static_cast<const uint8_t*>(sg) + i * sstep;
-    if (!sl) gm_access(s, len, false, pipe, api, loc);
+    // GM addresses are the kernel's (race checks and the trace key on them); data moves through gm_data's alias.
+    const uint8_t* sgi = sl ? nullptr : static_cast<const uint8_t*>(sg) + i * sstep;
+    const uint8_t* s = sl ? touch(*sl, i * sstep, len, false, pipe, api, loc) : gm_data(sgi);
+    if (!sl) gm_access(sgi, len, false, pipe, api, loc);
     if (!dl) gm_access(static_cast<uint8_t*>(dg) + i * dstep, len, true, pipe, api, loc);
     if (dl) {
       uint8_t* d = touch(*dl, i * dstep, len, true, pipe, api, loc);
       std::memmove(d, s, len);
     } else {
-      gm_store(c, static_cast<uint8_t*>(dg) + i * dstep, s, len);
+      gm_store(c, gm_data(static_cast<uint8_t*>(dg) + i * dstep), s, len);
     }
   }
   TraceRec& r = trace_instr(pipe, "DataCopy", dt, total / es, total, q.blockCount, loc);
@@ -137,8 +140,9 @@ void data_copy_pad(const LocalRef* dl, void* dg, const LocalRef* sl, const void*
     issue(kMTE2);
     for (uint32_t i = 0; i < p.blockCount; ++i) {
       uint8_t* d = touch(*dl, i * ustep, row, true, kMTE2, api, loc);
-      const uint8_t* s = static_cast<const uint8_t*>(sg) + i * gstep;
-      gm_access(s, len, false, kMTE2, api, loc);
+      const uint8_t* sgi = static_cast<const uint8_t*>(sg) + i * gstep;
+      gm_access(sgi, len, false, kMTE2, api, loc);
+      const uint8_t* s = gm_data(sgi);
       std::memcpy(d + lbytes, s, len);
       // Left/right pads and the dummy bytes up to 32: the row's first element when there is no padding at
       // all (whatever isPad says, DataCopyPad doc), else the pad value if isPad, else garbage (the poison).
@@ -170,7 +174,7 @@ void data_copy_pad(const LocalRef* dl, void* dg, const LocalRef* sl, const void*
     for (uint32_t i = 0; i < p.blockCount; ++i) {
       const uint8_t* s = touch(*sl, i * ustep, len, false, kMTE3, api, loc);
       gm_access(static_cast<uint8_t*>(dg) + i * gstep, len, true, kMTE3, api, loc);
-      gm_store(c, static_cast<uint8_t*>(dg) + i * gstep, s, len);
+      gm_store(c, gm_data(static_cast<uint8_t*>(dg) + i * gstep), s, len);
     }
     TraceRec& r = trace_instr(kMTE3, api, dt, len * p.blockCount / es, len * p.blockCount, p.blockCount, loc);
     r.src0 = sl->addr;

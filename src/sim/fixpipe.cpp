@@ -11,6 +11,7 @@
 
 #include "kgen/cube.h"
 #include "sim/cube_common.h"
+#include "sim/gm.h"
 #include "sim/gm_races.h"
 
 namespace kgen::sim {
@@ -132,6 +133,7 @@ void cube_fixpipe(void* dst, DType dd, const LocalRef& src, DType ds, const Loca
   if (deq) dq = touch(*deq, 0, static_cast<uint64_t>(N) * 8, false, kFIX, api, loc);
   const uint8_t* ps = mem_base(Mem::L0C) + src.addr;
   uint8_t* pd = static_cast<uint8_t*>(dst);
+  uint8_t* pdata = gm_data(dst);   // the data goes through the emulator's alias of the buffer (gm.h)
   // writes
   for (uint32_t t = 0; t < nd; ++t) {
     if (nz2nd) {
@@ -150,7 +152,7 @@ void cube_fixpipe(void* dst, DType dd, const LocalRef& src, DType ds, const Loca
         const uint8_t* s = ps + t * src_nd + (j / 16) * src_blk + (static_cast<uint64_t>(i) * 16 + j % 16) * ess;
         uint64_t doff = nz2nd ? (t * static_cast<uint64_t>(p.dstNdStride) + static_cast<uint64_t>(i) * p.dstStride + j) * esd
                               : (j / 16) * static_cast<uint64_t>(p.dstStride) * 32 + (static_cast<uint64_t>(i) * 16 + j % 16) * esd;
-        uint8_t* d = pd + doff;
+        uint8_t* d = pdata + doff;
         float scale = scalar_scale;
         if (dq) { uint64_t bits; std::memcpy(&bits, dq + static_cast<uint64_t>(j) * 8, 8); scale = quant_scale(bits); }
         if (ds == DType::F32) {

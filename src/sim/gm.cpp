@@ -1,4 +1,14 @@
-// Global memory: allocations made by GmAlloc (or registered by the evaluator) and bounds checks against them.
+// Global memory: allocations made by GmAlloc (or registered by the evaluator), bounds checks against them, and the
+// raw-access guard (gm.h): two mappings per buffer, the visible one closed while a kernel runs.
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <execinfo.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <ucontext.h>
+#include <unistd.h>
+
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -7,10 +17,19 @@
 #include "sim/core.h"
 #include "sim/gm.h"
 #include "sim/gm_races.h"
+#include "sim/launch.h"
 
 namespace kgen::sim {
 namespace {
-struct GmBlock { uint64_t size; uint32_t id; };
+struct GmBlock {
+  uint64_t size;
+  uint32_t id;
+  uint8_t* alias = nullptr;   // the emulator's mapping (GmAlloc buffers); nullptr: registered memory, no guard
+  uint64_t mapped = 0;        // bytes mapped (whole pages)
+  bool open = false;          // never closed (tiling data)
+  bool closed = false;
+  std::string label;
+};
 uint32_t g_next_id = 0;
 std::map<uintptr_t, GmBlock>& blocks() {
   static std::map<uintptr_t, GmBlock> m;
@@ -21,6 +40,158 @@ std::string where(const void* addr) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%p", addr);
   return buf;
+}
+
+GmBlock* block_of(const void* addr, uintptr_t& base) {
+  auto& m = blocks();
+  uintptr_t a = reinterpret_cast<uintptr_t>(addr);
+  auto it = m.upper_bound(a);
+  if (it == m.begin()) return nullptr;
+  --it;
+  base = it->first;
+  if (a >= base + std::max<uint64_t>(it->second.size, it->second.mapped) + (it->second.size == 0)) return nullptr;
+  return &it->second;
+}
+
+// ---- the fault handler: plain data only (it runs in a signal handler) -----------------------------------------------
+struct Closed {
+  uintptr_t lo, hi;
+  uint32_t id;
+  char label[64];
+};
+constexpr int kMaxClosed = 4096;
+Closed g_closed[kMaxClosed];
+int g_nclosed = 0;
+bool g_handler = false;
+char g_msg[2048];
+
+void put(char*& p, const char* end, const char* s) {
+  while (*s && p < end) *p++ = *s++;
+}
+void put_num(char*& p, const char* end, uint64_t v, int base = 10) {
+  char t[24];
+  int n = 0;
+  do t[n++] = "0123456789abcdef"[v % base], v /= base; while (v);
+  while (n && p < end) *p++ = t[--n];
+}
+
+// file:line of `pc` in `so` by addr2line (the kernel is built with -g1); empty when it cannot tell.
+void addr2line(const char* so, uintptr_t off, char* out, size_t cap) {
+  out[0] = 0;
+  int fd[2];
+  if (pipe(fd) != 0) return;
+  char hex[24], *h = hex;
+  put(h, hex + 20, "0x");
+  put_num(h, hex + 20, off, 16);
+  *h = 0;
+  pid_t pid = fork();
+  if (pid == 0) {
+    dup2(fd[1], 1);
+    int null = open("/dev/null", 1);
+    if (null >= 0) dup2(null, 2);
+    const char* argv[] = {"/usr/bin/addr2line", "-e", so, hex, nullptr};
+    execv(argv[0], const_cast<char* const*>(argv));
+    _exit(127);
+  }
+  close(fd[1]);
+  size_t n = 0;
+  for (ssize_t k; n + 1 < cap && (k = read(fd[0], out + n, cap - 1 - n)) > 0;) n += static_cast<size_t>(k);
+  close(fd[0]);
+  int st;
+  if (pid > 0) waitpid(pid, &st, 0);
+  out[n] = 0;
+  for (size_t i = 0; i < n; ++i)
+    if (out[i] == '\n' || out[i] == ' ') { out[i] = 0; break; }
+  if (out[0] == '?' || std::strstr(out, ":0") == out + std::strlen(out) - 2) out[0] = 0;
+}
+
+bool system_object(const char* f) {
+  static const char* skip[] = {"libc.so", "libstdc++", "libgcc", "libkgen_sim", "linux-vdso", "libm.so", "ld-linux"};
+  if (!f) return true;
+  for (const char* s : skip)
+    if (std::strstr(f, s)) return true;
+  return false;
+}
+
+void on_fault(int sig, siginfo_t* si, void* ucv) {
+  const uintptr_t a = reinterpret_cast<uintptr_t>(si->si_addr);
+  const Closed* hit = nullptr;
+  for (int i = 0; i < g_nclosed && !hit; ++i)
+    if (a >= g_closed[i].lo && a < g_closed[i].hi) hit = &g_closed[i];
+  if (!hit) {   // an ordinary crash: the default action, as if no handler were installed
+    signal(sig, SIG_DFL);
+    return;
+  }
+  auto* uc = static_cast<ucontext_t*>(ucv);
+  const bool write = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
+  // The first frame outside libc and the emulator: the candidate's code (a memcpy of GM is its call).
+  void* frames[64];
+  int nf = backtrace(frames, 64);
+  uintptr_t pc = static_cast<uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]);
+  Dl_info di{};
+  bool own = dladdr(reinterpret_cast<void*>(pc), &di) && !system_object(di.dli_fname);
+  for (int i = 0; i < nf && !own; ++i) {
+    Dl_info d{};
+    if (dladdr(frames[i], &d) && !system_object(d.dli_fname) && d.dli_fbase) {
+      di = d;
+      pc = reinterpret_cast<uintptr_t>(frames[i]) - 1;
+      own = true;
+    }
+  }
+  const bool in_emulator = !own && dladdr(reinterpret_cast<void*>(uc->uc_mcontext.gregs[REG_RIP]), &di) &&
+                           di.dli_fname && std::strstr(di.dli_fname, "libkgen_sim");
+  char line[512] = {0};
+  if (own && di.dli_fname && di.dli_fbase)
+    addr2line(di.dli_fname, pc - reinterpret_cast<uintptr_t>(di.dli_fbase), line, sizeof line);
+  char* p = g_msg;
+  const char* end = g_msg + sizeof g_msg - 2;
+  if (in_emulator) {
+    put(p, end, "error[internal] the emulator touched GM buffer ");
+    put(p, end, hit->label);
+    put(p, end, " through its closed mapping (a kgen bug: report it)");
+  } else {
+    put(p, end, "error[raw-gm-access] ");
+    if (line[0]) {
+      const char* base = std::strrchr(line, '/');
+      put(p, end, base ? base + 1 : line);
+    } else {
+      put(p, end, own && di.dli_sname ? di.dli_sname : "kernel");
+      put(p, end, ":0");
+    }
+    Core* c = cur_or_null();
+    if (c) {
+      put(p, end, " block ");
+      put_num(p, end, static_cast<uint64_t>(c->block));
+    }
+    put(p, end, write ? " GM: writes " : " GM: reads ");
+    put(p, end, hit->label);
+    put(p, end, " (byte ");
+    put_num(p, end, a - hit->lo);
+    put(p, end, ") through a plain pointer, outside the AscendC API: no pipe instruction is traced, timed or "
+                "race-checked for it, and the chip's scalar unit would pay for every element — move data with "
+                "DataCopy (GlobalTensor::GetValue/SetValue for single elements)");
+  }
+  *p++ = '\n';
+  (void)!::write(2, g_msg, static_cast<size_t>(p - g_msg));
+  _exit(kSimErrorExit);
+}
+
+void install_handler() {
+  if (g_handler) return;
+  g_handler = true;
+  static char altstack[1 << 16];
+  stack_t ss{};
+  ss.ss_sp = altstack;
+  ss.ss_size = sizeof altstack;
+  sigaltstack(&ss, nullptr);
+  struct sigaction sa{};
+  sa.sa_sigaction = on_fault;
+  sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGSEGV, &sa, nullptr);
+  sigaction(SIGBUS, &sa, nullptr);
+  void* warm[1];
+  backtrace(warm, 1);   // loads libgcc's unwinder now, not inside the handler
 }
 }  // namespace
 
@@ -47,6 +218,53 @@ bool gm_find(const void* addr, uintptr_t& base, uint64_t& size) {
   base = it->first;
   size = it->second.size;
   return a >= base && a < base + size + (size == 0);
+}
+
+uint8_t* gm_data(const void* addr) {
+  uintptr_t base;
+  GmBlock* b = block_of(addr, base);
+  if (!b || !b->alias) return static_cast<uint8_t*>(const_cast<void*>(addr));
+  return b->alias + (reinterpret_cast<uintptr_t>(addr) - base);
+}
+
+void gm_set_label(const void* ptr, const char* label) {
+  uintptr_t base;
+  if (GmBlock* b = block_of(ptr, base)) b->label = label;
+}
+void gm_set_open(const void* ptr, bool open) {
+  uintptr_t base;
+  if (GmBlock* b = block_of(ptr, base)) b->open = open;
+}
+
+bool& guard_on() {
+  static bool on = [] {
+    const char* e = std::getenv("KGEN_GM_GUARD");
+    return e && std::string(e) == "1";
+  }();
+  return on;
+}
+void gm_guard(bool on) { guard_on() = on; }
+
+void gm_protect(bool on) {
+  if (on && !guard_on()) return;
+  if (on) install_handler();
+  g_nclosed = 0;
+  for (auto& [base, b] : blocks()) {
+    if (!b.alias) continue;
+    const bool close_it = on && !b.open;
+    if (close_it != b.closed)
+      mprotect(reinterpret_cast<void*>(base), b.mapped, close_it ? PROT_NONE : PROT_READ | PROT_WRITE);
+    b.closed = close_it;
+    if (close_it && g_nclosed < kMaxClosed) {
+      Closed& c = g_closed[g_nclosed++];
+      c.lo = base;
+      c.hi = base + b.mapped;
+      c.id = b.id;
+      std::string l = b.label.empty() ? "GM buffer #" + std::to_string(b.id) + " (" + std::to_string(b.size) + " bytes)"
+                                      : b.label;
+      std::snprintf(c.label, sizeof c.label, "%s", l.c_str());
+    }
+  }
 }
 
 void gm_check_range(const void* addr, uint64_t bytes, bool write, const char* api, const Loc& loc) {
@@ -96,28 +314,49 @@ uint8_t* gm_scalar(const void* addr, uint32_t elem, bool write, const char* api,
   gm_access(addr, elem, write, kS, api, loc);
   trace_instr(kS, write ? "GlobalTensor::SetValue" : "GlobalTensor::GetValue", DType::Unknown, 1, elem, 1, loc).gm =
       reinterpret_cast<uintptr_t>(addr);
-  return static_cast<uint8_t*>(const_cast<void*>(addr));
+  return gm_data(addr);
 }
 
 void tiling_copy(void* dst, const void* gm, uint32_t bytes, Loc loc) {
   sim::gm_check_range(gm, bytes, false, "GET_TILING_DATA", loc);
-  std::memcpy(dst, gm, bytes);
+  std::memcpy(dst, sim::gm_data(gm), bytes);
 }
 }  // namespace kgen::rt
 
 namespace AscendC {
 void* GmAlloc(size_t size) {
-  // 512-byte aligned like device allocations; zero-filled like CANN's shared-memory GM files.
-  size_t rounded = (size + 511) / 512 * 512;
-  void* p = std::aligned_alloc(512, rounded ? rounded : 512);
-  if (!p) return nullptr;
-  std::memset(p, 0, rounded ? rounded : 512);
+  // Whole pages, zero-filled like CANN's shared-memory GM files (and 512-byte aligned like device allocations);
+  // one memfd mapped twice: the address handed out, and the emulator's alias (gm.h).
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  const size_t mapped = (std::max<size_t>(size, 1) + page - 1) / page * page;
+  int fd = memfd_create("kgen-gm", MFD_CLOEXEC);
+  if (fd < 0) return nullptr;
+  if (ftruncate(fd, static_cast<off_t>(mapped)) != 0) {
+    close(fd);
+    return nullptr;
+  }
+  void* p = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  void* alias = p == MAP_FAILED ? MAP_FAILED : mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  close(fd);
+  if (p == MAP_FAILED || alias == MAP_FAILED) {
+    if (p != MAP_FAILED) munmap(p, mapped);
+    return nullptr;
+  }
   kgen::sim::gm_register(p, size);
+  auto& b = kgen::sim::blocks()[reinterpret_cast<uintptr_t>(p)];
+  b.alias = static_cast<uint8_t*>(alias);
+  b.mapped = mapped;
   return p;
 }
 void GmFree(void* ptr) {
   if (!ptr) return;
-  kgen::sim::gm_unregister(ptr);
-  std::free(ptr);
+  auto& m = kgen::sim::blocks();
+  auto it = m.find(reinterpret_cast<uintptr_t>(ptr));
+  if (it == m.end()) return;
+  if (it->second.alias) {   // registered memory (not GmAlloc's) belongs to whoever registered it
+    munmap(ptr, it->second.mapped);
+    munmap(it->second.alias, it->second.mapped);
+  }
+  m.erase(it);
 }
 }  // namespace AscendC

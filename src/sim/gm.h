@@ -1,4 +1,14 @@
-// GM buffer registry: what GmAlloc handed out (and what the evaluator registers), for bounds checks.
+// GM buffer registry: what GmAlloc handed out (and what the evaluator registers), for bounds checks, and the guard
+// against work outside the emulated API.
+//
+// GmAlloc maps each buffer twice (one memfd): the address the host and the kernel see, and a private alias the
+// emulator reads and writes through. While a kernel runs, the visible mapping is PROT_NONE: a kernel (or any
+// thread of the process) that touches GM through a plain pointer instead of DataCopy / GetValue / SetValue / the
+// cube path faults, and the handler reports error[raw-gm-access] with the source line (the kernel is built with
+// line tables), so no output can be computed untraced. Host code between launches uses the visible mapping as
+// CANN's CPU-debug GmAlloc memory. The guard is on in kgen-oprun (every candidate runs there; its tiling buffer stays
+// open, as CANN kernels read tiling through plain pointers) and off for programs built with `kgen cc` (a
+// kernel-launch host copies its tiling struct out of GM word by word) unless KGEN_GM_GUARD=1.
 #pragma once
 #include <cstdint>
 
@@ -8,4 +18,15 @@ void gm_unregister(void* ptr);
 bool gm_find(const void* addr, uintptr_t& base, uint64_t& size);
 // Which allocation (numbered in allocation order) holds addr, and at what offset: stable across runs.
 bool gm_locate(uint64_t addr, uint32_t& id, uint64_t& offset);
+// Where the emulator reads and writes the GM byte at `addr`: the alias of a GmAlloc buffer, else addr itself.
+uint8_t* gm_data(const void* addr);
+// A name for messages ("output 'z'"), and whether kernels may touch the buffer directly (the tiling data, which
+// CANN kernels read through a plain pointer as often as through GET_TILING_DATA).
+void gm_set_label(const void* ptr, const char* label);
+void gm_set_open(const void* ptr, bool open);
+// Closes (PROT_NONE) or reopens the visible mapping of every buffer that is not open; launch.cpp brackets each
+// launch with it and installs the fault handler once.
+void gm_protect(bool on);
+// Turns the guard on or off for this process (default: KGEN_GM_GUARD=1).
+void gm_guard(bool on);
 }  // namespace kgen::sim

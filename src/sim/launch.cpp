@@ -3,6 +3,7 @@
 // by kernel type. Deterministic; cores that meet at a barrier are all resident at once, as on the chip.
 #include <sys/mman.h>
 #include <ucontext.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -414,6 +415,11 @@ void run_launch(const char* kernel, uint32_t block_dim, const Soc& soc, void (*t
   L.host_line = host_line;
   L.cfg = initial_config(kernel, soc);
   g_launch = &L;
+  // GM's visible mapping is closed while the kernel runs: only the emulated API (through its alias) touches GM.
+  struct Guard {
+    Guard() { gm_protect(true); }
+    ~Guard() { gm_protect(false); }
+  } gm_closed;
   for (;;) {
     L.trace = LaunchTrace{};
     L.trace.kernel = kernel;
@@ -440,6 +446,15 @@ void run_launch(const char* kernel, uint32_t block_dim, const Soc& soc, void (*t
     std::string p = path;
     if (g_launch_count > 0) p += "." + std::to_string(g_launch_count);
     if (!write_trace_json(p, g_last)) std::fprintf(stderr, "kgen: cannot write trace to %s\n", p.c_str());
+  }
+  if (const char* dir = std::getenv("KGEN_TRACE_BIN_DIR"); dir && *dir && L.error.empty()) {
+    // The binary trace for a parent that models it (the MultiKernelBench driver collects these): <pid>-<n>.ktrace.
+    std::string p = std::string(dir) + "/" + std::to_string(getpid()) + "-" + std::to_string(g_launch_count) + ".ktrace";
+    std::string bytes = encode_trace(g_last);
+    if (std::FILE* f = std::fopen(p.c_str(), "wb")) {
+      std::fwrite(bytes.data(), 1, bytes.size(), f);
+      std::fclose(f);
+    }
   }
   if (const char* dir = std::getenv("KGEN_PROFILE"); dir && *dir && L.error.empty())   // performance model report
     kgen::perf::profile_launch_to_dir(g_last, dir, g_launch_count, &gm_locate);

@@ -11,6 +11,7 @@
 
 #include "kgen/matmul.h"
 #include "sim/core.h"
+#include "sim/gm.h"
 #include "sim/gm_races.h"
 #include "sim/launch.h"
 #include "sim/matmul_check.h"
@@ -182,11 +183,16 @@ const uint8_t* operand_base(const MmObj& o, int which) {
   return reinterpret_cast<const uint8_t*>(&op.scalar.bits);
 }
 
+// The same for reading the operand's values: a GM operand's data goes through the emulator's alias (gm.h).
+const uint8_t* operand_data(const MmObj& o, int which) {
+  return o.op[which].kind == 0 ? gm_data(o.op[which].gm) : operand_base(o, which);
+}
+
 template <class T> float to_f(T v) { return static_cast<float>(v); }
 
 // Reads logical rows [r0, r0+nr) x columns [c0, c0+nc) of operand `which` into out (row-major, nc per row).
 template <class Acc> void gather(const MmObj& o, int which, int64_t r0, int64_t nr, int64_t c0, int64_t nc, Acc* out) {
-  const uint8_t* base = operand_base(o, which);
+  const uint8_t* base = operand_data(o, which);
   DType dt = o.ty.dt[which];
   bool scalar = o.op[which].kind == 2;
   Layout L = layout_of(o, which);
@@ -381,7 +387,7 @@ void compute_block(MmObj& o, bool partial, const char* api, const Loc& loc) {
     gather<int32_t>(o, kB, 0, K, n0, cn, b.data());
     if (!same) o.acci.assign(cells, 0);
     if (bias && !same) {
-      const int32_t* bp = reinterpret_cast<const int32_t*>(operand_base(o, 2)) + n0;
+      const int32_t* bp = reinterpret_cast<const int32_t*>(operand_data(o, 2)) + n0;
       for (int i = 0; i < cm; ++i)
         for (int j = 0; j < cn; ++j) o.acci[size_t(i) * cn + j] = bp[j];
     }
@@ -400,7 +406,7 @@ void compute_block(MmObj& o, bool partial, const char* api, const Loc& loc) {
     if (!same) o.accf.assign(cells, 0.0f);
     if (bias && !same) {
       std::vector<float> bv(cn);
-      const uint8_t* bp = operand_base(o, 2);
+      const uint8_t* bp = operand_data(o, 2);
       DType bdt = o.ty.dt[kBias];
       for (int j = 0; j < cn; ++j) {
         if (bdt == DType::F16) bv[j] = static_cast<float>(reinterpret_cast<const half*>(bp)[n0 + j]);
@@ -493,8 +499,9 @@ void write_c(MmObj& o, void* gm, const rt::LocalRef* local, uint8_t atomic, bool
     }
     c.atomic_op = saved_op;
     c.atomic_dt = saved_dt;
+    uint8_t* data = gm_data(base);
     for (int i = 0; i < cm; ++i)
-      for (int j = 0; j < cn; ++j) put(base + off(m0 + i, n0 + j) * cs, i, j);
+      for (int j = 0; j < cn; ++j) put(data + off(m0 + i, n0 + j) * cs, i, j);
   }
   if (local) {
     if (o.ty.pos[kC] == TPosition::GM)

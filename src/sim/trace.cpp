@@ -1,14 +1,37 @@
 // Per-core trace of pipe instructions and synchronisation edges, input of the performance model.
 // KGEN_TRACE=FILE writes it as JSON after each launch.
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
+#include "perf/ktrace_io.h"
 #include "sim/core.h"
 #include "sim/gm.h"
+#include "sim/trace_export.h"
 #include "sim/trace_io.h"
 
 namespace kgen::sim {
 bool g_trace_on = true;
+
+namespace {
+// A kernel that loops without advancing would grow its trace until memory runs out: each core stops at
+// KGEN_MAX_RECORDS records (default 30 million, about 2.6 GB of trace), with a verdict instead of a crash.
+uint64_t max_records() {
+  static const uint64_t m = [] {
+    const char* e = std::getenv("KGEN_MAX_RECORDS");
+    uint64_t v = e && *e ? std::strtoull(e, nullptr, 10) : 0;
+    return v ? v : 30000000ull;
+  }();
+  return m;
+}
+void check_room(Core& c, const char* api, const Loc& loc) {
+  if (c.trace.size() < max_records()) return;
+  fail("instruction-limit", api ? api : "trace", loc,
+       "this core issued " + std::to_string(c.trace.size()) + " pipe instructions and synchronisations (the limit, "
+       "KGEN_MAX_RECORDS) — a loop whose counter never advances, or a tile far too small for the data; check the "
+       "loop bounds and increments");
+}
+}  // namespace
 
 TraceRec& trace_instr(Pipe p, const char* api, DType dt, uint64_t elems, uint64_t bytes, uint32_t repeats,
                       const Loc& loc) {
@@ -31,6 +54,7 @@ TraceRec& trace_instr(Pipe p, const char* api, DType dt, uint64_t elems, uint64_
       }
     }
   }
+  check_room(c, api, loc);
   TraceRec r{};
   r.kind = TraceRec::Instr;
   r.pipe = p;
@@ -49,6 +73,7 @@ TraceRec& trace_instr(Pipe p, const char* api, DType dt, uint64_t elems, uint64_
 
 void trace_sync(TraceRec::Kind k, Pipe a, Pipe b, int32_t event, int32_t id, const Loc& loc) {
   Core& c = cur();
+  check_room(c, nullptr, loc);
   TraceRec r{};
   r.kind = k;
   r.pipe = a;
@@ -118,5 +143,10 @@ bool write_trace_json(const std::string& path, const LaunchTrace& t) {
   }
   std::fputs("\n]}\n", f);
   return std::fclose(f) == 0;
+}
+std::string encode_trace(const LaunchTrace& t) { return perf::encode_ktrace(perf::from_launch(t, &gm_locate)); }
+std::string last_trace_encoded() {
+  const LaunchTrace& t = last_launch_trace();
+  return t.cores.empty() && t.kernel.empty() ? std::string() : encode_trace(t);
 }
 }  // namespace kgen::sim

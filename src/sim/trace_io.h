@@ -19,4 +19,6 @@ struct LaunchTrace {
 };
 bool write_trace_json(const std::string& path, const LaunchTrace& t);
 const LaunchTrace& last_launch_trace();
+// The trace in the performance model's binary form (perf/ktrace_io.h), GM addresses as (allocation, offset).
+std::string encode_trace(const LaunchTrace& t);
 }  // namespace kgen::sim

@@ -130,6 +130,33 @@ class KgenHostTestOp : public OpDef {
   }
 };
 OP_ADD(KgenHostTestOp);
+
+}  // namespace ops
+
+// An OpDef whose second input is ValueDepend (a shape tensor): TilingFunc may read its values, not the first's.
+namespace optiling {
+static int64_t g_vd_first = 0, g_vd_shape = 0;
+static ge::graphStatus ValueDependTiling(gert::TilingContext* context) {
+  const gert::Tensor* x = context->GetInputTensor(0);
+  const gert::Tensor* shape = context->GetInputTensor(1);
+  g_vd_first = x->GetData<float>() ? 1 : 0;
+  g_vd_shape = shape->GetData<int64_t>() ? shape->GetData<int64_t>()[0] : -1;
+  context->SetBlockDim(1);
+  return ge::GRAPH_SUCCESS;
+}
+}  // namespace optiling
+namespace ops {
+class KgenValueDependOp : public OpDef {
+ public:
+  explicit KgenValueDependOp(const char* name) : OpDef(name) {
+    this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
+    this->Input("shape").ParamType(REQUIRED).ValueDepend(REQUIRED).DataType({ge::DT_INT64}).Format({ge::FORMAT_ND});
+    this->Output("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT}).Format({ge::FORMAT_ND});
+    this->AICore().SetTiling(optiling::ValueDependTiling);
+    this->AICore().AddConfig("ascend910b");
+  }
+};
+OP_ADD(KgenValueDependOp);
 }  // namespace ops
 
 namespace {
@@ -162,6 +189,28 @@ OpCall make_call(const std::string& mode, const float* data = nullptr) {
   return c;
 }
 }  // namespace
+
+TEST(HostApi, TilingSeesOnlyValueDependInputData) {
+  float x[4] = {1, 2, 3, 4};
+  int64_t shape[2] = {7, 9};
+  OpCall c;
+  c.op = "KgenValueDependOp";
+  c.soc = "Ascend910B2";
+  TensorArg a, b, y;
+  a.shape = {4};
+  a.dtype = ge::DT_FLOAT;
+  a.data = x;
+  b.shape = {2};
+  b.dtype = ge::DT_INT64;
+  b.data = shape;
+  y.shape = {4};
+  c.inputs = {a, b};
+  c.outputs = {y};
+  TilingResult r = run_tiling(c, 256);
+  ASSERT_TRUE(r.ok) << r.message;
+  EXPECT_EQ(optiling::g_vd_first, 0);   // x's data stays on the device
+  EXPECT_EQ(optiling::g_vd_shape, 7);   // the ValueDepend input's values reach the host
+}
 
 TEST(HostApi, RegistryDescribesTheOpDef) {
   auto ops = registered_ops();
@@ -242,7 +291,7 @@ TEST(HostApi, TilingReadsShapesAttrsPlatformAndSetsOutputs) {
   EXPECT_EQ(seen.dt, ge::DT_FLOAT);
   EXPECT_EQ(seen.fmt, ge::FORMAT_ND);
   EXPECT_EQ(seen.optional_present, 0u);
-  EXPECT_EQ(seen.first_value, 5);
+  EXPECT_EQ(seen.first_value, -1);   // x is not ValueDepend: as on the chip, TilingFunc cannot read its data
   auto plat = platform_ascendc::PlatformAscendC(kgen::rt::platform_infos("Ascend910B2"));
   EXPECT_EQ(r.block_dim, plat.GetCoreNumAiv());
   EXPECT_TRUE(r.block_dim_set);

@@ -8,7 +8,7 @@ import sys
 
 # name: (expected category, with a line?, text of add.py to replace, replacement)
 NEGATIVES = {
-    "aten_matmul": ("submission", True,
+    "aten_matmul": ("cheating", True,
                     "    at::Tensor z = at::empty_like(x);\n    EXEC_NPU_CMD(aclnnAddCustom, x, y, z);\n",
                     "    at::Tensor z = at::matmul(x, y.t());  // ERROR-HERE\n"),
     "host_compile": ("compile", True,

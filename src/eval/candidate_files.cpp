@@ -1,0 +1,152 @@
+// A candidate's files, without following links (see candidate_files.h).
+#include "eval/candidate_files.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fmt/core.h>
+#include <fstream>
+#include <sstream>
+
+#include "sandbox/process.h"
+
+namespace kgen::eval {
+namespace {
+namespace fs = std::filesystem;
+
+std::string read_text(const std::string& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+std::string root_of(const std::string& c) {
+  std::error_code ec;
+  fs::path p = fs::canonical(c, ec);
+  return ec ? c : p.string();
+}
+CandidateFile entry(const fs::path& p, const std::string& rel) {
+  CandidateFile f;
+  f.rel = rel;
+  f.path = p.string();
+  struct stat st{};
+  if (::lstat(f.path.c_str(), &st) != 0) {
+    f.kind = CandidateFile::Other;
+    return f;
+  }
+  if (S_ISLNK(st.st_mode)) {
+    f.kind = CandidateFile::Link;
+    std::error_code ec;
+    f.link = fs::read_symlink(p, ec).string();
+  } else if (S_ISDIR(st.st_mode)) {
+    f.kind = CandidateFile::Directory;
+  } else if (S_ISREG(st.st_mode)) {
+    f.kind = CandidateFile::Regular;
+    f.size = static_cast<uint64_t>(st.st_size);
+  } else {
+    f.kind = CandidateFile::Other;
+  }
+  return f;
+}
+uint64_t fnv(uint64_t h, const std::string& s) {
+  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+  return (h ^ 0xff) * 1099511628211ull;
+}
+}  // namespace
+
+std::vector<CandidateFile> candidate_files(const std::string& candidate) {
+  std::vector<CandidateFile> v;
+  const std::string root = root_of(candidate);
+  std::error_code ec;
+  if (!fs::is_directory(root, ec)) {
+    v.push_back(entry(root, ""));
+    return v;
+  }
+  // recursive_directory_iterator does not descend into linked folders; entries are lstat'ed, never followed.
+  for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    v.push_back(entry(it->path(), fs::relative(it->path(), root, ec).string()));
+    if (v.size() > kMaxFiles + 1) break;
+  }
+  std::sort(v.begin(), v.end(), [](const CandidateFile& a, const CandidateFile& b) { return a.rel < b.rel; });
+  return v;
+}
+
+std::vector<std::string> refuse_candidate(const std::string& candidate) {
+  std::vector<std::string> d;
+  auto files = candidate_files(candidate);
+  const std::string shown = candidate;
+  auto name = [&](const CandidateFile& f) { return f.rel.empty() ? shown : shown + "/" + f.rel; };
+  if (files.size() > kMaxFiles) {
+    d.push_back(fmt::format("error[candidate] {}: more than {} files — a candidate is an op project or one source "
+                            "file",
+                            shown, kMaxFiles));
+    return d;
+  }
+  uint64_t total = 0;
+  for (const CandidateFile& f : files) {
+    switch (f.kind) {
+      case CandidateFile::Directory:
+        continue;
+      case CandidateFile::Link:
+        d.push_back(fmt::format("error[candidate] {}: is a symbolic link (to {}) — a candidate may hold only its own "
+                                "files; copy the file in instead of linking it",
+                                name(f), sandbox::utf8_clean(f.link)));
+        continue;
+      case CandidateFile::Other:
+        d.push_back(fmt::format("error[candidate] {}: is not a regular file (a device, pipe or socket) — remove it",
+                                name(f)));
+        continue;
+      case CandidateFile::Regular:
+        break;
+    }
+    total += f.size;
+    if (total > kMaxBytes) {
+      d.push_back(fmt::format("error[candidate] {}: the candidate is larger than {} MiB", shown, kMaxBytes >> 20));
+      return d;
+    }
+    std::string t = read_text(f.path);
+    if (!sandbox::valid_utf8(t))
+      d.push_back(fmt::format("error[candidate] {}: is not UTF-8 text ({} bytes{}) — a candidate is source code; "
+                              "remove binary files",
+                              name(f), f.size, t.find('\0') != std::string::npos ? ", NUL bytes" : ""));
+  }
+  return d;
+}
+
+std::string candidate_hash(const std::string& candidate) {
+  uint64_t h = 1469598103934665603ull;
+  for (const CandidateFile& f : candidate_files(candidate)) {
+    if (f.kind == CandidateFile::Directory) continue;
+    if (!f.rel.empty()) h = fnv(h, f.rel);
+    if (f.kind == CandidateFile::Regular) h = fnv(h, read_text(f.path));
+    else h = fnv(fnv(h, f.kind == CandidateFile::Link ? "link" : "other"), f.link);
+  }
+  return fmt::format("{:016x}", h);
+}
+
+nlohmann::json candidate_sources(const std::string& candidate) {
+  nlohmann::json files = nlohmann::json::object();
+  for (const CandidateFile& f : candidate_files(candidate)) {
+    std::string key = f.rel.empty() ? fs::path(candidate).filename().string() : f.rel;
+    if (f.kind == CandidateFile::Directory) continue;
+    if (f.kind == CandidateFile::Link) {
+      files[key] = "(a symbolic link, not followed)";
+      continue;
+    }
+    if (f.kind == CandidateFile::Other) {
+      files[key] = "(not a regular file, not included)";
+      continue;
+    }
+    if (f.size > 256 * 1024) {
+      files[key] = fmt::format("({} bytes, not included)", f.size);
+      continue;
+    }
+    std::string t = read_text(f.path);
+    files[key] = t.find('\0') != std::string::npos ? fmt::format("(binary file, {} bytes, not included)", f.size)
+                                                   : sandbox::utf8_clean(t);
+  }
+  return files;
+}
+}  // namespace kgen::eval

@@ -1,0 +1,53 @@
+// What evaluate.cpp, eval_op.cpp and eval_mkb.cpp share: verdicts from a sandboxed child that did not finish, the
+// sandbox policy of a candidate run, small text helpers.
+#pragma once
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "eval/evaluate.h"
+#include "sandbox/sandbox.h"
+
+namespace kgen::eval {
+struct Fail {
+  Verdict v = Verdict::RuntimeError;
+  std::string cat;
+  std::vector<std::string> diags;
+};
+void set_fail(EvalResult& R, const Fail& f);
+
+// The verdict of a candidate run that stopped without delivering what was asked (`pending`: "case default, trial
+// 2"): timeout (wall clock, stalled, CPU time, the emulator's instruction limit), compile-error (error[compile] /
+// error[kernel-name]), runtime-error with the emulator's category, or with `exit` / `crash` / `output-limit` /
+// `protocol` when the process ended, died, wrote too much or wrote junk on the result channel.
+Fail child_failure(const EvalOptions& o, const sandbox::Result& r, const std::string& what, const std::string& pending);
+
+// The sandbox every candidate run gets: kgen's files read-only, the limits of the options; callers add their binds.
+sandbox::Policy candidate_policy(const EvalOptions& o);
+sandbox::Limits candidate_limits(const EvalOptions& o, int runs);
+std::string oprun_path(const EvalOptions& o);
+
+std::vector<std::string> lines_of(const std::string& out, size_t max = 60);
+bool first_error(const std::string& out, std::string& cat, std::string& line);
+std::string read_text(const std::string& path);
+double since(std::chrono::steady_clock::time_point t0);
+double eager_us_of(const std::string& trace_json, const EvalOptions& o);
+// ge::DataType of a reference meta dtype name ("bfloat16" travels as uint16), -1 when unknown.
+int npy_dtype_of(const std::string& name);
+// Bytes of a meta.json tensor list ({"shape", "dtype"} each).
+double tensor_bytes(const nlohmann::json& tensors);
+
+// A temporary folder (TMPDIR, mode 0700) removed with everything in it when the guard goes.
+struct TempDirGuard {
+  std::string path;
+  explicit TempDirGuard(const std::string& prefix);
+  ~TempDirGuard();
+  TempDirGuard(const TempDirGuard&) = delete;
+  TempDirGuard& operator=(const TempDirGuard&) = delete;
+};
+
+void eval_op_project(const EvalOptions& o, EvalResult& R);
+void eval_mkb(const EvalOptions& o, EvalResult& R);
+}  // namespace kgen::eval

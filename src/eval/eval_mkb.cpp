@@ -1,0 +1,236 @@
+// A MultiKernelBench submission on a task: the reference (MultiKernelBench's seeding) computed by reference.py in
+// its own process, the submission's Python and kernels in one sandboxed run of python/kgen_mkb/run_mkb.py, the
+// comparison and the performance model here.
+#include <filesystem>
+#include <fmt/core.h>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "eval/compare.h"
+#include "eval/eval_internal.h"
+#include "eval/modeled.h"
+#include "eval/reference.h"
+#include "op/npy.h"
+#include "sandbox/paths.h"
+
+namespace kgen::eval {
+namespace {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+struct Trial {
+  std::string id;           // t<k> (seed) or s<k> (secret seed)
+  int trial = 0;
+  bool secret = false;
+  fs::path dir;
+  json meta;
+};
+
+Tolerance tol_for(const EvalOptions& o, const std::string& dtype) {
+  if (dtype == "float16") return {o.fp16.atol, o.fp16.rtol};
+  if (dtype == "bfloat16") return {o.bf16.atol, o.bf16.rtol};
+  if (dtype == "float32" || dtype == "float64") return {o.fp32.atol, o.fp32.rtol};
+  return {0, 0};
+}
+
+// ModelNew's positional arguments of one trial: the tensor inputs (meta name "input<i>") and the non-tensor
+// forward arguments at their indices.
+json args_of(const Trial& t) {
+  std::map<int, json> at;
+  for (const auto& in : t.meta["inputs"]) {
+    std::string n = in.value("name", "");
+    int i = n.rfind("input", 0) == 0 ? std::atoi(n.c_str() + 5) : static_cast<int>(at.size());
+    at[i] = {{"tensor", (t.dir / in["file"].get<std::string>()).string()}, {"dtype", in.value("dtype", "")}};
+  }
+  for (const auto& s : t.meta.value("forward_scalars", json::array())) at[s.value("index", 0)] = {{"value", s["value"]}};
+  json a = json::array();
+  for (auto& [i, v] : at) a.push_back(v);
+  return a;
+}
+}  // namespace
+
+void eval_mkb(const EvalOptions& o, EvalResult& R) {
+  auto t_ref = std::chrono::steady_clock::now();
+  RefRequest q;
+  q.cases = {"default"};
+  q.trials = o.trials;
+  q.mkb_seeding = true;
+  q.secret_trials = o.secret_trials;
+  q.secret_seed = o.secret_seed;
+  q.secret_cache = o.secret_cache;
+  json doc;
+  std::vector<std::string> diags;
+  bool ref_ok = reference_data(o, q, doc, diags);
+  R.reference_s = since(t_ref);
+  if (!ref_ok) return set_fail(R, {Verdict::RuntimeError, "task", diags});
+  R.task_id = doc.value("task_id", "");
+  R.category = doc.value("category", "");
+  R.level = doc.value("level", 1);
+  if (doc["cases"].empty())
+    return set_fail(R, {Verdict::RuntimeError, "task", {"error[task] " + o.task + ": no default case"}});
+  const json& c0 = doc["cases"][0];
+  CaseResult cr;
+  cr.name = c0["name"].get<std::string>();
+
+  std::vector<Trial> trials;
+  json manifest = {{"groups", json::array()}};
+  sandbox::Policy pol = candidate_policy(o);
+  const std::string sub = fs::absolute(o.candidate).string(), task = fs::absolute(o.task).string();
+  pol.binds.push_back({sub, false});
+  pol.binds.push_back({task, false});
+  for (const char* field : {"trials", "secret_trials"}) {
+    json g = {{"seed", std::string(field) == "trials" ? o.seed : static_cast<int64_t>(o.secret_seed)},
+              {"trials", json::array()}};
+    int k = 0;
+    for (const auto& d : c0.value(field, json::array())) {
+      Trial t;
+      t.trial = k++;
+      t.secret = std::string(field) == "secret_trials";
+      t.id = fmt::format("{}{}", t.secret ? "s" : "t", t.trial);
+      t.dir = d.get<std::string>();
+      t.meta = json::parse(read_text((t.dir / "meta.json").string()));
+      json a = args_of(t);
+      for (const auto& x : a)
+        if (x.contains("tensor")) pol.binds.push_back({x["tensor"].get<std::string>(), false});
+      g["trials"].push_back({{"id", t.id}, {"args", a}});
+      trials.push_back(std::move(t));
+    }
+    if (!g["trials"].empty()) manifest["groups"].push_back(g);
+  }
+  TempDirGuard tmp("kgen-mkb-");
+  const std::string mfile = tmp.path + "/manifest.json";
+  std::ofstream(mfile) << manifest.dump();
+  pol.binds.push_back({mfile, false});
+
+  sandbox::Child c;
+  c.argv = {o.python, "-B", sandbox::paths().source_dir + "/python/kgen_mkb/run_mkb.py", sub, "--task", task,
+            "--oprun", oprun_path(o), "--work", "kgen-mkb-work", "--manifest", mfile, "--channel", "3", "--soc",
+            o.soc};
+  c.clear_env = true;
+  c.env = {"KGEN_CACHE=" + cache_dir(o), "KGEN_PRIVATE_BUILD=1", "PYTHONDONTWRITEBYTECODE=1"};
+
+  perf::Profile prof = perf::load_profile(o.soc);
+  std::map<size_t, op::NpyArray> outs;
+  std::vector<std::string> traces;
+  size_t done = 0;
+  Fail judged;
+  bool failed = false;
+  cr.eager_modeled_us = eager_us_of((trials[0].dir / "trace.json").string(), o);
+  auto judge = [&](const sandbox::Frame& fr) -> bool {
+    size_t dot = fr.name.find('.');
+    std::string id = fr.name.substr(0, dot);
+    if (done >= trials.size() || id != trials[done].id) {
+      judged = {Verdict::RuntimeError, "protocol",
+                {"error[protocol] " + o.candidate + ": a result for '" + fr.name + "' out of order on kgen's result "
+                 "channel"}};
+      return !(failed = true);
+    }
+    const Trial& t = trials[done];
+    if (fr.kind == "npy") {
+      op::NpyArray a;
+      if (std::string e = op::parse_npy(fr.data, a, "output " + fr.name); !e.empty()) {
+        judged = {Verdict::RuntimeError, "protocol", {"error[protocol] " + o.candidate + ": " + e}};
+        return !(failed = true);
+      }
+      outs[dot == std::string::npos ? 0 : std::strtoul(fr.name.c_str() + dot + 1, nullptr, 10)] = std::move(a);
+      return true;
+    }
+    if (fr.kind == "trace") {
+      traces.push_back(fr.data);
+      return true;
+    }
+    if (fr.kind != "json") return true;
+    json got;
+    try {
+      got = json::parse(fr.data);
+    } catch (...) {
+      got = json::object();
+    }
+    const json& want = t.meta["outputs"];
+    std::string mismatch;
+    if (outs.size() != want.size())
+      mismatch = fmt::format("ModelNew returned {} output(s), the reference {}", outs.size(), want.size());
+    for (size_t k = 0; k < want.size() && mismatch.empty(); ++k) {
+      auto g = outs.find(k);
+      if (g == outs.end()) {
+        mismatch = fmt::format("output {} was not returned", k);
+        break;
+      }
+      op::NpyArray ref;
+      std::string wdt = want[k]["dtype"].get<std::string>();
+      if (std::string e = op::read_npy((t.dir / want[k]["file"].get<std::string>()).string(), ref); !e.empty())
+        throw std::runtime_error("reference " + e);
+      Compared cmp = compare_arrays(k, "output" + std::to_string(k), ref, wdt, g->second, tol_for(o, wdt), false);
+      cr.max_abs_err = std::max(cr.max_abs_err, cmp.max_abs);
+      cr.max_rel_err = std::max(cr.max_rel_err, cmp.max_rel);
+      mismatch = cmp.mismatch;
+    }
+    if (done == 0) {
+      Modeled m;
+      std::string err;
+      for (const std::string& tr : traces)
+        if (!add_launch(tr, prof, true, m, err)) {
+          judged = {Verdict::RuntimeError, "protocol",
+                    {"error[protocol] " + o.candidate + ": a launch trace that is not valid (" + err + ")"}};
+          return !(failed = true);
+        }
+      if (traces.empty()) {
+        judged = {Verdict::Cheating, "",
+                  {"cheating " + o.candidate + ": ModelNew.forward returned its outputs without launching a kernel"}};
+        return !(failed = true);
+      }
+      set_modeled(cr, m);
+      R.timeline = timeline_of(m.lanes, cr.name);
+      double bytes = tensor_bytes(want);   // every output byte must be written; inputs may be read in part
+      double lb = lower_bound_us(bytes, 1, prof);
+      if (mismatch.empty() && m.us < lb * 0.999) {
+        judged = {Verdict::Cheating, "",
+                  {fmt::format("cheating {}: the launch traces model {:.3f} us, below the physical lower bound of "
+                               "{:.3f} us (launch + {:.0f} bytes of outputs written at {:.0f} GB/s, the fastest "
+                               "{} can move them) — the traces are not the kernels' work",
+                               o.candidate, m.us, lb, bytes, bound_gbps(bytes, prof), prof.name)}};
+        return !(failed = true);
+      }
+    }
+    if (got.contains("notes") && got["notes"].is_array())
+      for (const auto& n : got["notes"])
+        if (n.is_string() && R.diagnostics.size() < 20) R.diagnostics.push_back(sandbox::utf8_clean(n.get<std::string>()));
+    outs.clear();
+    traces.clear();
+    ++done;
+    if (!mismatch.empty()) {
+      cr.first_mismatch = fmt::format("{}trial {}: {}", t.secret ? "secret " : "", t.trial, mismatch);
+      judged = {Verdict::WrongAnswer, "",
+                {fmt::format("error[mismatch] {}: {}trial {}: {} — ModelNew's output differs from the reference "
+                             "Model's",
+                             o.candidate, t.secret ? "secret " : "", t.trial, mismatch)}};
+      return !(failed = true);
+    }
+    return true;
+  };
+  c.on_frame = [&](const sandbox::Frame& fr) {
+    try {
+      return judge(fr);
+    } catch (const std::exception& e) {
+      judged = {Verdict::RuntimeError, "internal", {std::string("error[internal] kgen eval: ") + e.what()}};
+      failed = true;
+      return false;
+    }
+  };
+  auto t_run = std::chrono::steady_clock::now();
+  sandbox::Result res =
+      sandbox::run(c, candidate_limits(o, static_cast<int>(trials.size())), pol, sandbox::default_mode());
+  R.run_s = since(t_run);
+  R.cases.push_back(cr);
+  if (failed) return set_fail(R, judged);
+  if (done == trials.size() && res.status == 0 && !res.timed_out) {
+    R.cases.back().correct = true;
+    R.verdict = Verdict::Correct;
+    return;
+  }
+  const Trial& pending = trials[std::min(done, trials.size() - 1)];
+  set_fail(R, child_failure(o, res, "the MultiKernelBench run",
+                            fmt::format("{}trial {}", pending.secret ? "secret " : "", pending.trial)));
+}
+}  // namespace kgen::eval

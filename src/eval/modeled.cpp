@@ -1,0 +1,69 @@
+// Modeled time from traces, in the evaluator (see modeled.h).
+#include "eval/modeled.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "perf/ktrace_io.h"
+#include "perf/model.h"
+#include "perf/report.h"
+
+namespace kgen::eval {
+bool add_launch(const std::string& bytes, const perf::Profile& p, bool lanes, Modeled& m, std::string& err) {
+  perf::KTrace t;
+  if (!perf::decode_ktrace(bytes, t, err)) return false;
+  perf::Options o;
+  o.keep_events = lanes;
+  perf::Result r = perf::model(t, p, o);
+  const double us = r.steady_us > 0 ? r.steady_us : r.time_us;
+  m.us += us;
+  m.gm_bytes += static_cast<double>(r.gm_bytes);
+  m.flops += r.flops;
+  if (us > m.longest_us) {
+    m.longest_us = us;
+    m.bound = r.bound;
+    if (lanes) m.lanes = perf::lanes_json(r);
+  }
+  return true;
+}
+
+void set_modeled(CaseResult& c, const Modeled& m) {
+  c.modeled_us = m.us;
+  c.gm_bytes = m.gm_bytes;
+  c.flops = m.flops;
+  c.bound = m.bound;
+}
+
+double lower_bound_us(double bytes, int launches, const perf::Profile& p) {
+  return launches * p.launch_pipelined_us + bytes / (bound_gbps(bytes, p) * 1e3);
+}
+
+double bound_gbps(double bytes, const perf::Profile& p) {
+  // Data that fits in L2 may already be there (a benchmark loop, the op before): the L2 rate is the ceiling then.
+  return bytes <= static_cast<double>(p.l2_bytes) ? std::max(p.hbm_peak_gbps, p.l2_gbps) : p.hbm_peak_gbps;
+}
+
+Timeline timeline_of(const std::string& lanes, const std::string& case_name) {
+  Timeline t;
+  if (lanes.empty()) return t;
+  try {
+    nlohmann::json j = nlohmann::json::parse(lanes);
+    t.kernel = j.value("kernel", "");
+    t.case_name = case_name;
+    t.bound = j.value("bound", "");
+    t.body_us = j.value("body_us", 0.0);
+    t.cores = j.value("cores", 0);
+    for (const auto& l : j["lanes"]) {
+      TimelineLane lane;
+      lane.core = l.value("core", "");
+      lane.pipe = l.value("pipe", "");
+      lane.busy_us = l.value("busy_us", 0.0);
+      lane.spans = l["spans"].get<std::vector<double>>();
+      t.lanes.push_back(std::move(lane));
+    }
+  } catch (...) {
+    t = Timeline{};
+  }
+  return t;
+}
+}  // namespace kgen::eval

@@ -1,0 +1,30 @@
+// Modeled time of a candidate, computed by the evaluator from the launch traces its sandboxed run sent (the
+// performance model, src/perf, on the named SoC profile): the candidate's process never computes its own time.
+// Because the trace comes from a process that ran candidate code, it is checked against physics: a launch cannot
+// take less than the launch cost plus the time to write the task's outputs (every element must be written; inputs
+// may legitimately be read in part, as by a gather) at the chip's fastest rate (its L2 bandwidth when they fit in L2,
+// else peak HBM: lower_bound_us); a trace that claims less did not come from the kernel's work.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "eval/result.h"
+#include "perf/profile.h"
+
+namespace kgen::eval {
+struct Modeled {
+  double us = 0;              // sum of the launches' steady_us (back to back: launch_pipelined_us + body)
+  double gm_bytes = 0, flops = 0;
+  double longest_us = -1;
+  std::string bound;          // of the longest launch
+  std::string lanes;          // perf/lanes.cpp JSON of the longest launch (when asked for)
+};
+// Adds one launch's binary trace (perf/ktrace_io.h) to `m`. False with `err` when the bytes are not a valid trace.
+bool add_launch(const std::string& trace_bytes, const perf::Profile& p, bool lanes, Modeled& m, std::string& err);
+void set_modeled(CaseResult& c, const Modeled& m);
+// The lightest a forward can be: launches x launch_pipelined_us + bytes / bound_gbps, in us.
+double lower_bound_us(double bytes, int launches, const perf::Profile& p);
+double bound_gbps(double bytes, const perf::Profile& p);
+// The report's timeline from lanes JSON (empty Timeline when unreadable).
+Timeline timeline_of(const std::string& lanes_json, const std::string& case_name);
+}  // namespace kgen::eval

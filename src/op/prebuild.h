@@ -1,0 +1,22 @@
+// The libraries an op project needs, built before kgen-oprun runs it: the host library and the kernel library of
+// each distinct set of input dtypes as predict_defines sees it (plus the generated tiling-names header). Done by
+// the evaluator and `kgen op run` outside the candidate's sandbox, in sandboxed compiles, so the shared build cache
+// only ever holds what a compiler made; the paths returned are what to bind read-only into kgen-oprun's sandbox.
+// A predicted kernel that does not compile is not an error here: kgen-oprun builds the column the host really
+// picks (and reports that compile's errors).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "op/build.h"
+#include "op/project.h"
+
+namespace kgen::op {
+struct Prebuilt {
+  BuildOut host;                    // !host.ok: the host file does not compile (host.diag)
+  std::vector<std::string> files;   // libraries and headers to bind
+  double seconds = 0;
+};
+// `input_dtypes`: per run, the ge::DataType of each input in OpDef order.
+Prebuilt prebuild(const Project& p, const std::string& soc, const std::vector<std::vector<int>>& input_dtypes);
+}  // namespace kgen::op
