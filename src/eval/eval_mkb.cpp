@@ -91,8 +91,9 @@ void eval_mkb(const EvalOptions& o, EvalResult& R) {
       t.dir = d.get<std::string>();
       t.meta = json::parse(read_text((t.dir / "meta.json").string()));
       json a = args_of(t);
-      for (const auto& x : a)
-        if (x.contains("tensor")) pol.binds.push_back({x["tensor"].get<std::string>(), false});
+      for (auto& x : a)
+        if (x.contains("tensor"))
+          x["tensor"] = sandbox::hide_file(pol, x["tensor"].get<std::string>(), sandbox::default_mode());
       g["trials"].push_back({{"id", t.id}, {"args", a}});
       trials.push_back(std::move(t));
     }
@@ -101,11 +102,11 @@ void eval_mkb(const EvalOptions& o, EvalResult& R) {
   TempDirGuard tmp("kgen-mkb-");
   const std::string mfile = tmp.path + "/manifest.json";
   std::ofstream(mfile) << manifest.dump();
-  pol.binds.push_back({mfile, false});
+  const std::string mfile_inside = sandbox::hide_file(pol, mfile, sandbox::default_mode());
 
   sandbox::Child c;
   c.argv = {o.python, "-B", sandbox::paths().source_dir + "/python/kgen_mkb/run_mkb.py", sub, "--task", task,
-            "--oprun", oprun_path(o), "--work", "kgen-mkb-work", "--manifest", mfile, "--channel", "3", "--soc",
+            "--oprun", oprun_path(o), "--work", "kgen-mkb-work", "--manifest", mfile_inside, "--channel", "3", "--soc",
             o.soc};
   c.clear_env = true;
   c.env = {"KGEN_CACHE=" + cache_dir(o), "KGEN_PRIVATE_BUILD=1", "PYTHONDONTWRITEBYTECODE=1"};

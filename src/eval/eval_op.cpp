@@ -183,10 +183,12 @@ void eval_op_project(const EvalOptions& o, EvalResult& R) {
   }
   op::Prebuilt pre = op::prebuild(p, o.soc, dtypes);
   R.build_s = pre.seconds;
-  if (!pre.host.ok) {
-    Fail f{Verdict::CompileError, "", lines_of(pre.host.diag, 80)};
-    if (pre.host.diag.rfind("error[compile]", 0) != 0) f = {Verdict::RuntimeError, "internal", lines_of(pre.host.diag)};
-    if (pre.host.diag.rfind("error[sandbox]", 0) == 0) f.cat = "sandbox";
+  if (!pre.host.ok || !pre.cheating.empty()) {
+    const std::string& d = pre.host.ok ? pre.cheating : pre.host.diag;
+    Fail f{Verdict::CompileError, "", lines_of(d, 80)};
+    if (d.rfind("cheating", 0) == 0) f.v = Verdict::Cheating;
+    else if (d.rfind("error[sandbox]", 0) == 0) f = {Verdict::RuntimeError, "sandbox", lines_of(d)};
+    else if (d.rfind("error[compile]", 0) != 0) f = {Verdict::RuntimeError, "internal", lines_of(d)};
     return set_fail(R, f);
   }
   const std::vector<std::string>& libs = pre.files;
@@ -202,8 +204,7 @@ void eval_op_project(const EvalOptions& o, EvalResult& R) {
     json jr = {{"id", r.id}, {"inputs", json::array()}, {"trace", !r.secret && r.trial == 0}};
     for (const auto& in : r.meta["inputs"]) {
       std::string f = (r.dir / in["file"].get<std::string>()).string();
-      jr["inputs"].push_back(f);
-      pol.binds.push_back({f, false});
+      jr["inputs"].push_back(sandbox::hide_file(pol, f, sandbox::default_mode()));
     }
     json at = json::parse(read_text((r.dir / "attrs.json").string()));
     jr["attrs"] = map_attrs(attrs, at);
@@ -211,10 +212,10 @@ void eval_op_project(const EvalOptions& o, EvalResult& R) {
   }
   const std::string batch_file = tmp.path + "/runs.json";
   std::ofstream(batch_file) << batch.dump();
-  pol.binds.push_back({batch_file, false});
+  const std::string batch_inside = sandbox::hide_file(pol, batch_file, sandbox::default_mode());
 
   sandbox::Child c;
-  c.argv = {oprun_path(o), "run", p.dir, "--soc", o.soc, "--batch", batch_file, "--channel", "3"};
+  c.argv = {oprun_path(o), "run", p.dir, "--soc", o.soc, "--batch", batch_inside, "--channel", "3"};
   c.clear_env = true;
   c.env = {"KGEN_CACHE=" + op::cache_dir(), "KGEN_PRIVATE_BUILD=1"};
 

@@ -97,6 +97,16 @@ std::vector<std::string> check_cpp_source(const std::string& file, const std::st
     }
   }
   std::string code = strip(text, lits);
+  // Functions the candidate defines itself: a helper named read() or write() is its own code, not the C library's.
+  std::set<std::string> own;
+  {
+    static const std::regex def(R"(\b([A-Za-z_]\w*)\s*\([^;{}()]*(?:\([^()]*\)[^;{}()]*)*\)\s*(?:const\s*)?)"
+                                R"((?:noexcept\s*)?(?:override\s*)?(?:->\s*[\w:<>]+\s*)?\{)");
+    static const std::set<std::string> keywords = {"if", "for", "while", "switch", "catch", "return", "sizeof",
+                                                   "decltype", "alignof", "static_assert"};
+    for (auto it = std::sregex_iterator(code.begin(), code.end(), def); it != std::sregex_iterator(); ++it)
+      if (!keywords.count((*it)[1].str())) own.insert((*it)[1].str());
+  }
   std::istringstream in(code);
   std::string l;
   int ln = 0;
@@ -106,6 +116,17 @@ std::vector<std::string> check_cpp_source(const std::string& file, const std::st
       R"((^|[^\w.>:])(fopen|fopen64|freopen|open|openat|creat|popen|system|execl|execlp|execle|execv|execvp|execve|mmap|dlopen|fread|read)\s*\()");
   static const std::regex stream_tok(R"(\b(ifstream|fstream|filebuf|std::filesystem|FILE\s*\*))");
   static const std::regex env_tok(R"(\b(getenv|secure_getenv|environ|__environ)\b)");
+  // What reaches past the kernel's API inside the evaluator's process: memory maps and protections, signals,
+  // other processes and threads, raw file descriptors, directories, sockets, the dynamic linker.
+  static const std::regex escape_call(
+      R"((^|[^\w.>:])(syscall|mprotect|munmap|mremap|madvise|dlsym|dlvsym|sigaction|signal|sigaltstack|ptrace|kill|)"
+      R"(tgkill|raise|fork|vfork|clone|setns|unshare|socket|connect|opendir|fdopendir|readdir|scandir|nftw|ftw|glob|)"
+      R"(write|pwrite|writev|pread|sendto|sendmsg|pthread_create|prctl|process_vm_readv|process_vm_writev|memfd_create|)"
+      R"(dup2|dup3|ioctl|getauxval|__builtin_frame_address|__builtin_return_address)\s*\()");
+  static const std::regex asm_tok(R"(\b(asm|__asm__|__asm)\b)");
+  static const std::regex thread_tok(R"(\bstd\s*::\s*(thread|jthread|async)\b)");
+  static const std::regex ctor_tok(R"(__attribute__\s*\(\s*\(\s*(constructor|destructor))");
+  static const std::regex kgen_tok(R"(\b\w*[kK][gG][eE][nN]\w*\b)");
   while (std::getline(in, l)) {
     ++ln;
     int at = first_line + ln - 1;
@@ -118,12 +139,12 @@ std::vector<std::string> check_cpp_source(const std::string& file, const std::st
     }
     for (auto it = std::sregex_iterator(l.begin(), l.end(), aclnn_call); it != std::sregex_iterator(); ++it) {
       std::string name = (*it)[1].str();
-      static const std::regex own(R"(aclnn\w*Custom(GetWorkspaceSize)?)");
-      if (std::regex_match(name, own)) continue;
+      static const std::regex own_op(R"(aclnn\w*Custom(GetWorkspaceSize)?)");
+      if (std::regex_match(name, own_op)) continue;
       out.push_back(diag(file, at, name + "(...) call",
                          "a built-in CANN (aclnn) operator does the work instead of the candidate's kernel"));
     }
-    if (std::regex_search(l, m, file_call))
+    if (std::regex_search(l, m, file_call) && !own.count(m[2].str()))
       out.push_back(diag(file, at, m[2].str() + "(...) call",
                          "a candidate may not read files or start processes (reference outputs, the task file)"));
     else if (std::regex_search(l, m, stream_tok))
@@ -132,12 +153,30 @@ std::vector<std::string> check_cpp_source(const std::string& file, const std::st
     if (std::regex_search(l, m, env_tok))
       out.push_back(diag(file, at, "reads the environment (" + m[1].str() + ")",
                          "KGEN_* variables and the run's paths identify the test; a kernel may not special-case it"));
+    if (std::regex_search(l, m, escape_call) && !own.count(m[2].str()))
+      out.push_back(diag(file, at, m[2].str() + "(...) call",
+                         "it reaches past the AscendC API into the evaluator's process (memory protections, "
+                         "signals, processes, threads, file descriptors, the dynamic linker)"));
+    if (std::regex_search(l, m, asm_tok))
+      out.push_back(diag(file, at, "inline assembly (" + m[1].str() + ")",
+                         "a kernel is AscendC, and assembly can do anything to the evaluator's process"));
+    if (std::regex_search(l, m, thread_tok))
+      out.push_back(diag(file, at, "std::" + m[1].str(),
+                         "a thread of its own would run beside the emulated cores, outside the API"));
+    if (std::regex_search(l, m, ctor_tok))
+      out.push_back(diag(file, at, "__attribute__((" + m[1].str() + "))",
+                         "code that runs when the library loads is outside the op's API"));
+    if (!binding && std::regex_search(l, m, kgen_tok))
+      out.push_back(diag(file, at, "names '" + m[0].str() + "'",
+                         "kgen's own code lives in this process; a candidate uses the AscendC API, not the evaluator"));
   }
-  static const std::regex bad_lit(R"(\.npy\b|\bKGEN_|/ref/|\btasks/|\.py$|\.cache/kgen)");
+  // Strings that name the test's files: reference data, the cache, the run's own inputs folder.
+  static const std::regex bad_lit(
+      R"((input|output)_\d+\.npy|\bKGEN_|/ref/|\btasks/|\.cache/kgen|^/proc\b|/proc/|/kgen/in\b|runs\.json|manifest\.json|\.py$)");
   for (const Lit& lit : lits)
     if (std::regex_search(lit.text, bad_lit))
       out.push_back(diag(file, first_line + lit.line - 1, "string \"" + lit.text + "\"",
-                         "names a file of the test (inputs, reference outputs, the task or kgen's cache)"));
+                         "names a file of the test (inputs, reference outputs, the task, kgen's cache or /proc)"));
   return out;
 }
 
@@ -147,9 +186,10 @@ std::vector<std::string> check_op_project(const std::string& dir) {
   std::vector<fs::path> files;
   for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
        it.increment(ec)) {
-    if (!it->is_regular_file()) continue;
+    // Every file: any of them can be #included (a .inl, a .txt); candidate_files.h has already refused non-text.
+    if (!it->is_regular_file() || it->is_symlink()) continue;
     std::string ext = it->path().extension().string();
-    if (ext == ".cpp" || ext == ".cc" || ext == ".h" || ext == ".hpp" || ext == ".cxx") files.push_back(it->path());
+    if (ext != ".json" && ext != ".md") files.push_back(it->path());
   }
   std::sort(files.begin(), files.end());
   for (const auto& f : files) {

@@ -2,20 +2,28 @@
 // Each finding is one diagnostic line `cheating FILE:LINE: what — why it is not allowed`; any finding makes the
 // verdict `cheating`. Comments are ignored; string literals are looked at only for input/reference file names.
 //
-// C++ sources (an op project's host, tiling and kernel files; a MultiKernelBench submission's kernel_src,
+// C++ sources (every file of an op project but its json and markdown; a MultiKernelBench submission's kernel_src,
 // host_operator_src, host_tiling_src and python_bind_src):
 //   - PyTorch / ATen / aclnn built-ins: #include of torch/ATen/aclnn headers, at:: / torch:: / c10:: compute calls,
 //     calls of aclnn* functions (a built-in CANN operator does the work instead of the kernel). The MultiKernelBench
 //     binding's EXEC_NPU_CMD(aclnn<Op>Custom, ...) launch of the candidate's own op is allowed, as are at::empty*,
 //     at::zeros*, at::ones*, at::full* (allocating outputs) and tensor metadata calls.
 //   - file and process access: fopen/freopen/open/openat/ifstream/fstream/FILE*/mmap/popen/system/exec* (reading
-//     reference outputs or the task file);
+//     reference outputs or the task file); a function the candidate defines itself (a helper named read) is not;
+//   - reaching past the API into the evaluator's process: syscall, mprotect/munmap, signals, ptrace/kill/fork/clone,
+//     setns/unshare, sockets, directory listing, raw fd writes, threads (std::thread, pthread_create), dlsym,
+//     inline assembly, load-time constructors, and any name containing "kgen" (the evaluator's own code);
 //   - special-casing the test: reading the environment (getenv, secure_getenv, environ: KGEN_* variables name the
-//     run's files), string literals naming .npy files or the task/reference/cache paths.
-// MultiKernelBench model_src (python helper python/kgen_eval/static_mkb.py, AST): ModelNew.forward may call only
+//     run's files), string literals naming the test's files (input_000.npy, output_000.npy, /ref/, tasks/, kgen's
+//     cache, /proc, the sandbox's input folder); a plain ".npy" is not.
+// MultiKernelBench submissions (python helper python/kgen_eval/static_mkb.py, AST, strings computed from constants
+// resolved): the top level only assigns; ModelNew's methods and every helper they reach may call only
 // custom_ops_lib functions and tensor plumbing (view/reshape/contiguous/to/size/...), as MultiKernelBench's own
-// check requires: a torch / torch.nn.functional / tensor-method computation or an nn.Module layer call is flagged.
-// Not detected: hard-coded comparisons against the task's shape constants inside the kernel.
+// check requires, through getattr and aliases too; nothing in model_src may reach out of the model (eval/exec,
+// frames, files, other modules' attributes).
+// This is the second line: the sandbox (docs/sandbox.md) is the first, and a finding only makes the verdict
+// explicit. Not detected: hard-coded comparisons against the task's shape constants inside the kernel (the secret
+// trials catch outputs that do not follow from the inputs).
 #pragma once
 #include <string>
 #include <vector>

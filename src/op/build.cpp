@@ -10,6 +10,7 @@
 #include <random>
 #include <regex>
 
+#include "op/imports.h"
 #include "sandbox/paths.h"
 
 namespace kgen::op {
@@ -173,6 +174,11 @@ BuildOut compile_now(const std::string& name, std::vector<std::string> cmd, cons
     b.diag = compile_diag(r.out, src, what);
   } else if (::lstat(out.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
     b.diag = "error[internal] " + src + ": the compiler succeeded but wrote no library for " + what + "\n";
+  } else if (auto bad = forbidden_imports(out, name.rfind("bind-", 0) == 0); !bad.empty()) {
+    // Not cached: the library is never loaded (imports.h).
+    for (const std::string& x : bad)
+      b.diag += "cheating " + src + ": " + what + " compiles to a library that imports " + x +
+                " — a candidate computes through the AscendC API\n";
   } else if (std::rename(out.c_str(), final_path.c_str()) != 0) {
     b.diag = "error[internal] cannot move " + out + " to " + final_path + "\n";
   } else {

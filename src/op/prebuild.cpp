@@ -24,8 +24,11 @@ Prebuilt prebuild(const Project& p, const std::string& soc, const std::vector<st
   }
   b.host = host.get();
   if (b.host.ok) b.files.push_back(b.host.so);
-  for (auto& k : kernels)
-    if (BuildOut o = k.get(); o.ok) b.files.push_back(o.so);
+  for (auto& k : kernels) {
+    BuildOut o = k.get();
+    if (o.ok) b.files.push_back(o.so);
+    else if (o.diag.rfind("cheating", 0) == 0 && b.cheating.empty()) b.cheating = o.diag;
+  }
   if (!p.tiling_h.empty())
     if (std::string names = tiling_names_header(p.tiling_h); !names.empty()) b.files.push_back(names);
   b.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -14,6 +14,7 @@
 namespace kgen::op {
 struct Prebuilt {
   BuildOut host;                    // !host.ok: the host file does not compile (host.diag)
+  std::string cheating;             // a kernel built to a library with forbidden imports (imports.h): its diag
   std::vector<std::string> files;   // libraries and headers to bind
   double seconds = 0;
 };

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <mutex>
+#include <random>
 
 #include "sandbox/cgroup.h"
 #include "sandbox/paths.h"
@@ -83,6 +84,10 @@ std::vector<std::string> bwrap_args(const Child& c, const Policy& p, int seccomp
     else if (fs::exists(h, ec)) a.insert(a.end(), {"--ro-bind", "/dev/null", h});
   }
   for (const Bind& b : p.binds) a.insert(a.end(), {b.writable ? "--bind" : "--ro-bind", b.path, b.path});
+  if (!p.hidden.empty()) {
+    a.insert(a.end(), {"--perms", "0111", "--dir", "/kgen/in"});   // traversable, not listable
+    for (const auto& [host, inside] : p.hidden) a.insert(a.end(), {"--ro-bind", host, inside});
+  }
   if (!p.host_root) a.insert(a.end(), {"--remount-ro", "/"});
   if (c.clear_env) a.push_back("--clearenv");
   auto set = [&](const std::string& kv) {
@@ -138,6 +143,17 @@ Result run_unsafe(const Child& c0, const Limits& l, const Policy& p) {
   return r;
 }
 }  // namespace
+
+std::string hide_file(Policy& p, const std::string& host_path, Mode m) {
+  if (m == Mode::Unsafe) return host_path;
+  static thread_local std::mt19937_64 rng{std::random_device{}()};
+  char name[40];
+  std::snprintf(name, sizeof name, "%016llx%016llx", static_cast<unsigned long long>(rng()),
+                static_cast<unsigned long long>(rng()));
+  std::string inside = std::string("/kgen/in/") + name + "/" + fs::path(host_path).filename().string();
+  p.hidden.emplace_back(host_path, inside);
+  return inside;
+}
 
 Mode default_mode() { return g_mode.load(); }
 void set_default_mode(Mode m) { g_mode.store(m); }

@@ -32,6 +32,9 @@ struct Bind {
 
 struct Policy {
   std::vector<Bind> binds;
+  // Files the child reads by a path it is given but cannot discover: bound read-only as /kgen/in/<random>/<name>
+  // in a folder it may traverse but not list (and cannot chmod: the root is read-only). See hide_file().
+  std::vector<std::pair<std::string, std::string>> hidden;   // host path -> path inside
   size_t tmp_bytes = 512ull << 20;   // the /tmp tmpfs
   int processes = 256;               // at most this many processes and threads at once (0: no cap)
   bool network = false;              // share the host's network (generator programs that call an LLM)
@@ -40,6 +43,10 @@ struct Policy {
   std::vector<std::string> hide;     // paths covered by an empty tmpfs (kgen's cache, the results store)
   std::string cwd = "/tmp";
 };
+
+// Adds `host_path` to p.hidden and returns the path the child must use for it (the host path itself in
+// Mode::Unsafe, where nothing is remapped).
+std::string hide_file(Policy& p, const std::string& host_path, Mode m);
 
 // Whether Mode::Isolated works on this machine (probed once: bubblewrap present, namespaces allowed). `why` says
 // what failed and how to fix it.

@@ -15,7 +15,7 @@ namespace {
 bool is_vec_pos(TPosition p) { return p == TPosition::VECIN || p == TPosition::VECOUT || p == TPosition::VECCALC; }
 
 // An MTE3 store into GM, honouring SetAtomicAdd/Max/Min.
-void gm_store(Core& c, uint8_t* dst, const uint8_t* src, uint64_t bytes) {
+void store_to_gm(Core& c, uint8_t* dst, const uint8_t* src, uint64_t bytes) {
   if (c.atomic_op == 0) { std::memcpy(dst, src, bytes); return; }
   uint32_t es = dtype_size(c.atomic_dt);
   for (uint64_t i = 0; i + es <= bytes; i += es) atomic_combine(c.atomic_dt, c.atomic_op, dst + i, src + i);
@@ -102,7 +102,7 @@ void data_copy(AscendC::TPosition dpos, const LocalRef* dl, void* dg, AscendC::T
       uint8_t* d = touch(*dl, i * dstep, len, true, pipe, api, loc);
       std::memmove(d, s, len);
     } else {
-      gm_store(c, gm_data(static_cast<uint8_t*>(dg) + i * dstep), s, len);
+      store_to_gm(c, gm_data(static_cast<uint8_t*>(dg) + i * dstep), s, len);
     }
   }
   TraceRec& r = trace_instr(pipe, "DataCopy", dt, total / es, total, q.blockCount, loc);
@@ -174,7 +174,7 @@ void data_copy_pad(const LocalRef* dl, void* dg, const LocalRef* sl, const void*
     for (uint32_t i = 0; i < p.blockCount; ++i) {
       const uint8_t* s = touch(*sl, i * ustep, len, false, kMTE3, api, loc);
       gm_access(static_cast<uint8_t*>(dg) + i * gstep, len, true, kMTE3, api, loc);
-      gm_store(c, gm_data(static_cast<uint8_t*>(dg) + i * gstep), s, len);
+      store_to_gm(c, gm_data(static_cast<uint8_t*>(dg) + i * gstep), s, len);
     }
     TraceRec& r = trace_instr(kMTE3, api, dt, len * p.blockCount / es, len * p.blockCount, p.blockCount, loc);
     r.src0 = sl->addr;

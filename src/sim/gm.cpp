@@ -55,7 +55,8 @@ GmBlock* block_of(const void* addr, uintptr_t& base) {
 
 // ---- the fault handler: plain data only (it runs in a signal handler) -----------------------------------------------
 struct Closed {
-  uintptr_t lo, hi;
+  uintptr_t lo, hi;          // the buffer's pages with their guard pages
+  uintptr_t base, size;      // the buffer itself
   uint32_t id;
   char label[64];
 };
@@ -165,9 +166,20 @@ void on_fault(int sig, siginfo_t* si, void* ucv) {
     }
     put(p, end, write ? " GM: writes " : " GM: reads ");
     put(p, end, hit->label);
-    put(p, end, " (byte ");
-    put_num(p, end, a - hit->lo);
-    put(p, end, ") through a plain pointer, outside the AscendC API: no pipe instruction is traced, timed or "
+    if (a < hit->base) {
+      put(p, end, " (");
+      put_num(p, end, hit->base - a);
+      put(p, end, " bytes before its start)");
+    } else if (a >= hit->base + hit->size) {
+      put(p, end, " (");
+      put_num(p, end, a - hit->base - hit->size);
+      put(p, end, " bytes past its end)");
+    } else {
+      put(p, end, " (byte ");
+      put_num(p, end, a - hit->base);
+      put(p, end, ")");
+    }
+    put(p, end, " through a plain pointer, outside the AscendC API: no pipe instruction is traced, timed or "
                 "race-checked for it, and the chip's scalar unit would pay for every element — move data with "
                 "DataCopy (GlobalTensor::GetValue/SetValue for single elements)");
   }
@@ -256,9 +268,12 @@ void gm_protect(bool on) {
       mprotect(reinterpret_cast<void*>(base), b.mapped, close_it ? PROT_NONE : PROT_READ | PROT_WRITE);
     b.closed = close_it;
     if (close_it && g_nclosed < kMaxClosed) {
+      const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
       Closed& c = g_closed[g_nclosed++];
-      c.lo = base;
-      c.hi = base + b.mapped;
+      c.lo = base - page;
+      c.hi = base + b.mapped + page;
+      c.base = base;
+      c.size = b.size;
       c.id = b.id;
       std::string l = b.label.empty() ? "GM buffer #" + std::to_string(b.id) + " (" + std::to_string(b.size) + " bytes)"
                                       : b.label;
@@ -307,6 +322,7 @@ void gm_check(const void* addr, uint64_t bytes, bool write, const char* api, Loc
   sim::gm_check_range(addr, bytes, write, api, loc);
 }
 
+namespace {
 uint8_t* gm_scalar(const void* addr, uint32_t elem, bool write, const char* api, Loc loc) {
   using namespace kgen::sim;
   gm_check_range(addr, elem, write, api, loc);
@@ -315,6 +331,13 @@ uint8_t* gm_scalar(const void* addr, uint32_t elem, bool write, const char* api,
   trace_instr(kS, write ? "GlobalTensor::SetValue" : "GlobalTensor::GetValue", DType::Unknown, 1, elem, 1, loc).gm =
       reinterpret_cast<uintptr_t>(addr);
   return gm_data(addr);
+}
+}  // namespace
+void gm_load(const void* addr, uint32_t elem, void* out, const char* api, Loc loc) {
+  std::memcpy(out, gm_scalar(addr, elem, false, api, loc), elem);
+}
+void gm_store(void* addr, uint32_t elem, const void* in, const char* api, Loc loc) {
+  std::memcpy(gm_scalar(addr, elem, true, api, loc), in, elem);
 }
 
 void tiling_copy(void* dst, const void* gm, uint32_t bytes, Loc loc) {
@@ -335,11 +358,16 @@ void* GmAlloc(size_t size) {
     close(fd);
     return nullptr;
   }
-  void* p = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  // A guard page before and after (always PROT_NONE): a plain pointer that runs off the buffer faults instead of
+  // landing in a neighbour's alias.
+  void* region = mmap(nullptr, mapped + 2 * page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  void* p = region == MAP_FAILED ? MAP_FAILED
+                                 : mmap(static_cast<uint8_t*>(region) + page, mapped, PROT_READ | PROT_WRITE,
+                                        MAP_SHARED | MAP_FIXED, fd, 0);
   void* alias = p == MAP_FAILED ? MAP_FAILED : mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   close(fd);
   if (p == MAP_FAILED || alias == MAP_FAILED) {
-    if (p != MAP_FAILED) munmap(p, mapped);
+    if (region != MAP_FAILED) munmap(region, mapped + 2 * page);
     return nullptr;
   }
   kgen::sim::gm_register(p, size);
@@ -354,7 +382,8 @@ void GmFree(void* ptr) {
   auto it = m.find(reinterpret_cast<uintptr_t>(ptr));
   if (it == m.end()) return;
   if (it->second.alias) {   // registered memory (not GmAlloc's) belongs to whoever registered it
-    munmap(ptr, it->second.mapped);
+    const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    munmap(static_cast<uint8_t*>(ptr) - page, it->second.mapped + 2 * page);
     munmap(it->second.alias, it->second.mapped);
   }
   m.erase(it);

@@ -202,6 +202,7 @@ void touch_abs(Mem m, uint32_t addr, uint64_t bytes, bool write, Pipe p, const c
 }  // namespace kgen::sim
 
 namespace kgen::rt {
+namespace {
 uint8_t* local_scalar(const LocalRef& t, uint64_t index, uint32_t elem, bool write, const char* api, Loc loc) {
   using namespace kgen::sim;
   uint8_t* base = resolve(t, api, loc, elem);
@@ -218,6 +219,13 @@ uint8_t* local_scalar(const LocalRef& t, uint64_t index, uint32_t elem, bool wri
   if (c.auto_sync_scalar) join(c.scalar_waited, c.vc[kS]);
   trace_instr(kS, api, DType::Unknown, 1, elem, 1, loc);
   return p;
+}
+}  // namespace
+void local_load(const LocalRef& t, uint64_t index, uint32_t elem, void* out, const char* api, Loc loc) {
+  std::memcpy(out, local_scalar(t, index, elem, false, api, loc), elem);
+}
+void local_store(const LocalRef& t, uint64_t index, uint32_t elem, const void* in, const char* api, Loc loc) {
+  std::memcpy(local_scalar(t, index, elem, true, api, loc), in, elem);
 }
 void local_check_view(const LocalRef& t, const char* api, Loc loc) { sim::resolve(t, api, loc); }
 }  // namespace kgen::rt

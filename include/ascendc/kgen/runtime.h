@@ -37,7 +37,10 @@ inline MaskArg mask_bits(const uint64_t* m, bool set, DType dt) {
 }
 
 // ---- local memory ----
-uint8_t* local_scalar(const LocalRef& t, uint64_t index, uint32_t elem, bool write, const char* api, Loc loc);
+// One element of a local tensor read into `out` / written from `in` (traced on the scalar pipe). Values are copied,
+// never handed out as pointers: a pointer into the emulator's memory would let code compute outside the API.
+void local_load(const LocalRef& t, uint64_t index, uint32_t elem, void* out, const char* api, Loc loc);
+void local_store(const LocalRef& t, uint64_t index, uint32_t elem, const void* in, const char* api, Loc loc);
 void local_check_view(const LocalRef& t, const char* api, Loc loc);
 
 // ---- TPipe / TQue / TBuf ----
@@ -61,7 +64,9 @@ int32_t pipe_fetch_event(int32_t pipe, AscendC::HardEvent evt);
 
 // ---- global memory ----
 void gm_check(const void* addr, uint64_t bytes, bool write, const char* api, Loc loc);
-uint8_t* gm_scalar(const void* addr, uint32_t elem, bool write, const char* api, Loc loc);
+// One GM element read into `out` / written from `in` (traced on the scalar pipe; values copied, as local_load).
+void gm_load(const void* addr, uint32_t elem, void* out, const char* api, Loc loc);
+void gm_store(void* addr, uint32_t elem, const void* in, const char* api, Loc loc);
 
 // ---- data movement ----
 void data_copy(AscendC::TPosition dpos, const LocalRef* dl, void* dg, AscendC::TPosition spos, const LocalRef* sl,

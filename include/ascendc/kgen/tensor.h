@@ -21,6 +21,33 @@ template <class T> struct LocOperand {
   LocOperand(const AscendC::LocalTensor<T>& t, rt::Loc l = rt::Loc::current()) : r(TensorAccess::ref(t)), loc(l) {}
 };
 template <class T> struct VecExpr { rt::VOp op; rt::LocalRef a, b; rt::Loc loc; };
+// What LocalTensor::operator() and GlobalTensor::operator() give: one element, read and written through the traced
+// scalar path (CANN's signature returns T&; an element proxy keeps `t(i) = v`, `T v = t(i)` and `t(i) += v`
+// working without handing out a pointer into emulated memory).
+template <class T, class Access> class Elem {
+ public:
+  Elem(Access a, rt::Loc loc) : a_(a), loc_(loc) {}
+  operator T() const { T v; a_.load(&v, loc_); return v; }
+  Elem& operator=(const T& v) { a_.store(&v, loc_); return *this; }
+  Elem& operator=(const Elem& o) { return *this = static_cast<T>(o); }
+  Elem& operator+=(const T& v) { return *this = static_cast<T>(static_cast<T>(*this) + v); }
+  Elem& operator-=(const T& v) { return *this = static_cast<T>(static_cast<T>(*this) - v); }
+  Elem& operator*=(const T& v) { return *this = static_cast<T>(static_cast<T>(*this) * v); }
+  Elem& operator/=(const T& v) { return *this = static_cast<T>(static_cast<T>(*this) / v); }
+ private:
+  Access a_;
+  rt::Loc loc_;
+};
+template <class T> struct LocalAccess {
+  rt::LocalRef r; uint32_t index;
+  void load(T* v, rt::Loc loc) const { rt::local_load(r, index, sizeof(T), v, "operator()", loc); }
+  void store(const T* v, rt::Loc loc) const { rt::local_store(r, index, sizeof(T), v, "operator()", loc); }
+};
+template <class T> struct GmAccess {
+  T* p;
+  void load(T* v, rt::Loc loc) const { rt::gm_load(p, sizeof(T), v, "operator()", loc); }
+  void store(const T* v, rt::Loc loc) const { rt::gm_store(p, sizeof(T), v, "operator()", loc); }
+};
 template <class T> struct CmpExpr;   // `a < b` etc., defined in kgen/vec_compare.h
 }  // namespace kgen
 
@@ -33,13 +60,13 @@ template <typename T> class LocalTensor {
     ref_.pos = pos; ref_.addr = addr; ref_.len = tileSize * sizeof(T);
   }
   T GetValue(const uint32_t index, kgen::rt::Loc loc = kgen::rt::Loc::current()) const {
-    T v; std::memcpy(&v, kgen::rt::local_scalar(ref_, index, sizeof(T), false, "GetValue", loc), sizeof(T)); return v;
+    T v; kgen::rt::local_load(ref_, index, sizeof(T), &v, "GetValue", loc); return v;
   }
   void SetValue(const uint32_t index, const T value, kgen::rt::Loc loc = kgen::rt::Loc::current()) const {
-    std::memcpy(kgen::rt::local_scalar(ref_, index, sizeof(T), true, "SetValue", loc), &value, sizeof(T));
+    kgen::rt::local_store(ref_, index, sizeof(T), &value, "SetValue", loc);
   }
-  T& operator()(const uint32_t index, kgen::rt::Loc loc = kgen::rt::Loc::current()) const {
-    return *reinterpret_cast<T*>(kgen::rt::local_scalar(ref_, index, sizeof(T), true, "operator()", loc));
+  kgen::Elem<T, kgen::LocalAccess<T>> operator()(const uint32_t index, kgen::rt::Loc loc = kgen::rt::Loc::current()) const {
+    return {kgen::LocalAccess<T>{ref_, index}, loc};
   }
   LocalTensor operator[](const uint32_t offset) const {
     LocalTensor t = *this;
@@ -95,13 +122,13 @@ template <typename T> class GlobalTensor {
   const __gm__ T* GetPhyAddr() const { return address_; }
   __gm__ T* GetPhyAddr(const uint64_t offset) const { return address_ + offset; }
   T GetValue(const uint64_t offset, kgen::rt::Loc loc = kgen::rt::Loc::current()) const {
-    T v; std::memcpy(&v, kgen::rt::gm_scalar(address_ + offset, sizeof(T), false, "GetValue", loc), sizeof(T)); return v;
+    T v; kgen::rt::gm_load(address_ + offset, sizeof(T), &v, "GetValue", loc); return v;
   }
   void SetValue(const uint64_t offset, const T value, kgen::rt::Loc loc = kgen::rt::Loc::current()) {
-    std::memcpy(kgen::rt::gm_scalar(address_ + offset, sizeof(T), true, "SetValue", loc), &value, sizeof(T));
+    kgen::rt::gm_store(address_ + offset, sizeof(T), &value, "SetValue", loc);
   }
-  __gm__ T& operator()(const uint64_t offset, kgen::rt::Loc loc = kgen::rt::Loc::current()) {
-    return *reinterpret_cast<T*>(kgen::rt::gm_scalar(address_ + offset, sizeof(T), true, "operator()", loc));
+  kgen::Elem<T, kgen::GmAccess<T>> operator()(const uint64_t offset, kgen::rt::Loc loc = kgen::rt::Loc::current()) {
+    return {kgen::GmAccess<T>{address_ + offset}, loc};
   }
   GlobalTensor operator[](const uint64_t offset) const {
     GlobalTensor t = *this; t.address_ = address_ + offset;
