@@ -15,6 +15,7 @@
 #include "sandbox/paths.h"
 #include "cli/perf_cmd.h"
 #include "cli/perf_eager_cmd.h"
+#include "cli/sandbox_flags.h"
 #include "cli/tasks_cmd.h"
 
 namespace {
@@ -100,6 +101,7 @@ int main(int argc, char** argv) {
   kgen::cli::add_bench_command(app, exit_code);
   kgen::cli::add_generate_command(app, exit_code);
   kgen::cli::add_tile_command(app, exit_code);
+  kgen::cli::add_sandbox_command(app, exit_code);
 
   try {
     app.parse(argc, argv);

@@ -14,10 +14,13 @@ void add_sandbox_flags(CLI::App* cmd, eval::EvalOptions* o) {
                      "can forge their verdicts; use it only to debug code you trust (docs/sandbox.md)\n";
       },
       "Run candidates without the sandbox (debugging trusted code only; docs/sandbox.md)");
-  if (o)
+  if (o) {
     cmd->add_option("--secret-trials", o->secret_trials,
                     "Trials per case from a seed drawn for this run, besides --trials (0: none)")
         ->capture_default_str();
+    cmd->add_option("--max-records", o->max_records,
+                    "Pipe instructions per core before a runaway kernel is stopped as a timeout (default 30 million)");
+  }
 }
 
 int require_sandbox(const char* who) {

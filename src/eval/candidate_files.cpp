@@ -66,7 +66,7 @@ std::vector<CandidateFile> candidate_files(const std::string& candidate) {
   // recursive_directory_iterator does not descend into linked folders; entries are lstat'ed, never followed.
   for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::recursive_directory_iterator();
        it.increment(ec)) {
-    v.push_back(entry(it->path(), fs::relative(it->path(), root, ec).string()));
+    v.push_back(entry(it->path(), it->path().lexically_relative(root).string()));   // not fs::relative: it follows links
     if (v.size() > kMaxFiles + 1) break;
   }
   std::sort(v.begin(), v.end(), [](const CandidateFile& a, const CandidateFile& b) { return a.rel < b.rel; });

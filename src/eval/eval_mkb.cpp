@@ -110,6 +110,7 @@ void eval_mkb(const EvalOptions& o, EvalResult& R) {
             o.soc};
   c.clear_env = true;
   c.env = {"KGEN_CACHE=" + cache_dir(o), "KGEN_PRIVATE_BUILD=1", "PYTHONDONTWRITEBYTECODE=1"};
+  if (o.max_records) c.env.push_back("KGEN_MAX_RECORDS=" + std::to_string(o.max_records));
 
   perf::Profile prof = perf::load_profile(o.soc);
   std::map<size_t, op::NpyArray> outs;

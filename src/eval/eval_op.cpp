@@ -218,6 +218,7 @@ void eval_op_project(const EvalOptions& o, EvalResult& R) {
   c.argv = {oprun_path(o), "run", p.dir, "--soc", o.soc, "--batch", batch_inside, "--channel", "3"};
   c.clear_env = true;
   c.env = {"KGEN_CACHE=" + op::cache_dir(), "KGEN_PRIVATE_BUILD=1"};
+  if (o.max_records) c.env.push_back("KGEN_MAX_RECORDS=" + std::to_string(o.max_records));
 
   // The judgement, run by run as the frames arrive: outputs against the reference, the trace through the model.
   perf::Profile prof = perf::load_profile(o.soc);

@@ -297,10 +297,12 @@ EvalResult evaluate(const EvalOptions& o_in) {
     R.task_id = R.category + "/" + tp.stem().string();
   }
   // Candidates' libraries are compiled here, each compile in a sandbox of its own, into the shared cache.
-  if (op::build_env().cache != cache_dir(o) || !op::build_env().compile) {
+  const double compile_s = o.timeout_s > 0 ? o.timeout_s : 600;
+  if (op::build_env().cache != cache_dir(o) || !op::build_env().compile || op::build_env().timeout_s != compile_s) {
     op::BuildEnv be;
     be.cache = cache_dir(o);
     be.compile = op::sandboxed_compile;
+    be.timeout_s = compile_s;
     op::set_build_env(be);
   }
   // The secret trials' seed and folder: the run's own, or one for this evaluation (removed at the end).

@@ -55,6 +55,8 @@ struct EvalOptions {
   double file_mb = 1024;            // largest file the candidate's process may write
   double disk_mb = 2048;            // the candidate's writable /tmp (a tmpfs) in all
   int processes = 256;              // processes and threads at once (a pids cgroup, where one can be made)
+  uint64_t max_records = 0;         // trace records per core before a runaway kernel is stopped (0: the
+                                    // emulator's default, 30 million; sim/trace.cpp)
   int jobs = 1;                     // reserved: cases run one after the other
   std::string python = "/usr/bin/python3";
   std::string oprun;                // kgen-oprun; default: next to the running executable

@@ -123,7 +123,7 @@ std::string compile_diag(const std::string& out, const std::string& src, const s
 
 sandbox::Result plain_compile(const CompileJob& job) {
   sandbox::Limits l;
-  l.wall_s = 600;
+  l.wall_s = job.timeout_s;
   sandbox::Child c;
   c.argv = job.argv;
   return sandbox::run(c, l);
@@ -160,7 +160,7 @@ BuildOut compile_now(const std::string& name, std::vector<std::string> cmd, cons
     for (auto& a : cmd) std::fprintf(stderr, "%s ", a.c_str());
     std::fprintf(stderr, "\n");
   }
-  CompileJob job{cmd, out_dir, reads};
+  CompileJob job{cmd, out_dir, reads, build_env().timeout_s};
   const BuildEnv& e = build_env();
   sandbox::Result r = e.compile ? e.compile(job) : plain_compile(job);
   struct stat st{};
@@ -169,7 +169,8 @@ BuildOut compile_now(const std::string& name, std::vector<std::string> cmd, cons
                                                                           what + " did not start: " + r.start_error) +
              "\n";
   } else if (r.timed_out) {
-    b.diag = "error[compile] " + src + ": " + what + " did not compile within 600 s (the compiler was stopped)\n";
+    b.diag = "error[compile] " + src + ": " + what + " did not compile within " +
+             std::to_string(static_cast<int>(job.timeout_s)) + " s (the compiler was stopped)\n";
   } else if (r.status != 0) {
     b.diag = compile_diag(r.out, src, what);
   } else if (::lstat(out.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -280,8 +281,8 @@ sandbox::Result sandboxed_compile(const CompileJob& job) {
   c.argv = job.argv;
   c.clear_env = true;
   sandbox::Limits l;
-  l.wall_s = 600;
-  l.cpu_s = 900;
+  l.wall_s = job.timeout_s;
+  l.cpu_s = job.timeout_s * 1.5 + 5;
   l.memory_bytes = 8ull << 30;
   l.file_bytes = 2ull << 30;
   sandbox::Mode m = sandbox::default_mode();

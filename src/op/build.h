@@ -41,18 +41,20 @@ struct CompileJob {
   std::vector<std::string> argv;
   std::string out_dir;
   std::vector<std::string> reads;
+  double timeout_s = 600;
 };
 struct BuildEnv {
   std::string cache;        // libraries are looked up in <cache>/op/
   std::string build_dir;    // "": build into <cache>/op/; else build what the cache lacks here
   std::function<sandbox::Result(const CompileJob&)> compile;   // empty: a plain child process
+  double timeout_s = 600;   // one compile, wall clock (the evaluator: its per-run timeout)
 };
 // The environment of this process: set once at start (kgen-oprun: from KGEN_CACHE / KGEN_BUILD_DIR; the evaluator:
 // its cache and sandboxed_compile). Default: $KGEN_CACHE (else ${XDG_CACHE_HOME:-$HOME/.cache}/kgen), plain
 // compiles, KGEN_BUILD_DIR when set.
 void set_build_env(const BuildEnv& e);
 const BuildEnv& build_env();
-// A compile under sandbox::run: the job's reads and kgen's files read-only, its out_dir writable, 600 s.
+// A compile under sandbox::run: the job's reads and kgen's files read-only, its out_dir writable, job.timeout_s.
 sandbox::Result sandboxed_compile(const CompileJob& job);
 
 std::string cache_dir();   // build_env().cache
