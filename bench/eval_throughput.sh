@@ -4,11 +4,15 @@
 # suite, with --jobs 2. Every candidate is a fresh copy (a comment added to its sources), so nothing comes from the
 # build cache or the results store; the PyTorch reference data is warmed first, as in a generation loop where each
 # task sees many candidates. Then where the time goes, from the results' stage timings.
-# Usage: bench/eval_throughput.sh [BUILD_DIR=build] [JOBS=2]
+# Usage: bench/eval_throughput.sh [BUILD_DIR=build] [JOBS=2] [KGEN BENCH OPTIONS...]
+# (e.g. `--secret-trials 0` or `--unsafe-no-sandbox --secret-trials 0` to price the sandbox's layers one by one, or
+# another BUILD_DIR to compare builds; the options go to both bench runs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${1:-build}"
 jobs="${2:-2}"
+shift $(( $# < 2 ? $# : 2 ))
+extra=("$@")
 kgen="$build/kgen"
 T=$(mktemp -d /tmp/kgen-throughput-XXXXXX)
 trap 'rm -rf "$T"' EXIT
@@ -27,9 +31,9 @@ for cat in sorted(os.listdir("candidates")):
             print(cat + "/" + name)
 PY
 )
-echo "== $((${#cands[@]})) level-1 vector candidates, --jobs $jobs, 5 trials per case"
+echo "== $((${#cands[@]})) level-1 vector candidates, --jobs $jobs, 5 trials per case ${extra[*]:-}"
 # Warm the reference data (and show the verdicts once).
-"$kgen" bench --candidates candidates --filter "" --jobs "$jobs" --out "$T/warm" > "$T/warm.txt" 2>&1 || true
+"$kgen" bench --candidates candidates --filter "" --jobs "$jobs" --out "$T/warm" "${extra[@]}" > "$T/warm.txt" 2>&1 || true
 grep -E "^verdicts" "$T/warm.txt"
 # Fresh copies: same kernels, new content hashes.
 for c in "${cands[@]}"; do
@@ -38,7 +42,7 @@ for c in "${cands[@]}"; do
   find "$T/fresh/$c" -name '*.cpp' -exec sh -c 'echo "// throughput copy $$" >> "$1"' _ {} \;
 done
 t0=$(date +%s.%N)
-"$kgen" bench --suite tasks --candidates "$T/fresh" --jobs "$jobs" --out "$T/out" > "$T/run.txt" 2>&1
+"$kgen" bench --suite tasks --candidates "$T/fresh" --jobs "$jobs" --out "$T/out" "${extra[@]}" > "$T/run.txt" 2>&1
 t1=$(date +%s.%N)
 /usr/bin/python3 - "$T/out/results.json" "$t0" "$t1" "$jobs" <<'PY'
 import json, statistics, sys
