@@ -4,9 +4,11 @@
 # suite, with --jobs 2. Every candidate is a fresh copy (a comment added to its sources), so nothing comes from the
 # build cache or the results store; the PyTorch reference data is warmed first, as in a generation loop where each
 # task sees many candidates. Then where the time goes, from the results' stage timings.
+# Then, with SANDBOX_COST=N (default 3, 0 to skip), what the sandbox costs: N rounds, each evaluating fresh copies
+# three ways one after the other (isolated with secret trials, the default; isolated without; --unsafe-no-sandbox
+# without), and the medians over the rounds of each way's median evaluation time and of the wall time.
 # Usage: bench/eval_throughput.sh [BUILD_DIR=build] [JOBS=2] [KGEN BENCH OPTIONS...]
-# (e.g. `--secret-trials 0` or `--unsafe-no-sandbox --secret-trials 0` to price the sandbox's layers one by one, or
-# another BUILD_DIR to compare builds; the options go to both bench runs).
+# (the options go to every bench run; another BUILD_DIR compares builds).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${1:-build}"
@@ -35,12 +37,16 @@ echo "== $((${#cands[@]})) level-1 vector candidates, --jobs $jobs, 5 trials per
 # Warm the reference data (and show the verdicts once).
 "$kgen" bench --candidates candidates --filter "" --jobs "$jobs" --out "$T/warm" "${extra[@]}" > "$T/warm.txt" 2>&1 || true
 grep -E "^verdicts" "$T/warm.txt"
-# Fresh copies: same kernels, new content hashes.
-for c in "${cands[@]}"; do
-  mkdir -p "$T/fresh/$(dirname "$c")"
-  cp -rL "candidates/$c" "$T/fresh/$c"
-  find "$T/fresh/$c" -name '*.cpp' -exec sh -c 'echo "// throughput copy $$" >> "$1"' _ {} \;
-done
+# Fresh copies: same kernels, new content hashes (a new comment each time), so nothing comes from a cache.
+fresh() {   # fresh DIR
+  rm -rf "$1"
+  for c in "${cands[@]}"; do
+    mkdir -p "$1/$(dirname "$c")"
+    cp -rL "candidates/$c" "$1/$c"
+    find "$1/$c" -name '*.cpp' -exec sh -c 'echo "// throughput copy $0" >> "$1"' "$1" {} \;
+  done
+}
+fresh "$T/fresh"
 t0=$(date +%s.%N)
 "$kgen" bench --suite tasks --candidates "$T/fresh" --jobs "$jobs" --out "$T/out" "${extra[@]}" > "$T/run.txt" 2>&1
 t1=$(date +%s.%N)
@@ -68,3 +74,39 @@ cases = sum(len(r["cases"]) for r in rs)
 print(f"{cases} cases x 5 trials = {cases * 5} emulated launches; "
       f"{parts['run_s'] / max(cases * 5, 1) * 1000:.0f} ms per launch on average")
 PY
+
+rounds="${SANDBOX_COST:-3}"
+if [ "$rounds" -gt 0 ]; then
+  echo "== what the sandbox costs: $rounds rounds of fresh copies, three ways each, --jobs $jobs"
+  : > "$T/cost.tsv"
+  for r in $(seq "$rounds"); do
+    for way in "isolated" "isolated --secret-trials 0" "unsafe --unsafe-no-sandbox --secret-trials 0"; do
+      read -r name opts <<<"$way"
+      fresh "$T/cost-$r-${name}${opts// /}"
+      a=$(date +%s.%N)
+      # shellcheck disable=SC2086
+      "$kgen" bench --suite tasks --candidates "$T/cost-$r-${name}${opts// /}" --jobs "$jobs" \
+        --out "$T/cost-out-$r-${name}${opts// /}" "${extra[@]}" $opts > /dev/null 2>&1
+      b=$(date +%s.%N)
+      echo -e "$way\t$a\t$b\t$T/cost-out-$r-${name}${opts// /}/results.json" >> "$T/cost.tsv"
+    done
+  done
+  /usr/bin/python3 - "$T/cost.tsv" <<'PY'
+import collections, json, statistics, sys
+rows = collections.defaultdict(list)
+for line in open(sys.argv[1]):
+    way, a, b, path = line.rstrip("\n").split("\t")
+    rs = json.load(open(path))["results"]
+    rows[way].append((float(b) - float(a), statistics.median(r["seconds"] for r in rs)))
+base = None
+for way in ("unsafe --unsafe-no-sandbox --secret-trials 0", "isolated --secret-trials 0", "isolated"):
+    walls, meds = [w for w, _ in rows[way]], [m for _, m in rows[way]]
+    wall, med = statistics.median(walls), statistics.median(meds)
+    if base is None:
+        base = (wall, med)
+    label = {"isolated": "sandbox + secret trial (the default)", "isolated --secret-trials 0": "sandbox, no secret trial",
+             "unsafe --unsafe-no-sandbox --secret-trials 0": "no sandbox (--unsafe-no-sandbox), no secret trial"}[way]
+    print(f"  {label:<52} median evaluation {med:5.2f} s ({med / base[1]:4.2f}x), wall {wall:5.1f} s "
+          f"({wall / base[0]:4.2f}x) over {len(walls)} rounds")
+PY
+fi

@@ -9,6 +9,7 @@
 
 #include "eval/compare.h"
 #include "eval/eval_internal.h"
+#include "eval/judge.h"
 #include "eval/modeled.h"
 #include "eval/reference.h"
 #include "op/npy.h"
@@ -116,39 +117,23 @@ void eval_mkb(const EvalOptions& o, EvalResult& R) {
   std::map<size_t, op::NpyArray> outs;
   std::vector<std::string> traces;
   size_t done = 0;
-  Fail judged;
-  bool failed = false;
+  Judgement J;
   cr.eager_modeled_us = eager_us_of((trials[0].dir / "trace.json").string(), o);
   auto judge = [&](const sandbox::Frame& fr) -> bool {
     size_t dot = fr.name.find('.');
     std::string id = fr.name.substr(0, dot);
-    if (done >= trials.size() || id != trials[done].id) {
-      judged = {Verdict::RuntimeError, "protocol",
-                {"error[protocol] " + o.candidate + ": a result for '" + fr.name + "' out of order on kgen's result "
-                 "channel"}};
-      return !(failed = true);
-    }
+    if (done >= trials.size() || id != trials[done].id)
+      return J.stop({Verdict::RuntimeError, "protocol",
+                     {"error[protocol] " + o.candidate + ": a result for '" + fr.name + "' out of order on kgen's "
+                      "result channel"}});
     const Trial& t = trials[done];
-    if (fr.kind == "npy") {
-      op::NpyArray a;
-      if (std::string e = op::parse_npy(fr.data, a, "output " + fr.name); !e.empty()) {
-        judged = {Verdict::RuntimeError, "protocol", {"error[protocol] " + o.candidate + ": " + e}};
-        return !(failed = true);
-      }
-      outs[dot == std::string::npos ? 0 : std::strtoul(fr.name.c_str() + dot + 1, nullptr, 10)] = std::move(a);
-      return true;
-    }
+    if (fr.kind == "npy") return take_output(fr, outs, J, o.candidate);
     if (fr.kind == "trace") {
       traces.push_back(fr.data);
       return true;
     }
     if (fr.kind != "json") return true;
-    json got;
-    try {
-      got = json::parse(fr.data);
-    } catch (...) {
-      got = json::object();
-    }
+    const json got = summary_of(fr);
     const json& want = t.meta["outputs"];
     std::string mismatch;
     if (outs.size() != want.size())
@@ -172,28 +157,16 @@ void eval_mkb(const EvalOptions& o, EvalResult& R) {
       Modeled m;
       std::string err;
       for (const std::string& tr : traces)
-        if (!add_launch(tr, prof, true, m, err)) {
-          judged = {Verdict::RuntimeError, "protocol",
-                    {"error[protocol] " + o.candidate + ": a launch trace that is not valid (" + err + ")"}};
-          return !(failed = true);
-        }
-      if (traces.empty()) {
-        judged = {Verdict::Cheating, "",
-                  {"cheating " + o.candidate + ": ModelNew.forward returned its outputs without launching a kernel"}};
-        return !(failed = true);
-      }
+        if (!add_launch(tr, prof, true, m, err))
+          return J.stop({Verdict::RuntimeError, "protocol",
+                         {"error[protocol] " + o.candidate + ": a launch trace that is not valid (" + err + ")"}});
+      if (traces.empty())
+        return J.stop({Verdict::Cheating, "",
+                       {"cheating " + o.candidate + ": ModelNew.forward returned its outputs without launching a "
+                        "kernel"}});
       set_modeled(cr, m);
       R.timeline = timeline_of(m.lanes, cr.name);
-      double bytes = tensor_bytes(want);   // every output byte must be written; inputs may be read in part
-      double lb = lower_bound_us(bytes, 1, prof);
-      if (mismatch.empty() && m.us < lb * 0.999) {
-        judged = {Verdict::Cheating, "",
-                  {fmt::format("cheating {}: the launch traces model {:.3f} us, below the physical lower bound of "
-                               "{:.3f} us (launch + {:.0f} bytes of outputs written at {:.0f} GB/s, the fastest "
-                               "{} can move them) — the traces are not the kernels' work",
-                               o.candidate, m.us, lb, bytes, bound_gbps(bytes, prof), prof.name)}};
-        return !(failed = true);
-      }
+      if (mismatch.empty() && !within_physics(m, tensor_bytes(want), prof, o.candidate, "", J)) return false;
     }
     if (got.contains("notes") && got["notes"].is_array())
       for (const auto& n : got["notes"])
@@ -203,29 +176,20 @@ void eval_mkb(const EvalOptions& o, EvalResult& R) {
     ++done;
     if (!mismatch.empty()) {
       cr.first_mismatch = fmt::format("{}trial {}: {}", t.secret ? "secret " : "", t.trial, mismatch);
-      judged = {Verdict::WrongAnswer, "",
-                {fmt::format("error[mismatch] {}: {}trial {}: {} — ModelNew's output differs from the reference "
-                             "Model's",
-                             o.candidate, t.secret ? "secret " : "", t.trial, mismatch)}};
-      return !(failed = true);
+      return J.stop({Verdict::WrongAnswer, "",
+                     {fmt::format("error[mismatch] {}: {}trial {}: {} — ModelNew's output differs from the reference "
+                                  "Model's",
+                                  o.candidate, t.secret ? "secret " : "", t.trial, mismatch)}});
     }
     return true;
   };
-  c.on_frame = [&](const sandbox::Frame& fr) {
-    try {
-      return judge(fr);
-    } catch (const std::exception& e) {
-      judged = {Verdict::RuntimeError, "internal", {std::string("error[internal] kgen eval: ") + e.what()}};
-      failed = true;
-      return false;
-    }
-  };
+  c.on_frame = guarded(judge, J);
   auto t_run = std::chrono::steady_clock::now();
   sandbox::Result res =
       sandbox::run(c, candidate_limits(o, static_cast<int>(trials.size())), pol, sandbox::default_mode());
   R.run_s = since(t_run);
   R.cases.push_back(cr);
-  if (failed) return set_fail(R, judged);
+  if (J.failed) return set_fail(R, J.fail);
   if (done == trials.size() && res.status == 0 && !res.timed_out) {
     R.cases.back().correct = true;
     R.verdict = Verdict::Correct;

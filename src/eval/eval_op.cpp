@@ -13,6 +13,7 @@
 
 #include "eval/compare.h"
 #include "eval/eval_internal.h"
+#include "eval/judge.h"
 #include "eval/modeled.h"
 #include "eval/reference.h"
 #include "op/build.h"
@@ -225,44 +226,27 @@ void eval_op_project(const EvalOptions& o, EvalResult& R) {
   std::map<std::string, size_t> by_id;
   for (size_t i = 0; i < runs.size(); ++i) by_id[runs[i].id] = i;
   std::map<size_t, op::NpyArray> outs;   // output index -> array, for the run in progress
-  std::string trace_bytes, verdict_line;
+  std::string trace_bytes;
   size_t done = 0;
-  Fail judged;
-  bool failed = false;
+  Judgement J;
   auto judge = [&](const sandbox::Frame& fr) -> bool {
     size_t dot = fr.name.find('.');
     std::string id = fr.name.substr(0, dot);
     auto it = by_id.find(id);
-    if (it == by_id.end() || it->second != done) {
-      judged = {Verdict::RuntimeError, "protocol",
-                {"error[protocol] " + o.candidate + ": the candidate's process sent a result for '" + fr.name +
-                 "' out of order on kgen's result channel"}};
-      return !(failed = true);
-    }
+    if (it == by_id.end() || it->second != done)
+      return J.stop({Verdict::RuntimeError, "protocol",
+                     {"error[protocol] " + o.candidate + ": the candidate's process sent a result for '" + fr.name +
+                      "' out of order on kgen's result channel"}});
     const Run& r = runs[it->second];
     CaseResult& cr = cases[r.case_index];
-    if (fr.kind == "npy") {
-      op::NpyArray a;
-      if (std::string e = op::parse_npy(fr.data, a, "output " + fr.name); !e.empty()) {
-        judged = {Verdict::RuntimeError, "protocol", {"error[protocol] " + o.candidate + ": " + e}};
-        return !(failed = true);
-      }
-      size_t k = dot == std::string::npos ? 0 : std::strtoul(fr.name.c_str() + dot + 1, nullptr, 10);
-      outs[k] = std::move(a);
-      return true;
-    }
+    if (fr.kind == "npy") return take_output(fr, outs, J, o.candidate);
     if (fr.kind == "trace") {
       trace_bytes = fr.data;
       return true;
     }
     if (fr.kind != "json") return true;
     // The run's summary: the child's claims (names, unwritten counts, notes); values are checked here.
-    json got;
-    try {
-      got = json::parse(fr.data);
-    } catch (...) {
-      got = json::object();
-    }
+    const json got = summary_of(fr);
     const json& want = r.meta["outputs"];
     const json gouts = got.contains("outputs") && got["outputs"].is_array() ? got["outputs"] : json::array();
     std::string mismatch;
@@ -287,14 +271,12 @@ void eval_op_project(const EvalOptions& o, EvalResult& R) {
         cr.max_rel_err = std::max(cr.max_rel_err, cmp.max_rel);
         int64_t unwritten = k < gouts.size() ? gouts[k].value("unwritten", int64_t{0}) : 0;
         int64_t untraced = k < gouts.size() ? gouts[k].value("untraced", int64_t{0}) : 0;
-        if (untraced > 0) {
-          judged = {Verdict::Cheating, "",
-                    {fmt::format("cheating {}: {}: {} elements of output {} ('{}') were written outside the emulated "
-                                 "AscendC API (no traced instruction wrote them) — a kernel computes through "
-                                 "DataCopy and the vector/cube instructions",
-                                 o.candidate, run_label(r, cr.name), untraced, k, name)}};
-          return !(failed = true);
-        }
+        if (untraced > 0)
+          return J.stop({Verdict::Cheating, "",
+                         {fmt::format("cheating {}: {}: {} elements of output {} ('{}') were written outside the "
+                                      "emulated AscendC API (no traced instruction wrote them) — a kernel computes "
+                                      "through DataCopy and the vector/cube instructions",
+                                      o.candidate, run_label(r, cr.name), untraced, k, name)}});
         if (!cmp.mismatch.empty()) {
           mismatch = cmp.mismatch;
           if (unwritten) mismatch += fmt::format("; {} elements never written by the kernel", unwritten);
@@ -307,26 +289,17 @@ void eval_op_project(const EvalOptions& o, EvalResult& R) {
     if (!r.secret && r.trial == 0) {
       Modeled m;
       std::string err;
-      if (trace_bytes.empty() || !add_launch(trace_bytes, prof, r.case_index == 0, m, err)) {
-        judged = {Verdict::RuntimeError, "protocol",
-                  {"error[protocol] " + o.candidate + ": " + run_label(r, cr.name) +
-                   ": no valid launch trace came back (" + (err.empty() ? "none sent" : err) + ")"}};
-        return !(failed = true);
-      }
+      if (trace_bytes.empty() || !add_launch(trace_bytes, prof, r.case_index == 0, m, err))
+        return J.stop({Verdict::RuntimeError, "protocol",
+                       {"error[protocol] " + o.candidate + ": " + run_label(r, cr.name) +
+                        ": no valid launch trace came back (" + (err.empty() ? "none sent" : err) + ")"}});
       set_modeled(cr, m);
       if (r.case_index == 0) R.timeline = timeline_of(m.lanes, cr.name);
       std::string tj = (r.dir / "trace.json").string();
       cr.eager_modeled_us = eager_us_of(tj, o);
-      double bytes = tensor_bytes(want);   // every output byte must be written; inputs may be read in part
-      double lb = lower_bound_us(bytes, 1, prof);
-      if (mismatch.empty() && m.us < lb * 0.999) {
-        judged = {Verdict::Cheating, "",
-                  {fmt::format("cheating {}: case {}: the launch trace models {:.3f} us, below the physical lower "
-                               "bound of {:.3f} us (launch + {:.0f} bytes of outputs written at {:.0f} GB/s, the "
-                               "fastest {} can move them) — the trace is not the kernel's work",
-                               o.candidate, cr.name, m.us, lb, bytes, bound_gbps(bytes, prof), prof.name)}};
-        return !(failed = true);
-      }
+      // Every output byte must be written; inputs may be read in part.
+      if (mismatch.empty() && !within_physics(m, tensor_bytes(want), prof, o.candidate, "case " + cr.name + ": ", J))
+        return false;
     }
     R.build_s += got.value("build_s", 0.0) > 0 && got.value("build_s", 0.0) < 1e4 ? got.value("build_s", 0.0) : 0.0;
     outs.clear();
@@ -334,32 +307,24 @@ void eval_op_project(const EvalOptions& o, EvalResult& R) {
     ++done;
     if (!mismatch.empty()) {
       cr.first_mismatch = fmt::format("{}trial {}: {}", r.secret ? "secret " : "", r.trial, mismatch);
-      judged = {Verdict::WrongAnswer, "",
-                {fmt::format("error[mismatch] {}: {}: {}", o.candidate, run_label(r, cr.name), mismatch)}};
+      Fail f{Verdict::WrongAnswer, "",
+             {fmt::format("error[mismatch] {}: {}: {}", o.candidate, run_label(r, cr.name), mismatch)}};
       if (r.secret)
-        judged.diags.push_back("note: the secret trials draw inputs from a seed chosen for this run; an output right "
-                               "on the fixed-seed trials and wrong here was not computed from its inputs");
-      return !(failed = true);
+        f.diags.push_back("note: the secret trials draw inputs from a seed chosen for this run; an output right on "
+                          "the fixed-seed trials and wrong here was not computed from its inputs");
+      return J.stop(f);
     }
     // The last trial of a case: the case passed.
     if (it->second + 1 == runs.size() || runs[it->second + 1].case_index != r.case_index) cr.correct = true;
     return true;
   };
-  c.on_frame = [&](const sandbox::Frame& fr) {
-    try {
-      return judge(fr);
-    } catch (const std::exception& e) {
-      judged = {Verdict::RuntimeError, "internal", {std::string("error[internal] kgen eval: ") + e.what()}};
-      failed = true;
-      return false;
-    }
-  };
+  c.on_frame = guarded(judge, J);
   auto t_run = std::chrono::steady_clock::now();
   sandbox::Result res = sandbox::run(c, candidate_limits(o, static_cast<int>(runs.size())), pol, sandbox::default_mode());
   R.run_s = since(t_run);
   const size_t last_case = done < runs.size() ? runs[done].case_index : cases.size() - 1;
   for (size_t i = 0; i <= last_case && i < cases.size(); ++i) R.cases.push_back(cases[i]);
-  if (failed) return set_fail(R, judged);
+  if (J.failed) return set_fail(R, J.fail);
   if (done == runs.size() && res.status == 0 && !res.timed_out) {
     R.verdict = Verdict::Correct;
     return;

@@ -6,20 +6,11 @@
 #include <random>
 #include <sstream>
 
+#include "eval/eval_internal.h"
 #include "eval/evaluate.h"
 #include "sandbox/process.h"
 
 namespace kgen::eval {
-namespace {
-std::vector<std::string> lines_of(const std::string& out, size_t max = 60) {
-  std::vector<std::string> v;
-  std::istringstream in(out);
-  std::string l;
-  while (std::getline(in, l) && v.size() < max)
-    if (!l.empty()) v.push_back(l);
-  return v;
-}
-}  // namespace
 
 uint64_t draw_secret_seed() {
   std::random_device rd;
