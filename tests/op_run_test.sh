@@ -67,6 +67,17 @@ out=$("$KGEN" op run "$W/named" --input x="$W/x.npy" --input y="$W/y.npy" --attr
 grep -q "AddTinyCustomTilingData\* td" "$W/named/op_kernel/add_tiny_custom.cpp" && [ $rc -eq 0 ] && check named "$W/o7" x.npy y.npy 0.5 \
   && ok "kernel names the tiling struct" || bad "kernel names the tiling struct" "$out"
 
+# The build cache key covers every file of the project: editing a header in a subfolder (an .inl) rebuilds the kernel.
+rm -rf "$W/inl"; cp -r "$BASE" "$W/inl"; mkdir -p "$W/inl/op_kernel/detail"
+echo 'constexpr float kScale = 1.0f;' > "$W/inl/op_kernel/detail/scale.inl"
+sed -i 's|        AscendC::Muls(yLocal, yLocal, this->alpha, this->tileLength);|        AscendC::Muls(yLocal, yLocal, static_cast<DTYPE_Y>(static_cast<float>(this->alpha) * kScale), this->tileLength);|; 1a #include "detail/scale.inl"' "$W/inl/op_kernel/add_tiny_custom.cpp"
+"$KGEN" op run "$W/inl" --input x="$W/x.npy" --input y="$W/y.npy" --attr alpha=0.5 --out "$W/o9a" > /dev/null 2>&1 \
+  && check inl "$W/o9a" x.npy y.npy 0.5 && ok "a kernel with a subfolder .inl" || bad "subfolder .inl"
+echo 'constexpr float kScale = 2.0f;' > "$W/inl/op_kernel/detail/scale.inl"
+out=$("$KGEN" op run "$W/inl" --input x="$W/x.npy" --input y="$W/y.npy" --attr alpha=0.5 --out "$W/o9b" 2>&1)
+! echo "$out" | grep -q "(cached build)" && check inl2 "$W/o9b" x.npy y.npy 1.0 \
+  && ok "editing the .inl rebuilds (alpha 0.5 x kScale 2 = 1)" || bad "the .inl edit was not rebuilt" "$out"
+
 # No network in the child: a TilingFunc that sees any interface besides the loopback fails (skipped where the kernel
 # does not allow network namespaces).
 if unshare -n true 2>/dev/null || unshare -rn true 2>/dev/null; then
