@@ -52,22 +52,11 @@ json args_of(const Trial& t) {
 }  // namespace
 
 void eval_mkb(const EvalOptions& o, EvalResult& R) {
-  auto t_ref = std::chrono::steady_clock::now();
   RefRequest q;
-  q.cases = {"default"};
-  q.trials = o.trials;
+  q.cases = {"default"};   // MultiKernelBench runs the task as written
   q.mkb_seeding = true;
-  q.secret_trials = o.secret_trials;
-  q.secret_seed = o.secret_seed;
-  q.secret_cache = o.secret_cache;
   json doc;
-  std::vector<std::string> diags;
-  bool ref_ok = reference_data(o, q, doc, diags);
-  R.reference_s = since(t_ref);
-  if (!ref_ok) return set_fail(R, {Verdict::RuntimeError, "task", diags});
-  R.task_id = doc.value("task_id", "");
-  R.category = doc.value("category", "");
-  R.level = doc.value("level", 1);
+  if (!load_reference(o, q, R, doc)) return;
   if (doc["cases"].empty())
     return set_fail(R, {Verdict::RuntimeError, "task", {"error[task] " + o.task + ": no default case"}});
   const json& c0 = doc["cases"][0];

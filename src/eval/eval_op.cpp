@@ -131,20 +131,8 @@ std::string run_label(const Run& r, const std::string& case_name) {
 }  // namespace
 
 void eval_op_project(const EvalOptions& o, EvalResult& R) {
-  auto t_ref = std::chrono::steady_clock::now();
-  RefRequest q;
-  q.trials = o.trials;
-  q.secret_trials = o.secret_trials;
-  q.secret_seed = o.secret_seed;
-  q.secret_cache = o.secret_cache;
   json doc;
-  std::vector<std::string> diags;
-  bool ref_ok = reference_data(o, q, doc, diags);
-  R.reference_s = since(t_ref);
-  if (!ref_ok) return set_fail(R, {Verdict::RuntimeError, "task", diags});
-  R.task_id = doc.value("task_id", "");
-  R.category = doc.value("category", "");
-  R.level = doc.value("level", 1);
+  if (!load_reference(o, RefRequest{}, R, doc)) return;
 
   op::Project p;
   if (std::string e = op::find_project(o.candidate, p); !e.empty())

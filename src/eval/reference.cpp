@@ -45,4 +45,23 @@ bool reference_data(const EvalOptions& o, const RefRequest& q, nlohmann::json& d
                                 o.task, o.python, script, r.status, r.timed_out ? ", timed out" : ""));
   return false;
 }
+
+bool load_reference(const EvalOptions& o, RefRequest q, EvalResult& R, nlohmann::json& doc) {
+  auto t0 = std::chrono::steady_clock::now();
+  q.trials = o.trials;
+  q.secret_trials = o.secret_trials;
+  q.secret_seed = o.secret_seed;
+  q.secret_cache = o.secret_cache;
+  std::vector<std::string> diags;
+  bool ok = reference_data(o, q, doc, diags);
+  R.reference_s = since(t0);
+  if (!ok) {
+    set_fail(R, {Verdict::RuntimeError, "task", diags});
+    return false;
+  }
+  R.task_id = doc.value("task_id", "");
+  R.category = doc.value("category", "");
+  R.level = doc.value("level", 1);
+  return true;
+}
 }  // namespace kgen::eval

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "eval/result.h"
+
 namespace kgen::eval {
 struct EvalOptions;
 
@@ -21,6 +23,9 @@ struct RefRequest {
 // The manifest reference.py prints ({"task_id", "category", "level", "cases": [{"name", "trials": [DIR...],
 // "secret_trials": [DIR...]}]}), or false with diagnostics (error[task] ... first).
 bool reference_data(const EvalOptions& o, const RefRequest& q, nlohmann::json& doc, std::vector<std::string>& diags);
+// The reference of an evaluation: `q` completed with the options' secret trials, the time in R.reference_s, the
+// task's id, category and level in R; false with R failed (runtime-error, category "task") when the task fails.
+bool load_reference(const EvalOptions& o, RefRequest q, EvalResult& R, nlohmann::json& doc);
 // A seed no candidate can predict (std::random_device), for one run's secret trials.
 uint64_t draw_secret_seed();
 }  // namespace kgen::eval

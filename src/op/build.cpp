@@ -219,6 +219,16 @@ struct Command {
   std::vector<std::string> argv, reads;
 };
 
+// <kind>-<hash>.so: the hash of the command, kgen's build and every file of the project (build.h).
+std::string library_name(const std::string& kind, const Command& c, const Project& p) {
+  Hash h;
+  h.add(kind + "-v2");
+  h.add(kgen_stamp());
+  for (auto& a : c.argv) h.add(a);
+  add_project(h, p.dir);
+  return kind + "-" + h.hex() + ".so";
+}
+
 Command host_command(const Project& p, const std::string& soc) {
   const auto& P = kgen::sandbox::paths();
   std::string hdir = fs::path(p.host_cpp).parent_path().string();
@@ -226,12 +236,7 @@ Command host_command(const Project& p, const std::string& soc) {
   c.argv = {"g++", "-std=c++17", "-O1", "-fPIC", "-shared", "-I" + P.include_dir, "-I" + hdir,
             "-DKGEN_SOC=\"" + soc + "\"", p.host_cpp, "-L" + P.lib_dir, "-Wl,-rpath," + P.lib_dir, "-lkgen_host"};
   c.reads = {p.dir};
-  Hash h;
-  h.add("host-v2");
-  h.add(kgen_stamp());
-  for (auto& a : c.argv) h.add(a);
-  add_project(h, p.dir);
-  c.name = "host-" + h.hex() + ".so";
+  c.name = library_name("host", c, p);
   return c;
 }
 
@@ -253,12 +258,7 @@ Command kernel_command(const Project& p, const std::string& soc, const Defines& 
   }
   for (auto& [n, v] : defines) c.argv.push_back("-D" + n + "=" + v);
   c.argv.push_back(p.kernel_cpp);
-  Hash h;
-  h.add("kernel-v2");
-  h.add(kgen_stamp());
-  for (auto& a : c.argv) h.add(a);
-  add_project(h, p.dir);
-  c.name = "kernel-" + h.hex() + ".so";
+  c.name = library_name("kernel", c, p);
   return c;
 }
 }  // namespace
