@@ -116,8 +116,12 @@ TEST_F(Sandbox, DaemonsDieWithTheRun) {
       "setsid bash -c 'exec -a " + marker + " sleep 300' </dev/null >/dev/null 2>&1 & echo started";
   // The control: without the sandbox the daemon does outlive the run (so the check below can fail).
   sh(script, Policy{}, Limits{}, Mode::Unsafe);
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  ASSERT_TRUE(process_with(marker)) << "the control daemon did not start";
+  bool control = false;
+  for (int i = 0; i < 100 && !control; ++i) {   // a loaded machine may take a while to start it
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    control = process_with(marker);
+  }
+  ASSERT_TRUE(control) << "the control daemon did not start";
   std::system(("pkill -f " + marker).c_str());
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
   Result r = sh(script);
