@@ -113,7 +113,7 @@ TEST_F(Sandbox, KillingItsParentAndEveryoneHarmsOnlyItself) {
 TEST_F(Sandbox, DaemonsDieWithTheRun) {
   const std::string marker = "kgen_sandbox_daemon_" + std::to_string(getpid());
   const std::string script =
-      "setsid bash -c 'exec -a " + marker + " sleep 300' </dev/null >/dev/null 2>&1 & echo started";
+      "setsid bash -c 'exec -a " + marker + " sleep 300' </dev/null >/dev/null 2>&1 & sleep 0.5; echo started";
   // The control: without the sandbox the daemon does outlive the run (so the check below can fail).
   sh(script, Policy{}, Limits{}, Mode::Unsafe);
   bool control = false;
