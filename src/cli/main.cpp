@@ -17,6 +17,7 @@
 #include "cli/perf_eager_cmd.h"
 #include "cli/sandbox_flags.h"
 #include "cli/tasks_cmd.h"
+#include "cli/serve_cmd.h"
 
 namespace {
 const char* kCcHelp =
@@ -99,6 +100,7 @@ int main(int argc, char** argv) {
   kgen::cli::add_tasks_command(app, exit_code);
   kgen::cli::add_eval_command(app, exit_code);
   kgen::cli::add_bench_command(app, exit_code);
+  kgen::cli::add_serve_command(app, exit_code);
   kgen::cli::add_generate_command(app, exit_code);
   kgen::cli::add_tile_command(app, exit_code);
   kgen::cli::add_sandbox_command(app, exit_code);

@@ -207,6 +207,9 @@ Result run(const Child& c, const Limits& l) {
     for (int fd : c.keep_fds) fcntl(fd, F_SETFD, 0);
     close_others(keep.data(), static_cast<int>(keep.size()));
     signal(SIGPIPE, SIG_DFL);
+    sigset_t none;   // a parent that takes its signals in one thread (kgen serve) has them blocked here: unblock
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, nullptr);
     put_limit(RLIMIT_CPU, l.cpu_s);
     put_limit(RLIMIT_AS, static_cast<double>(l.memory_bytes));
     put_limit(RLIMIT_FSIZE, static_cast<double>(l.file_bytes));
