@@ -5,6 +5,8 @@
 #include <httplib.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
 
 #include <atomic>
 #include <chrono>
@@ -298,7 +300,12 @@ int serve(const ServerConfig& cfg_in, std::string& err) {
   sigaddset(&stop_signals, SIGINT);
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
-  signal(SIGPIPE, SIG_IGN);   // a client that hangs up is the write's error, not the service's death
+  signal(SIGPIPE, SIG_IGN);
+  // One descriptor per connection: a burst of a thousand must not run out at a default soft limit of 1024.
+  if (rlimit nofile{}; getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_cur < nofile.rlim_max) {
+    nofile.rlim_cur = nofile.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &nofile);
+  }   // a client that hangs up is the write's error, not the service's death
 
   int rc = 0;
   {
@@ -335,7 +342,15 @@ int serve(const ServerConfig& cfg_in, std::string& err) {
       send_error(res, 500, "SYSTEM_ERROR", "kgen serve: internal error: " + what);
     });
 
+    // cpp-httplib listens with a backlog of 5 (CPPHTTPLIB_LISTEN_BACKLOG, compiled into Debian's library): a burst
+    // of trainer connections beyond it is reset. The socket is ours to take here; listen() again raises it below.
+    int listen_fd = -1;
+    http.set_socket_options([&listen_fd](int sock) {
+      httplib::default_socket_options(sock);
+      listen_fd = sock;
+    });
     const int port = cfg.port == 0 ? http.bind_to_any_port(cfg.host) : (http.bind_to_port(cfg.host, cfg.port) ? cfg.port : -1);
+    if (port >= 0 && listen_fd >= 0) ::listen(listen_fd, 4096);   // the kernel caps it at net.core.somaxconn
     if (port < 0) {
       err = fmt::format("cannot listen on {}:{} (in use, or not an address of this machine)", cfg.host, cfg.port);
       rc = 2;
