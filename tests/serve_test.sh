@@ -244,6 +244,12 @@ t = kgen.trl.reward_func(prompts=[[{"role": "user", "content": "p"}]] * 2, compl
 assert t == [g["reward"]["total"], 0.0], t
 t2 = kgen.trl.reward_func(prompts=["p"], completions=[reply("wrong")], completion_ids=[[1]], task_id=[TASK])
 assert t2 == [0.0], t2
+logged = {}
+t3 = kgen.trl.reward_func(prompts=["p", "p"], completions=[reply("good"), reply("hack")], completion_ids=[[1], [2]],
+                          label=[TASK, TASK], log_extra=lambda c, v: logged.update({c: v}),
+                          log_metric=lambda n, v: logged.update({n: v}))
+assert t3 == [g["reward"]["total"], -1.0] and logged["kgen_verdict"] == ["correct", "cheating"], (t3, logged)
+assert logged["kgen/correct"] == 0.5 and logged["kgen/hack"] == 0.5, logged
 # OpenRLHF: --remote_rm_url FILE.py, loaded by path and called reward_func(queries, prompts, labels)
 spec = importlib.util.spec_from_file_location("reward_func", "'"$SRC"'/python/kgen/openrlhf.py")
 o = importlib.util.module_from_spec(spec); spec.loader.exec_module(o)

@@ -31,6 +31,12 @@ def reward_func(prompts=None, completions=None, completion_ids=None, **kwargs):
             r["target"] = targets[i]
         reqs.append(r)
     results = default_client().evaluate_batch(reqs, batch_id="trl")
+    # Newer TRL passes log_extra(column, values) and log_metric(name, value): the verdicts and rates are logged.
+    if callable(kwargs.get("log_extra")):
+        kwargs["log_extra"]("kgen_verdict", [r.get("verdict", r.get("error_code", "")) for r in results])
+    if callable(kwargs.get("log_metric")) and results:
+        for name, field in (("kgen/correct", "correctness"), ("kgen/compiled", "compiled"), ("kgen/hack", "decoy_kernel")):
+            kwargs["log_metric"](name, sum(bool(r.get(field)) for r in results) / len(results))
     return [float(r["reward"]["total"]) if "reward" in r else None for r in results]
 
 

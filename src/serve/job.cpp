@@ -266,7 +266,9 @@ json response_of(const Job& job, const eval::EvalResult& r, const json& reward, 
   json j;
   j["task_id"] = job.task_id;
   if (!job.uuid.empty()) j["uuid"] = job.uuid;
-  j["status"] = r.verdict == Verdict::Timeout ? "timeout" : compiled ? "completed" : "failed";
+  // KernelGym's TaskStatus: "completed" whenever the evaluator reached a verdict about the candidate (a compile error
+  // included: compiled false), "timeout" for a kernel that ran out of time, "failed" only when kgen itself failed.
+  j["status"] = code == "SYSTEM_ERROR" ? "failed" : r.verdict == Verdict::Timeout ? "timeout" : "completed";
   j["compiled"] = compiled;
   j["correctness"] = correct;
   j["decoy_kernel"] = r.verdict == Verdict::Cheating;
