@@ -20,19 +20,7 @@ T=$(mktemp -d /tmp/kgen-throughput-XXXXXX)
 trap 'rm -rf "$T"' EXIT
 export KGEN_CACHE=$T/cache
 # Level-1 vector candidates of the bundled set (no cube, no level 2/3 tasks).
-mapfile -t cands < <(/usr/bin/python3 - <<'PY'
-import os, re
-for cat in sorted(os.listdir("candidates")):
-    d = os.path.join("candidates", cat)
-    if not os.path.isdir(d) or cat in ("matmul", "convolution", "attention", "arch"):
-        continue
-    for name in sorted(os.listdir(d)):
-        task = os.path.join("tasks", cat, name + ".py")
-        if os.path.isdir(os.path.join(d, name)) and os.path.exists(task) and \
-           re.search(r"^LEVEL\s*=\s*1\b", open(task).read(), re.M):
-            print(cat + "/" + name)
-PY
-)
+mapfile -t cands < <(/usr/bin/python3 bench/level1_vector.py)
 echo "== $((${#cands[@]})) level-1 vector candidates, --jobs $jobs, 5 trials per case ${extra[*]:-}"
 # Warm the reference data (and show the verdicts once).
 "$kgen" bench --candidates candidates --filter "" --jobs "$jobs" --out "$T/warm" "${extra[@]}" > "$T/warm.txt" 2>&1 || true

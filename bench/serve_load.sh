@@ -23,23 +23,15 @@ for _ in $(seq 1 200); do [ -s "$T/port" ] && break; sleep 0.05; done
 url="http://127.0.0.1:$(cat "$T/port")"
 echo "== kgen serve --workers $workers: $requests requests over $seconds s, $fresh of them fresh candidates"
 /usr/bin/python3 - "$url" "$requests" "$seconds" "$fresh" <<'PY'
-import concurrent.futures as cf, json, os, random, re, statistics, sys, threading, time, urllib.error, urllib.request
+import concurrent.futures as cf, json, os, random, subprocess, sys, threading, time, urllib.error, urllib.request
 url, n, span, fresh_share = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
 cands = []
-for cat in sorted(os.listdir("candidates")):
-    d = os.path.join("candidates", cat)
-    if not os.path.isdir(d) or cat in ("matmul", "convolution", "attention", "arch"):
-        continue
-    for name in sorted(os.listdir(d)):
-        task = os.path.join("tasks", cat, name + ".py")
-        if os.path.isdir(os.path.join(d, name)) and os.path.exists(task) and \
-                re.search(r"^LEVEL\s*=\s*1\b", open(task).read(), re.M):
-            files = []
-            for root, _, fs in sorted(os.walk(os.path.join(d, name))):
-                for f in sorted(fs):
-                    p = os.path.join(root, f)
-                    files.append((os.path.relpath(p, os.path.join(d, name)), open(p).read()))
-            cands.append((f"{cat}/{name}", files))
+for cn in subprocess.run(["/usr/bin/python3", "bench/level1_vector.py"], capture_output=True, text=True,
+                         check=True).stdout.split():
+    d = os.path.join("candidates", cn)
+    files = [(os.path.relpath(os.path.join(root, f), d), open(os.path.join(root, f)).read())
+             for root, _, fs in sorted(os.walk(d)) for f in sorted(fs)]
+    cands.append((cn, files))
 
 def reply(files, tag):
     return "\n".join(f'<file path="{p}">\n{t}' + (f"\n// load {tag}" if p.endswith(".cpp") else "") + "\n</file>"
