@@ -288,9 +288,25 @@ import sys, subprocess, threading; sys.path.insert(0, "'"$W"'"); from common imp
 out = []
 th = threading.Thread(target=lambda: out.append(post("/evaluate", {"task_id": TASK, "kernel_code": reply("slow"), "timeout": 60})))
 th.start()
+def oprun_of(server):   # the kgen-oprun processes below this server (not those of tests running beside this one)
+    parent = {}
+    for d in os.listdir("/proc"):
+        try: parent[int(d)] = int(open(f"/proc/{d}/stat").read().rsplit(")", 1)[1].split()[1])
+        except (ValueError, OSError, IndexError): pass
+    def below(p):
+        while p > 1:
+            if p == server: return True
+            p = parent.get(p, 0)
+        return False
+    out = []
+    for p in parent:
+        try: comm = open(f"/proc/{p}/comm").read().strip()
+        except OSError: continue
+        if comm == "kgen-oprun" and below(p): out.append(str(p))
+    return out
 killed = False
 for _ in range(600):
-    p = subprocess.run(["pgrep", "-x", "kgen-oprun"], capture_output=True, text=True).stdout.split()
+    p = oprun_of('"$SERVER_PID"')
     if p:
         time.sleep(0.5); subprocess.run(["kill", "-9"] + p); killed = True; break
     time.sleep(0.05)
