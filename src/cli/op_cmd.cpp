@@ -132,6 +132,16 @@ int run_op(const OpRunOptions& o) {
     if (!o.op.empty()) c.argv.insert(c.argv.end(), {"--op", o.op});
     c.clear_env = true;
     c.env = {"KGEN_CACHE=" + op::cache_dir(), "KGEN_PRIVATE_BUILD=1"};
+    std::string failed_dir;   // the prebuild's failed kernel compiles, read by kgen-oprun (prebuild.h)
+    if (!pre.failed.empty()) {
+      const char* t = std::getenv("TMPDIR");
+      std::string tmpl = std::string(t && *t ? t : "/tmp") + "/kgen-oprun-failed-XXXXXX";
+      if (::mkdtemp(tmpl.data())) failed_dir = op::write_failed_builds(pre, tmpl);
+    }
+    if (!failed_dir.empty()) {
+      pol.binds.push_back({failed_dir, false});
+      c.env.push_back("KGEN_FAILED_BUILDS=" + failed_dir);
+    }
     c.on_frame = [&](const sandbox::Frame& f) {
       if (f.kind == "npy" && f.name.rfind("run.", 0) == 0) {
         size_t k = std::strtoul(f.name.c_str() + 4, nullptr, 10);
@@ -154,6 +164,10 @@ int run_op(const OpRunOptions& o) {
     lim.file_bytes = static_cast<size_t>(o.file_mb * 1024 * 1024);
     lim.channel_bytes = 8ull << 30;
     r = sandbox::run(c, lim, pol, sandbox::default_mode());
+    if (!failed_dir.empty()) {
+      std::error_code ec;
+      fs::remove_all(failed_dir, ec);
+    }
     status = r.status;
     out = r.out;
     if (r.status == -1) {

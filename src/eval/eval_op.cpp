@@ -207,6 +207,10 @@ void eval_op_project(const EvalOptions& o, EvalResult& R) {
   c.argv = {oprun_path(o), "run", p.dir, "--soc", o.soc, "--batch", batch_inside, "--channel", "3"};
   c.clear_env = true;
   c.env = {"KGEN_CACHE=" + op::cache_dir(), "KGEN_PRIVATE_BUILD=1"};
+  if (std::string fd = op::write_failed_builds(pre, tmp.path + "/failed-builds"); !fd.empty()) {
+    pol.binds.push_back({fd, false});
+    c.env.push_back("KGEN_FAILED_BUILDS=" + fd);
+  }
   if (o.max_records) c.env.push_back("KGEN_MAX_RECORDS=" + std::to_string(o.max_records));
 
   // The judgement, run by run as the frames arrive: outputs against the reference, the trace through the model.

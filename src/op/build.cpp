@@ -9,7 +9,9 @@
 #include <fstream>
 #include <random>
 #include <regex>
+#include <set>
 
+#include "op/host_pch.h"
 #include "op/imports.h"
 #include "sandbox/paths.h"
 
@@ -57,6 +59,7 @@ BuildEnv& env_ref() {
       const char* t = std::getenv("TMPDIR");
       d.build_dir = std::string(t && *t ? t : "/tmp") + "/kgen-build";
     }
+    if (const char* f = std::getenv("KGEN_FAILED_BUILDS"); f && *f) d.failed_dir = f;
     return d;
   }();
   return e;
@@ -208,6 +211,16 @@ std::shared_future<BuildOut> compile_cached(const std::string& name, std::vector
     pr.set_value(b);
     return running[name] = pr.get_future().share();
   }
+  if (const std::string& fd = build_env().failed_dir; !fd.empty()) {
+    std::error_code ec;
+    if (fs::is_regular_file(fd + "/" + name, ec)) {   // the evaluator's compile of this very command failed
+      std::promise<BuildOut> pr;
+      BuildOut b;
+      b.diag = read_text(fd + "/" + name);
+      pr.set_value(b);
+      return running[name] = pr.get_future().share();
+    }
+  }
   auto fut = std::async(std::launch::async, [name, cmd, reads, src, what] {
     return compile_now(name, cmd, reads, src, what);
   });
@@ -229,14 +242,78 @@ std::string library_name(const std::string& kind, const Command& c, const Projec
   return kind + "-" + h.hex() + ".so";
 }
 
+// The flags a host file compiles with that a precompiled header must share.
+std::vector<std::string> host_flags(const std::string& soc) {
+  return {"g++", "-std=c++17", "-O1", "-fPIC", "-I" + kgen::sandbox::paths().include_dir, "-DKGEN_SOC=\"" + soc + "\""};
+}
+
+// Where the precompiled register/tilingdata_base.h of these flags lives: DIR/register/tilingdata_base.h, a one-line
+// header that includes kgen's, beside its .gch (gcc takes the .gch when it is valid for the compile, else reads the
+// header). Written by ensure_host_pch().
+std::string host_pch_header(const std::string& soc) {
+  Hash h;
+  h.add("host-pch-v1");
+  h.add(kgen_stamp());
+  for (auto& a : host_flags(soc)) h.add(a);
+  return target_dir() + "/pch-" + h.hex() + "/register/tilingdata_base.h";
+}
+
+// Builds the precompiled header once (per process; across processes by an atomic rename). A failure only means
+// the host compiles parse the header themselves.
+void ensure_host_pch(const std::string& soc) {
+  static std::mutex mu;
+  static std::set<std::string> done;
+  const std::string header = host_pch_header(soc), gch = header + ".gch";
+  std::lock_guard<std::mutex> lock(mu);
+  if (done.count(header)) return;
+  done.insert(header);
+  std::error_code ec;
+  const fs::path dir = fs::path(header).parent_path();
+  fs::create_directories(dir, ec);
+  if (!fs::exists(header, ec)) {
+    const std::string tmp = header + ".tmp-" + std::to_string(getpid());
+    std::ofstream(tmp) << "#include \"" << kgen::sandbox::paths().include_dir << "/register/tilingdata_base.h\"\n";
+    std::rename(tmp.c_str(), header.c_str());
+  }
+  if (fs::exists(gch, ec)) return;
+  std::random_device rd;
+  const std::string out_dir = dir.string() + "/.tmp-" + std::to_string(getpid()) + "-" + std::to_string(rd());
+  fs::create_directories(out_dir, ec);
+  std::vector<std::string> cmd = host_flags(soc);
+  for (const char* a : {"-x", "c++-header"}) cmd.push_back(a);
+  cmd.push_back(header);
+  cmd.push_back("-o");
+  cmd.push_back(out_dir + "/out.gch");
+  CompileJob job{cmd, out_dir, {dir.string()}, build_env().timeout_s};
+  const BuildEnv& e = build_env();
+  sandbox::Result r = e.compile ? e.compile(job) : plain_compile(job);
+  if (r.status == 0) std::rename((out_dir + "/out.gch").c_str(), gch.c_str());
+  fs::remove_all(out_dir, ec);
+}
+
 Command host_command(const Project& p, const std::string& soc) {
   const auto& P = kgen::sandbox::paths();
   std::string hdir = fs::path(p.host_cpp).parent_path().string();
   Command c;
-  c.argv = {"g++", "-std=c++17", "-O1", "-fPIC", "-shared", "-I" + P.include_dir, "-I" + hdir,
-            "-DKGEN_SOC=\"" + soc + "\"", p.host_cpp, "-L" + P.lib_dir, "-Wl,-rpath," + P.lib_dir, "-lkgen_host"};
+  c.argv = host_flags(soc);
   c.reads = {p.dir};
+  // The same translation unit, its first header precompiled (host_pch.h). The library's name says that a
+  // precompiled header was used, not where it lies (a sandboxed runner's build folder is another one).
+  const bool pch = host_pch_applies(p);
+  size_t pch_arg = 0;
+  if (pch) {
+    c.argv.push_back("-include");
+    pch_arg = c.argv.size();
+    c.argv.push_back("<host-pch>");
+  }
+  for (const std::string& a : std::vector<std::string>{"-shared", "-I" + hdir, p.host_cpp, "-L" + P.lib_dir,
+                                                       "-Wl,-rpath," + P.lib_dir, "-lkgen_host"})
+    c.argv.push_back(a);
   c.name = library_name("host", c, p);
+  if (pch) {
+    c.argv[pch_arg] = host_pch_header(soc);
+    c.reads.push_back(fs::path(c.argv[pch_arg]).parent_path().parent_path().string());
+  }
   return c;
 }
 
@@ -296,6 +373,7 @@ sandbox::Result sandboxed_compile(const CompileJob& job) {
 
 std::shared_future<BuildOut> build_host(const Project& p, const std::string& soc) {
   Command c = host_command(p, soc);
+  if (host_pch_applies(p) && existing(c.name).empty()) ensure_host_pch(soc);
   return compile_cached(c.name, c.argv, c.reads, p.host_cpp, "the op's host file");
 }
 

@@ -48,10 +48,11 @@ struct BuildEnv {
   std::string build_dir;    // "": build into <cache>/op/; else build what the cache lacks here
   std::function<sandbox::Result(const CompileJob&)> compile;   // empty: a plain child process
   double timeout_s = 600;   // one compile, wall clock (the evaluator: its per-run timeout)
+  std::string failed_dir;   // kgen-oprun: the evaluator's failed compiles, DIR/<library name> = diag (prebuild.h)
 };
 // The environment of this process: set once at start (kgen-oprun: from KGEN_CACHE / KGEN_BUILD_DIR; the evaluator:
 // its cache and sandboxed_compile). Default: $KGEN_CACHE (else ${XDG_CACHE_HOME:-$HOME/.cache}/kgen), plain
-// compiles, KGEN_BUILD_DIR when set.
+// compiles, KGEN_BUILD_DIR and KGEN_FAILED_BUILDS when set.
 void set_build_env(const BuildEnv& e);
 const BuildEnv& build_env();
 // A compile under sandbox::run: the job's reads and kgen's files read-only, its out_dir writable, job.timeout_s.

@@ -2,9 +2,13 @@
 #include "op/prebuild.h"
 
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <set>
 
 #include "op/predict.h"
+
+namespace fs = std::filesystem;
 
 namespace kgen::op {
 Prebuilt prebuild(const Project& p, const std::string& soc, const std::vector<std::vector<int>>& input_dtypes) {
@@ -12,7 +16,7 @@ Prebuilt prebuild(const Project& p, const std::string& soc, const std::vector<st
   Prebuilt b;
   // The host and the kernels compile at once (two compilers: the machine's two cores).
   auto host = build_host(p, soc);
-  std::vector<std::shared_future<BuildOut>> kernels;
+  std::vector<std::pair<std::string, std::shared_future<BuildOut>>> kernels;   // library name, its build
   std::set<std::string> seen;
   for (const auto& dts : input_dtypes) {
     std::vector<std::pair<std::string, int>> in;
@@ -20,18 +24,28 @@ Prebuilt prebuild(const Project& p, const std::string& soc, const std::vector<st
     Defines d = predict_defines(p, in);
     std::string key;
     for (auto& [n, v] : d) key += n + "=" + v + ";";
-    if (!d.empty() && seen.insert(key).second) kernels.push_back(build_kernel(p, soc, d));
+    if (!d.empty() && seen.insert(key).second)
+      kernels.emplace_back(fs::path(kernel_library_path(p, soc, d)).filename().string(), build_kernel(p, soc, d));
   }
   b.host = host.get();
   if (b.host.ok) b.files.push_back(b.host.so);
-  for (auto& k : kernels) {
+  for (auto& [name, k] : kernels) {
     BuildOut o = k.get();
     if (o.ok) b.files.push_back(o.so);
     else if (o.diag.rfind("cheating", 0) == 0 && b.cheating.empty()) b.cheating = o.diag;
+    else if (o.diag.rfind("error[compile]", 0) == 0) b.failed.emplace_back(name, o.diag);
   }
   if (!p.tiling_h.empty())
     if (std::string names = tiling_names_header(p.tiling_h); !names.empty()) b.files.push_back(names);
   b.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return b;
+}
+
+std::string write_failed_builds(const Prebuilt& b, const std::string& dir) {
+  if (b.failed.empty()) return "";
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  for (const auto& [name, diag] : b.failed) std::ofstream(dir + "/" + name) << diag;
+  return dir;
 }
 }  // namespace kgen::op
