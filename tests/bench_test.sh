@@ -140,6 +140,22 @@ check "generator: second run re-evaluates nothing" grep -q "evaluated 0, reused 
 check "unknown generator: precise error" grep -q "unknown generator 'nosuch' — known: expert" "$T/gen3.txt"
 "$KGEN" bench --suite "$SRC/tasks" --generator "exec:x" --candidates "$C" --out "$G" > "$T/gen4.txt" 2>&1
 check "--generator excludes --candidates" grep -q "excludes" "$T/gen4.txt"
+check "generator: @1 and @2 metrics for 2 samples per task" grep -qE "^ +tasks +compile@1 +pass@1 +fast_1@1 +compile@2 +pass@2" "$T/gen1.txt"
+# A generator that cannot work stops the bench (exit 1) instead of scoring every task a compile error.
+"$KGEN" bench --suite "$SRC/tasks" --generator "exec:/usr/bin/python3 $T/no_such_gen.py" --filter activation/ \
+  --jobs 1 --out "$T/gen5" > "$T/gen5.txt" 2>&1
+rc=$?
+check "missing generator program: exit 1" test "$rc" = 1
+check "missing generator program: stopped after 3 identical failures, with the message" \
+  grep -q "failed the same way on its first 3 generations; stopped" "$T/gen5.txt"
+check "missing generator program: python's own message shown" grep -q "no_such_gen.py" "$T/gen5.txt"
+t0=$(date +%s)
+"$KGEN" bench --suite "$SRC/tasks" --generator llm:m --base-url http://127.0.0.1:9/v1 --filter activation/ \
+  --out "$T/gen6" > "$T/gen6.txt" 2>&1
+rc=$?
+check "unreachable model endpoint: exit 1 at once ($(( $(date +%s) - t0 )) s)" test "$rc" = 1 -a $(( $(date +%s) - t0 )) -lt 20
+check "unreachable model endpoint: said" grep -q "the generator llm:m cannot reach its model" "$T/gen6.txt"
+check "unreachable model endpoint: named" grep -q "connection refused to 127.0.0.1:9" "$T/gen6.txt"
 
 # The reference prefetch `kgen bench` runs first: the same data as one reference.py run per task, byte for byte; a
 # failing task is counted (its error comes when it is evaluated), the others are still written.

@@ -228,5 +228,12 @@ assert doc["generator"] == "llm:fake-model"
 PY
 check "bench llm: report shows the attempts" grep -q "Generation attempts" bench/report.html
 
+# ---- an endpoint nothing listens at: exit 1 at once, the endpoint named, no minute of retries ----
+t0=$(date +%s)
+rc=0; "${GEN[@]}" --base-url "http://127.0.0.1:9/v1" --no-cache --out out-refused > refused.out 2> refused.err || rc=$?
+check "refused endpoint: exit 1" test "$rc" = 1
+check "refused endpoint: at once ($(( $(date +%s) - t0 )) s), not retried" test $(( $(date +%s) - t0 )) -lt 10
+check "refused endpoint: named" grep -q "connection refused to 127.0.0.1:9.*base URL http://127.0.0.1:9/v1; not retried" refused.err
+
 echo "$fails failure(s)"
 [ "$fails" = 0 ]

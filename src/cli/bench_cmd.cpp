@@ -14,6 +14,8 @@
 #include <map>
 
 #include "cli/llm_options.h"
+#include "cli/task_arg.h"
+#include "sandbox/paths.h"
 #include "eval/bench.h"
 #include "eval/metrics.h"
 #include "perf/profile.h"
@@ -150,7 +152,7 @@ int run_bench_cli(BenchCli& c) {
     if (shown < run.missing.size()) m += fmt::format(", ... ({} more)", run.missing.size() - shown);
     fmt::print("missing (no candidate, not evaluated, not in the metrics): {}\n", m);
   }
-  fmt::print("\n{}", eval::metrics_table(eval::compute_metrics(run.results)));
+  fmt::print("\n{}", eval::metrics_table(eval::compute_metrics(run.results, eval::metrics_options_for(run.results))));
   if (o.generator.rfind("llm:", 0) == 0) {
     const gen::Usage u = gen::llm_generator_usage();
     fmt::print("{}\n", gen::usage_line(u));
@@ -163,6 +165,8 @@ int run_bench_cli(BenchCli& c) {
 CLI::App* add_bench_command(CLI::App& app, int& exit_code) {
   auto c = std::make_shared<BenchCli>();
   auto& o = c->o;
+  o.suite = default_suite();   // the source tree's, as `kgen tasks list` has it, wherever kgen is run from
+  o.candidates = sandbox::paths().source_dir + "/candidates";
   auto* b = app.add_subcommand("bench", "Evaluate a folder of candidates on a task suite (in parallel, resumable): "
                                         "results.json, report.html, metrics");
   b->add_option("--suite", o.suite, "Task suite folder (kgen, KernelBench or MultiKernelBench layout)")

@@ -7,6 +7,7 @@
 
 #include "eval/evaluate.h"
 #include "cli/sandbox_flags.h"
+#include "cli/task_arg.h"
 #include "eval/result_json.h"
 #include "perf/profile.h"
 
@@ -14,6 +15,7 @@ namespace kgen::cli {
 namespace {
 struct EvalCli {
   eval::EvalOptions o;
+  std::string suite;   // for task ids
   double atol = -1, rtol = -1;
   bool json = false;
 };
@@ -21,8 +23,11 @@ struct EvalCli {
 int run_eval(EvalCli& c) {
   namespace fs = std::filesystem;
   auto& o = c.o;
-  if (!fs::is_regular_file(o.task)) {
-    std::cerr << "kgen eval: no task file " << o.task << "\n";
+  std::string err;
+  if (std::string task = resolve_task_arg(o.task, c.suite, err); !task.empty()) {
+    o.task = task;
+  } else {
+    std::cerr << "kgen eval: " << err << "\n";
     return 2;
   }
   if (eval::candidate_kind(o.candidate).empty()) {
@@ -73,7 +78,10 @@ CLI::App* add_eval_command(CLI::App& app, int& exit_code) {
   auto c = std::make_shared<EvalCli>();
   auto* e = app.add_subcommand("eval", "Evaluate one candidate (op project or MultiKernelBench submission) on one task: "
                                        "compile, correctness over trials, modeled speedup over eager PyTorch");
-  e->add_option("--task", c->o.task, "Task .py (class Model, get_inputs, get_init_inputs)")->required();
+  e->add_option("--task", c->o.task, "Task .py (class Model, get_inputs, get_init_inputs), or a suite id such as "
+                                     "activation/relu")
+      ->required();
+  e->add_option("--suite", c->suite, "Suite folder for task ids (default tasks/ of the source tree)");
   e->add_option("--candidate", c->o.candidate, "Op-project directory, MultiKernelBench submission .py or tile program .tile")->required();
   e->add_option("--soc", c->o.soc, "SoC profile for the run and the modeled times")->capture_default_str();
   e->add_option("--trials", c->o.trials, "Fresh random inputs per case")->capture_default_str();

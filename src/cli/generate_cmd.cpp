@@ -1,5 +1,6 @@
 // `kgen generate` (generate_cmd.h).
 #include "cli/generate_cmd.h"
+#include "cli/task_arg.h"
 
 #include "cli/sandbox_flags.h"
 
@@ -33,21 +34,10 @@ struct GenerateCli {
   eval::EvalOptions eval;
 };
 
-// A task given as a file, or as an id of the suite ("activation/relu" -> SUITE/activation/relu.py).
+// A task given as a file, or as an id of the suite (task_arg.h).
 bool resolve_task(const GenerateCli& c, gen::TaskInfo& t, std::string& err) {
-  fs::path p = c.task;
-  std::error_code ec;
-  if (!fs::is_regular_file(p, ec)) {
-    fs::path in_suite = fs::path(c.suite.empty() ? paths().source_dir + "/tasks" : c.suite) / (c.task + ".py");
-    if (!fs::is_regular_file(in_suite, ec)) {
-      err = fmt::format("--task {}: neither a task file nor a task of the suite ({} does not exist); `kgen tasks "
-                        "list` shows the suite's ids",
-                        c.task, in_suite.string());
-      return false;
-    }
-    p = in_suite;
-  }
-  p = fs::absolute(p).lexically_normal();
+  const fs::path p = resolve_task_arg(c.task, c.suite, err);
+  if (p.empty()) return false;
   t.path = p.string();
   t.category = p.parent_path().filename().string();
   t.id = t.category + "/" + p.stem().string();

@@ -4,9 +4,12 @@
 #include <cstring>
 #include <fmt/core.h>
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "cli/bench_cmd.h"
 #include "cli/cc.h"
+#include "cli/did_you_mean.h"
 #include "cli/eval_cmd.h"
 #include "cli/generate_cmd.h"
 #include "cli/tile_cmd.h"
@@ -57,6 +60,7 @@ int main(int argc, char** argv) {
   CLI::App app{"kgen: generate and evaluate Huawei Ascend (AscendC) kernels, with or without an NPU"};
   app.require_subcommand(1);
 
+  app.set_version_flag("--version", std::string("kgen ") + KGEN_VERSION);
   app.add_subcommand("version", "Print kgen's version")->callback([] { fmt::print("kgen {}\n", KGEN_VERSION); });
   app.add_subcommand("cc", "Compile AscendC sources for the emulator (g++ command line plus --soc; see kgen cc --help)");
 
@@ -108,8 +112,15 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    // --help prints and succeeds; every other command-line mistake is a usage error: exit status 2, as documented.
-    return app.exit(e) == 0 ? 0 : 2;
+    // --help and --version print and succeed; every other command-line mistake is a usage error: exit status 2, as
+    // documented, with a "did you mean" when a subcommand or option is misspelt.
+    if (e.get_exit_code() == 0) return app.exit(e);
+    if (std::string hint = kgen::cli::usage_hint(app, std::vector<std::string>(argv + 1, argv + argc)); !hint.empty()) {
+      std::cerr << hint << "\n";
+      return 2;
+    }
+    app.exit(e);
+    return 2;
   }
   return exit_code;
 }

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "cli/sandbox_flags.h"
+#include "cli/task_arg.h"
 #include "perf/profile.h"
 #include "sandbox/paths.h"
 #include "serve/server.h"
@@ -31,7 +32,7 @@ int run_serve(ServeCli& c) {
     std::cerr << "kgen serve: --soc " << o.soc << ": " << e.what() << "\n";
     return 2;
   }
-  if (s.jobs.suite.empty()) s.jobs.suite = fs::is_directory("tasks") ? "tasks" : sandbox::paths().source_dir + "/tasks";
+  if (s.jobs.suite.empty()) s.jobs.suite = default_suite();
   if (!fs::is_directory(s.jobs.suite)) {
     std::cerr << "kgen serve: --suite " << s.jobs.suite << " is not a folder of tasks (<category>/<name>.py)\n";
     return 2;

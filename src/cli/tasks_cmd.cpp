@@ -108,14 +108,27 @@ void print_counts(const nlohmann::json& tasks) {
   fmt::print(" {:>6}\n", tasks.size());
 }
 
+// No task at all is an error, not an empty table: a wrong --suite or a --filter that matches nothing.
+bool none_found(const TasksOpts& o, const nlohmann::json& tasks) {
+  if (!tasks.empty()) return false;
+  std::cerr << "kgen tasks: no task in " << o.suite
+            << (o.filter.empty() ? " — is it a kgen tasks/ folder, a KernelBench checkout (KernelBench/levelN) or a "
+                                   "MultiKernelBench reference/ tree?"
+                                 : " matches --filter '" + o.filter + "' (ids are CATEGORY/NAME; without --filter "
+                                   "`kgen tasks list` shows them)")
+            << "\n";
+  return true;
+}
+
 int do_list(const TasksOpts& o) {
   nlohmann::json tasks;
   int status = 0;
   if (!run_script(o, "list", tasks, status)) return status ? status : 2;
   if (o.json) {
     std::cout << tasks.dump(1) << "\n";
-    return 0;
+    return none_found(o, tasks) ? 1 : 0;
   }
+  if (none_found(o, tasks)) return 1;
   size_t w = 20;
   for (const auto& t : tasks) w = std::max(w, t["id"].get<std::string>().size());
   fmt::print("{:<{}} {:>5} {:>5}  {:<16} {}\n", "id", w, "level", "cases", "source", "dtypes");
@@ -134,6 +147,10 @@ int do_check(const TasksOpts& o) {
   nlohmann::json results;
   int status = 0;
   if (!run_script(o, "check", results, status)) return status ? status : 2;
+  if (none_found(o, results)) {
+    if (o.json) std::cout << results.dump(1) << "\n";
+    return 1;
+  }
   if (o.json) {
     std::cout << results.dump(1) << "\n";
     return status == 0 ? 0 : 1;

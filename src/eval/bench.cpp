@@ -14,6 +14,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <regex>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -193,6 +194,12 @@ bool find_candidates(const std::string& dir, std::vector<BenchCandidate>& cands,
   return true;
 }
 
+static std::string replace_all(std::string s, const std::string& from, const std::string& to) {
+  if (from.empty()) return s;
+  for (size_t at = 0; (at = s.find(from, at)) != std::string::npos; at += to.size()) s.replace(at, from.size(), to);
+  return s;
+}
+
 // Generates sample 0..samples-1 of every task into dir (bench.h); failures become compile-error results.
 bool generate_all(const BenchOptions& o, const std::vector<BenchTask>& tasks, const fs::path& dir, Store* store,
                   std::vector<EvalResult>& failed, std::string& err) {
@@ -238,9 +245,16 @@ bool generate_all(const BenchOptions& o, const std::vector<BenchTask>& tasks, co
   pr.phase = "generate";
   pr.total = static_cast<int>(jobs.size());
   std::atomic<size_t> next{0};
+  // A generator that cannot work (its program missing, its endpoint down) fails every sample the same way: after
+  // kSameFailures identical failures and no success (or one fatal failure) the bench stops, instead of scoring the
+  // whole suite as compile errors.
+  constexpr int kSameFailures = 3;
+  int succeeded = 0, same_failures = 0;
+  std::string first_failure, stop_reason;
+  std::atomic<bool> stop{false};
   auto t0 = std::chrono::steady_clock::now();
   auto worker = [&] {
-    for (size_t i; (i = next.fetch_add(1)) < jobs.size();) {
+    for (size_t i; !stop && (i = next.fetch_add(1)) < jobs.size();) {
       const Job& j = jobs[i];
       fs::path out = j.folder / std::to_string(j.sample);
       std::error_code e2;
@@ -271,6 +285,25 @@ bool generate_all(const BenchOptions& o, const std::vector<BenchTask>& tasks, co
       }
       std::lock_guard<std::mutex> lk(mu);
       ++pr.done;
+      if (g.ok) {
+        ++succeeded;
+      } else if (!stop) {
+        std::string why, same;   // the message, and the message with this task's names taken out
+        for (const std::string& d : g.diagnostics) why += (why.empty() ? "" : "\n") + d;
+        same = std::regex_replace(replace_all(replace_all(why, j.task->path, "TASK.py"), j.task->id, "TASK"),
+                                  std::regex(" sample [0-9]+"), " sample K");
+        if (same_failures == 0) first_failure = same;
+        same_failures = same == first_failure ? same_failures + 1 : kSameFailures + 1;   // differing: it can work
+        if (g.fatal || (succeeded == 0 && same_failures == kSameFailures)) {
+          stop = true;
+          stop_reason = fmt::format("the generator {} {}; stopped before the rest of the suite. Its message:\n{}",
+                                    o.generator,
+                                    g.fatal ? "cannot reach its model"
+                                            : fmt::format("failed the same way on its first {} generations",
+                                                          kSameFailures),
+                                    why.empty() ? "(none)" : why);
+        }
+      }
       if (!g.ok) {
         EvalResult r;
         r.task_id = j.task->id;
@@ -296,6 +329,10 @@ bool generate_all(const BenchOptions& o, const std::vector<BenchTask>& tasks, co
   std::vector<std::thread> pool;
   for (int i = 0; i < std::min<int>(o.jobs, static_cast<int>(jobs.size())); ++i) pool.emplace_back(worker);
   for (auto& t : pool) t.join();
+  if (stop) {
+    err = stop_reason;
+    return false;
+  }
   for (const auto& t : tasks) {   // tasks the generator did not cover leave no folder behind
     std::error_code e2;
     if (fs::is_empty(dir / t.id, e2)) fs::remove(dir / t.id, e2);
@@ -351,6 +388,12 @@ bool run_bench(const BenchOptions& o, BenchRun& run, std::string& err) {
     return false;
   }
   if (!list_suite(o.suite, o.filter, o.eval.python, run.tasks, err)) return false;
+  if (run.tasks.empty()) {
+    err = o.filter.empty() ? "no task in the suite " + o.suite + " (`kgen tasks list --suite " + o.suite + "` says why)"
+                           : "no task of the suite " + o.suite + " matches --filter '" + o.filter +
+                                 "' (ids are CATEGORY/NAME: `kgen tasks list --suite " + o.suite + "` shows them)";
+    return false;
+  }
   std::error_code ec;
   fs::create_directories(o.out, ec);
   if (ec) {
@@ -504,7 +547,7 @@ bool run_bench(const BenchOptions& o, BenchRun& run, std::string& err) {
   json rs = json::array();
   for (const auto& r : run.results) rs.push_back(to_json(r));
   doc["results"] = rs;
-  doc["metrics"] = to_json(compute_metrics(run.results));
+  doc["metrics"] = to_json(compute_metrics(run.results, metrics_options_for(run.results)));
   doc["missing"] = run.missing;
   doc["evaluated"] = run.evaluated;
   doc["reused"] = run.reused;

@@ -38,6 +38,8 @@ struct GenOutcome {
   bool ok = false;
   bool not_covered = false;               // the generator has nothing for this task: the task is missing
   bool no_code = false;                   // failed because the model's reply had no usable code (verdict no-code)
+  bool fatal = false;                     // the generator cannot work at all (an endpoint nothing listens at): the
+                                          // bench stops instead of scoring every sample as failed
   std::vector<std::string> diagnostics;   // why it failed, or notes
   double seconds = 0;
 };

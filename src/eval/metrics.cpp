@@ -75,6 +75,15 @@ nlohmann::json group_json(const GroupMetrics& g, const std::vector<int>& ks, con
 
 }  // namespace
 
+MetricsOptions metrics_options_for(const std::vector<EvalResult>& results) {
+  std::map<std::string, int> n;
+  int most = 0;
+  for (const EvalResult& r : results) most = std::max(most, ++n[r.task_id]);
+  MetricsOptions o;
+  if (most > 1) o.ks = {1, most};
+  return o;
+}
+
 Metrics compute_metrics(const std::vector<EvalResult>& results, const MetricsOptions& opt) {
   Metrics m;
   for (int k : opt.ks) {

@@ -55,6 +55,9 @@ struct Metrics {
 double pass_at_k(int n, int c, int k);
 // Groups by task_id (category and level from the task's first result). Ignores ks <= 0 with a note.
 Metrics compute_metrics(const std::vector<EvalResult>& results, const MetricsOptions& opt = {});
+// The ks a run's results support: 1, and the largest number of samples any task has when that is more than 1 (a
+// bench of K samples per task reports pass@1 and pass@K, as `kgen generate --samples K` does).
+MetricsOptions metrics_options_for(const std::vector<EvalResult>& results);
 // Compact text table: rows overall, each level, each category; columns tasks, then per k compile@k, pass@k,
 // fast_1@k (when 1 is among the ps), then geomean speedup. Percentages with one decimal.
 std::string metrics_table(const Metrics& m);

@@ -511,8 +511,10 @@ std::string render_report_html(const json& in) {
   if (root.contains("metrics") && root["metrics"].is_object()) {
     metrics = root["metrics"];
   } else {
-    metrics = to_json(compute_metrics(results));
-    notes.push_back("results.json has no metrics; computed here with k = 1");
+    const MetricsOptions mo = metrics_options_for(results);
+    metrics = to_json(compute_metrics(results, mo));
+    notes.push_back(fmt::format("results.json has no metrics; computed here with k = {}",
+                                mo.ks.size() > 1 ? fmt::format("1 and {}", mo.ks[1]) : "1"));
   }
   std::vector<std::string> missing;
   if (root.contains("missing") && root["missing"].is_array())

@@ -282,10 +282,17 @@ ChatReply ChatClient::chat(const ChatRequest& q) {
       h = http_post_json(url, headers, body, ep_.timeout_s);
       lk.lock();
       --in_flight_;
+      if (h.status != 0) answered_ = true;
+      r.unreachable = h.unreachable && !answered_;
       cv_.notify_one();
     }
     ++r.attempts;
     r.status = h.status;
+    if (r.unreachable) {   // a server that was never there: retrying for a minute will not start it
+      r.error = fmt::format("{} (model '{}', base URL {}; not retried: no request to it has been answered)", h.error,
+                            ep_.model, ep_.base_url);
+      break;
+    }
     if (h.status >= 200 && h.status < 300) {
       r.ok = parse_completion(h.body, url, r);
       if (!r.ok) r.choices.clear();

@@ -55,6 +55,9 @@ struct ChatReply {
   int status = 0;                                   // last HTTP status (0: none)
   int attempts = 0;                                 // requests made (0 when served from the cache)
   bool cached = false;
+  bool unreachable = false;                         // nothing listens at the endpoint and none of this client's
+                                                    // requests has ever been answered: not retried, and no use
+                                                    // asking again (a generation stops here)
   long long prompt_tokens = 0, completion_tokens = 0;   // from "usage" (0 when the server sends none)
   double cost_usd = 0;
   double seconds = 0;                               // wall time including backoff waits
@@ -90,6 +93,7 @@ class ChatClient {
   mutable std::mutex mu_;
   std::condition_variable cv_;
   int in_flight_ = 0;
+  bool answered_ = false;   // some request of this client got an HTTP response
   Usage usage_;
 };
 }  // namespace kgen::gen

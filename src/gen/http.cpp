@@ -127,6 +127,7 @@ HttpResponse http_post_json(const std::string& url, const std::vector<std::strin
     r.status = static_cast<int>(status);
   } else {
     r.timed_out = rc == CURLE_OPERATION_TIMEDOUT;
+    r.unreachable = rc == CURLE_COULDNT_CONNECT || rc == CURLE_COULDNT_RESOLVE_HOST;
     r.error = transport_error(rc, url, timeout_s, errbuf);
     r.body.clear();
     r.retry_after_s = -1;

@@ -10,6 +10,7 @@ struct HttpResponse {
   std::string error;           // transport failure, precise: "connection refused to 127.0.0.1:8000", "timed out
                                // after 30 s", "malformed URL ..."; empty when a response came
   bool timed_out = false;
+  bool unreachable = false;    // the connection was refused or the host did not resolve: nothing listens there
   double retry_after_s = -1;   // the Retry-After header in seconds when the server sent one, else -1
 };
 // POSTs body to url with "Content-Type: application/json" and the extra headers ("Authorization: Bearer ...").

@@ -42,6 +42,7 @@ eval::GenOutcome generate_one(const LlmSettings& s, ChatClient& client, const ev
   for (const auto& rec : r.rounds) g.seconds += rec.seconds;
   if (!r.error.empty()) {
     g.diagnostics.push_back("error[generator] " + r.error);
+    g.fatal = r.unreachable;
     return g;
   }
   if (r.best_round < 0) {

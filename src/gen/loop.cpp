@@ -101,6 +101,11 @@ SampleResult run_sample(const TaskInfo& task, int sample, const LoopOptions& o, 
     std::string cand_hash, content, code;
     eval::EvalResult r;
     bool stop = false;
+    if (reply.unreachable) {   // not the sample's failure: the endpoint is not there (client.h)
+      s.error = reply.error;
+      s.unreachable = true;
+      return s;
+    }
     if (!reply.ok || reply.choices.empty()) {
       rec.verdict = "no-reply";
       rec.feedback = reply.error.empty() ? "the server returned no choices" : reply.error;

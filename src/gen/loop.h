@@ -41,7 +41,8 @@ struct SampleResult {
   int best_round = -1;                             // -1: no round produced a candidate
   eval::EvalResult best;                           // the evaluation of the best round (verdict no-code: none had code)
   std::string error;                               // set when the sample could not run at all (a broken prompt
-                                                   // template); rounds is then empty
+                                                   // template, an endpoint nothing listens at); rounds is then empty
+  bool unreachable = false;                        // error: the model's endpoint is not there (ChatReply)
 };
 
 struct LoopOptions {

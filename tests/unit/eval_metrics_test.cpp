@@ -235,3 +235,19 @@ TEST(EvalMetrics, TableAndJson) {
   EXPECT_EQ(j["categories"].size(), 2u);
   EXPECT_EQ(j["tasks"].size(), 3u);
 }
+
+namespace {
+// A bench of K samples per task reports @1 and @K (kgen bench --samples K), one sample per task only @1.
+TEST(Metrics, TheKsFollowTheSampleCounts) {
+  std::vector<EvalResult> one = {res("a/x", "a", 1, Verdict::Correct), res("a/y", "a", 1, Verdict::WrongAnswer)};
+  EXPECT_EQ(metrics_options_for(one).ks, std::vector<int>{1});
+  std::vector<EvalResult> many = one;
+  for (int i = 0; i < 3; ++i) many.push_back(res("a/y", "a", 1, i == 2 ? Verdict::Correct : Verdict::WrongAnswer));
+  const MetricsOptions o = metrics_options_for(many);
+  EXPECT_EQ(o.ks, (std::vector<int>{1, 4}));
+  const Metrics m = compute_metrics(many, o);
+  ASSERT_EQ(m.overall.pass_at_k.size(), 2u);
+  EXPECT_DOUBLE_EQ(m.overall.pass_at_k[1], (1.0 + 1.0) / 2);   // a/x (n = 1, k' = 1) and a/y (one of four) pass
+  EXPECT_DOUBLE_EQ(m.overall.pass_at_k[0], (1.0 + 0.25) / 2);
+}
+}  // namespace

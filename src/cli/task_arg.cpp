@@ -1,0 +1,31 @@
+// Task arguments given as files or suite ids (task_arg.h).
+#include "cli/task_arg.h"
+
+#include <filesystem>
+#include <fmt/core.h>
+
+#include "sandbox/paths.h"
+
+namespace kgen::cli {
+namespace fs = std::filesystem;
+
+std::string default_suite() { return sandbox::paths().source_dir + "/tasks"; }
+
+std::string resolve_task_arg(const std::string& task, const std::string& suite, std::string& err) {
+  std::error_code ec;
+  fs::path p = task;
+  if (!fs::is_regular_file(p, ec)) {
+    const std::string root = suite.empty() ? default_suite() : suite;
+    fs::path in_suite = fs::path(root) / (task + ".py");
+    if (task.empty() || fs::path(task).is_absolute() || task.find("..") != std::string::npos ||
+        !fs::is_regular_file(in_suite, ec)) {
+      err = fmt::format("--task {}: neither a task file nor the id of a task of the suite {} ({} does not exist); "
+                        "`kgen tasks list --suite {}` shows the ids",
+                        task, root, in_suite.string(), root);
+      return "";
+    }
+    p = in_suite;
+  }
+  return fs::absolute(p).lexically_normal().string();
+}
+}  // namespace kgen::cli
