@@ -227,6 +227,21 @@ assert [a["verdict"] for a in att] == ["compile-error", "correct"], att
 assert doc["generator"] == "llm:fake-model"
 PY
 check "bench llm: report shows the attempts" grep -q "Generation attempts" bench/report.html
+py_check "bench llm: metrics by repair round (round 0 compile error, after round 1 correct)" bench.json bench/results.json <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1])); doc = json.load(open(sys.argv[2]))
+br = doc["metrics_by_round"]
+assert [r["round"] for r in br] == [0, 1], br
+assert br[0]["metrics"]["overall"]["pass@1"] == 0 and br[0]["metrics"]["overall"]["compile@1"] == 0, br[0]
+assert br[1]["metrics"]["overall"]["pass@1"] == 1, br[1]
+assert s["metrics_by_round"] == br
+PY
+check "bench llm: report shows the rounds" grep -q "By repair round" bench/report.html
+"$KGEN" bench --suite "$SRC/tasks" --generator llm:fake-model --base-url "http://127.0.0.1:$PORT/v1" --no-cache --filter activation/relu \
+  --trials 1 --jobs 1 --out bench > bench2.txt 2>&1
+check "bench llm: the table says it is after the repair rounds, then each round" bash -c \
+  "grep -q 'metrics after the repair rounds' bench2.txt && grep -qE 'round 0 \(first reply\) +compile@1 +0.0%  pass@1 +0.0%' bench2.txt && grep -qE 'after round 1 +compile@1 +100.0%  pass@1 +100.0%' bench2.txt"
+check "bench llm: no 'nothing changed' on a generator run" bash -c "! grep -q 'nothing changed' bench2.txt"
 
 # ---- an endpoint nothing listens at: exit 1 at once, the endpoint named, no minute of retries ----
 t0=$(date +%s)

@@ -18,6 +18,7 @@
 #include "sandbox/paths.h"
 #include "eval/bench.h"
 #include "eval/metrics.h"
+#include "eval/round_metrics.h"
 #include "perf/profile.h"
 #if __has_include("eval/report_html.h")
 #include "eval/report_html.h"
@@ -128,14 +129,19 @@ int run_bench_cli(BenchCli& c) {
     j["missing"] = run.missing;
     j["notes"] = run.notes;
     j["metrics"] = run.doc["metrics"];
+    if (run.doc.contains("metrics_by_round")) j["metrics_by_round"] = run.doc["metrics_by_round"];
     std::cout << j.dump(1) << "\n";
     return 0;
   }
   fmt::print("kgen bench: {} task(s) in {}{}, {} with candidates ({} sample(s)), {} missing a candidate\n",
              run.tasks.size(), o.suite, o.filter.empty() ? "" : " matching '" + o.filter + "'",
              run.tasks.size() - run.missing.size(), run.results.size(), run.missing.size());
+  // An LLM generator evaluates every round itself and stores it: the bench then finds its final candidates there.
+  const bool llm = o.generator.rfind("llm:", 0) == 0;
   fmt::print("evaluated {}, reused {} from the store {}{}\n", run.evaluated, run.reused, run.store_path,
-             run.evaluated == 0 && run.reused > 0 ? " (nothing changed: nothing re-evaluated; --rerun forces it)" : "");
+             llm && run.reused > 0       ? " (the repair loop's own evaluations of its final candidates, and earlier runs')"
+             : run.evaluated == 0 && run.reused > 0 ? " (nothing changed: nothing re-evaluated; --rerun forces it)"
+                                                    : "");
   std::string vc;
   for (const char* v : {"correct", "wrong-answer", "runtime-error", "timeout", "compile-error", "cheating", "no-code"})
     vc += fmt::format("{}{} {}", vc.empty() ? "" : ", ", v, verdicts[v]);
@@ -152,7 +158,11 @@ int run_bench_cli(BenchCli& c) {
     if (shown < run.missing.size()) m += fmt::format(", ... ({} more)", run.missing.size() - shown);
     fmt::print("missing (no candidate, not evaluated, not in the metrics): {}\n", m);
   }
+  if (!run.by_round.empty())
+    fmt::print("\nmetrics after the repair rounds (each sample's best round; by round below):\n");
   fmt::print("\n{}", eval::metrics_table(eval::compute_metrics(run.results, eval::metrics_options_for(run.results))));
+  if (!run.by_round.empty())
+    fmt::print("\nby repair round (round 0 is the model's first reply alone):\n{}", eval::rounds_table(run.by_round));
   if (o.generator.rfind("llm:", 0) == 0) {
     const gen::Usage u = gen::llm_generator_usage();
     fmt::print("{}\n", gen::usage_line(u));

@@ -27,6 +27,7 @@
 
 #include "eval/evaluate.h"
 #include "eval/generate.h"
+#include "eval/metrics.h"
 #include "eval/result.h"
 
 namespace kgen::eval {
@@ -75,6 +76,7 @@ struct BenchRun {
   std::vector<std::string> notes;   // candidates for tasks not in the suite, ...
   int evaluated = 0, reused = 0;
   std::string store_path;
+  std::vector<Metrics> by_round;    // an LLM generator's metrics as of each repair round (round_metrics.h)
   nlohmann::json doc;               // the results.json document
 };
 

@@ -583,6 +583,22 @@ std::string render_report_html(const json& in) {
   o += "</div>\n";
   std::vector<const json*> ov{&overall};
   o += group_table("group", ov, keys);
+  // An LLM generator's repair rounds: the figures above are after them; the model's first reply alone, and each round.
+  if (root.contains("metrics_by_round") && root["metrics_by_round"].is_array() && !root["metrics_by_round"].empty()) {
+    std::vector<json> rows;
+    for (const json& r : root["metrics_by_round"]) {
+      if (!r.is_object() || !r.contains("metrics") || !r["metrics"].contains("overall")) continue;
+      json g = r["metrics"]["overall"];
+      const int k = r.value("round", 0);
+      g["name"] = k == 0 ? std::string("round 0 (first reply)") : fmt::format("after round {}", k);
+      rows.push_back(std::move(g));
+    }
+    std::vector<const json*> rp;
+    for (const json& g : rows) rp.push_back(&g);
+    o += "<h3 id=\"rounds\">By repair round</h3>\n<p class=\"note\">The figures above count each sample's best round "
+         "after the repair loop; here the same metrics as of each round (round 0: the model's first reply alone).</p>\n" +
+         group_table("repair round", rp, keys);
+  }
   o += "<p class=\"note\">compile@k, pass@k and fast_p@k use the unbiased estimator (KernelBench, MultiKernelBench); "
        "fast_p counts correct samples with modeled speedup strictly above p. Missing tasks are not in these "
        "figures.</p>\n";

@@ -232,4 +232,22 @@ bool from_json(const json& j, EvalResult& r, std::string& err) {
   }
   return true;
 }
+
+bool better(const EvalResult& a, const EvalResult& b) {
+  const bool ca = a.verdict == Verdict::Correct, cb = b.verdict == Verdict::Correct;
+  if (ca != cb) return ca;
+  if (ca) return a.speedup > b.speedup;
+  // Neither correct: a candidate that compiled and ran beats one that did not, so best-of-k shows the nearest miss.
+  auto rank = [](Verdict v) {
+    switch (v) {
+      case Verdict::WrongAnswer: return 4;
+      case Verdict::Timeout: return 3;
+      case Verdict::RuntimeError: return 2;
+      case Verdict::CompileError:
+      case Verdict::Cheating: return 1;
+      default: return 0;
+    }
+  };
+  return rank(a.verdict) > rank(b.verdict);
+}
 }  // namespace kgen::eval

@@ -58,4 +58,7 @@ struct EvalResult {
   double reference_s = 0, build_s = 0, run_s = 0; // where it went: PyTorch reference, compiling the candidate, runs
   Timeline timeline;
 };
+// Orders results by (correct, speedup), then a candidate that compiled and ran before one that did not: true when a
+// is better than b. Picks a sample's best round (the repair loop) and the best of k samples.
+bool better(const EvalResult& a, const EvalResult& b);
 }  // namespace kgen::eval

@@ -56,24 +56,6 @@ std::string summary_of(const RoundRecord& rec, const eval::EvalResult& r) {
 }
 }  // namespace
 
-bool better(const eval::EvalResult& a, const eval::EvalResult& b) {
-  const bool ca = a.verdict == eval::Verdict::Correct, cb = b.verdict == eval::Verdict::Correct;
-  if (ca != cb) return ca;
-  if (ca) return a.speedup > b.speedup;
-  // Neither correct: a candidate that compiled and ran beats one that did not, so best-of-k shows the nearest miss.
-  auto rank = [](eval::Verdict v) {
-    switch (v) {
-      case eval::Verdict::WrongAnswer: return 4;
-      case eval::Verdict::Timeout: return 3;
-      case eval::Verdict::RuntimeError: return 2;
-      case eval::Verdict::CompileError:
-      case eval::Verdict::Cheating: return 1;
-      default: return 0;
-    }
-  };
-  return rank(a.verdict) > rank(b.verdict);
-}
-
 SampleResult run_sample(const TaskInfo& task, int sample, const LoopOptions& o, ChatClient& client,
                         eval::Store* store) {
   SampleResult s;

@@ -57,6 +57,5 @@ struct LoopOptions {
 // Runs sample `sample` of a task. store may be null (no trajectories). Never throws.
 SampleResult run_sample(const TaskInfo& task, int sample, const LoopOptions& o, ChatClient& client,
                         eval::Store* store);
-// Orders results by (correct, speedup): true when a is better than b.
-bool better(const eval::EvalResult& a, const eval::EvalResult& b);
+using eval::better;   // eval/result.h: the order that picks a sample's best round
 }  // namespace kgen::gen
