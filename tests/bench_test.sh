@@ -82,6 +82,14 @@ sed -i '$d' "$k"                                                   # fix sample 
 check "changed candidate re-evaluated alone" grep -q "evaluated 1, reused 2" "$T/run3.txt"
 check "fixed sample correct" grep -q "verdicts: correct 3," "$T/run3.txt"
 
+# Other settings that can change a verdict (trials, tolerances) are a new evaluation, not a reuse.
+"$KGEN" bench --suite "$SRC/tasks" --candidates "$C" --filter activation/log --jobs 2 --trials 1 --out "$OUT" \
+  > "$T/run3b.txt" 2>&1
+check "other --trials: evaluated again" grep -q "evaluated 1, reused 0" "$T/run3b.txt"
+"$KGEN" bench --suite "$SRC/tasks" --candidates "$C" --filter activation/log --jobs 2 --trials 1 --out "$OUT" \
+  > "$T/run3c.txt" 2>&1
+check "the same --trials again: reused" grep -q "evaluated 0, reused 1" "$T/run3c.txt"
+
 # --rerun re-evaluates everything; --json summary.
 "$KGEN" bench --suite "$SRC/tasks" --candidates "$C" --filter activation/ --jobs 2 --trials 2 --out "$OUT" --rerun \
   --json > "$T/run4.json" 2> "$T/run4.err"

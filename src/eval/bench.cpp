@@ -449,12 +449,13 @@ bool run_bench(const BenchOptions& o, BenchRun& run, std::string& err) {
   for (size_t i = 0; i < items.size(); ++i) {
     if (!o.rerun) {
       std::string ferr;
-      results[i] = store->find(items[i].task_hash, items[i].cand_hash, KGEN_VERSION, o.eval.soc,
-                               items[i].cand.sample, &ferr);
+      results[i] = store->find(items[i].task_hash, stored_candidate_key(items[i].cand_hash, o.eval), KGEN_VERSION,
+                               o.eval.soc, items[i].cand.sample, &ferr);
       if (!ferr.empty()) run.notes.push_back(ferr);
     }
     if (results[i]) {
       results[i]->candidate = items[i].cand.path;
+      results[i]->candidate_hash = items[i].cand_hash;
       ++run.reused;
     } else {
       todo.push_back(i);
@@ -496,7 +497,9 @@ bool run_bench(const BenchOptions& o, BenchRun& run, std::string& err) {
       r.sample = it.cand.sample;
       if (r.task_id.empty()) r.task_id = it.task->id;
       std::string perr;
-      bool stored = store->put(r, perr);
+      EvalResult keyed = r;   // stored under the settings-qualified key (evaluate.h)
+      keyed.candidate_hash = stored_candidate_key(r.candidate_hash, eo);
+      bool stored = store->put(keyed, perr);
       std::lock_guard<std::mutex> g(mu);
       if (!stored) run.notes.push_back(perr);
       inflight.erase(std::find(inflight.begin(), inflight.end(), it.cand.task_id));

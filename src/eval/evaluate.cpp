@@ -282,6 +282,17 @@ static bool compile_tile(const EvalOptions& o, std::string& project, std::vector
 std::string task_hash_of(const std::string& task) { return hex(fnv(1469598103934665603ull, read_text(task))); }
 std::string candidate_hash_of(const std::string& candidate) { return candidate_hash(candidate); }
 
+std::string stored_candidate_key(const std::string& candidate_hash, const EvalOptions& o) {
+  const EvalOptions d;
+  std::string k = fmt::format("{}@t{}s{}seed{}", candidate_hash, o.trials, o.secret_trials, o.seed);
+  auto same = [](const Tolerance& a, const Tolerance& b) { return a.atol == b.atol && a.rtol == b.rtol; };
+  if (!same(o.fp32, d.fp32) || !same(o.fp16, d.fp16) || !same(o.bf16, d.bf16))
+    k += fmt::format("tol{:g},{:g},{:g},{:g},{:g},{:g}", o.fp32.atol, o.fp32.rtol, o.fp16.atol, o.fp16.rtol,
+                     o.bf16.atol, o.bf16.rtol);
+  if (o.timeout_s != d.timeout_s) k += fmt::format("to{:g}", o.timeout_s);
+  return k;
+}
+
 EvalResult evaluate(const EvalOptions& o_in) {
   auto t0 = std::chrono::steady_clock::now();
   EvalOptions o = o_in;

@@ -70,6 +70,10 @@ std::string candidate_kind(const std::string& candidate);
 // `kgen bench` computes them up front to skip what the results store already holds.
 std::string task_hash_of(const std::string& task);
 std::string candidate_hash_of(const std::string& candidate);
+// The results store's key for a candidate: its content hash qualified by every setting that can change its verdict
+// (trials, secret trials, seed, tolerances, timeout), so a run with other settings evaluates again instead of
+// reusing: "<hash>@t5s1seed42" plus "tol..." and "to..." when they differ from the defaults.
+std::string stored_candidate_key(const std::string& candidate_hash, const EvalOptions& o);
 // kgen's cache folder: o.cache, else $KGEN_CACHE, else ${XDG_CACHE_HOME:-~/.cache}/kgen (reference data, compiled
 // tile programs, LLM replies under llm/).
 std::string cache_dir(const EvalOptions& o);

@@ -121,10 +121,12 @@ SampleResult run_sample(const TaskInfo& task, int sample, const LoopOptions& o, 
           eo.candidate = cand;
           // A candidate evaluated before (a rerun served from the reply cache) is not run again.
           std::optional<eval::EvalResult> known;
+          const std::string content_hash = eval::candidate_hash_of(cand);
           if (store)
-            known = store->find(eval::task_hash_of(task.path), eval::candidate_hash_of(cand), KGEN_VERSION,
-                                eo.soc, sample);
+            known = store->find(eval::task_hash_of(task.path), eval::stored_candidate_key(content_hash, eo),
+                                KGEN_VERSION, eo.soc, sample);
           r = known ? *known : eval::evaluate(eo);
+          r.candidate_hash = content_hash;
           r.candidate = cand;
           r.sample = sample;
           if (r.task_id.empty()) r.task_id = task.id;
@@ -135,7 +137,9 @@ SampleResult run_sample(const TaskInfo& task, int sample, const LoopOptions& o, 
           rec.feedback = feedback_text(r, cand);
           if (store && !known) {
             std::string perr;
-            store->put(r, perr);   // so that `kgen bench` reuses this evaluation of the same candidate
+            eval::EvalResult keyed = r;   // under the bench's key for these settings (evaluate.h)
+            keyed.candidate_hash = eval::stored_candidate_key(content_hash, eo);
+            store->put(keyed, perr);   // so that `kgen bench` reuses this evaluation of the same candidate
           }
         }
       }

@@ -238,8 +238,7 @@ bool parse_job(const json& req_in, const ServeConfig& cfg, Job& job, BadRequest&
                                                               : (dir / files.begin()->first).string();
   job.task_hash = eval::task_hash_of(job.eval.task);
   const std::string cand = job.no_code ? hex_hash("no-code\n" + code) : eval::candidate_hash_of(job.eval.candidate);
-  job.store_candidate_hash = fmt::format("{}@t{}s{}seed{}", cand, job.eval.trials, job.eval.secret_trials,
-                                         job.eval.seed);
+  job.store_candidate_hash = eval::stored_candidate_key(cand, job.eval);
   job.key = fmt::format("{}/{}/{}/{}", job.task_hash, job.store_candidate_hash, KGEN_VERSION, job.eval.soc);
   return true;
 }
