@@ -164,6 +164,16 @@ rc=$?
 check "unreachable model endpoint: exit 1 at once ($(( $(date +%s) - t0 )) s)" test "$rc" = 1 -a $(( $(date +%s) - t0 )) -lt 20
 check "unreachable model endpoint: said" grep -q "the generator llm:m cannot reach its model" "$T/gen6.txt"
 check "unreachable model endpoint: named" grep -q "connection refused to 127.0.0.1:9" "$T/gen6.txt"
+# --generator auto (make run's): kgen.toml's default model when one is configured, else the expert library.
+mkdir -p "$T/home" "$T/cfg"
+(cd "$T" && HOME=$T/home KGEN_CONFIG= "$KGEN" bench --suite "$SRC/tasks" --generator auto --filter activation/relu \
+  --trials 1 --out "$T/auto1" > "$T/auto1.txt" 2>&1)
+check "--generator auto without a model: the expert library" grep -q "generator auto is expert (no default model" "$T/auto1.txt"
+check "--generator auto without a model: its program evaluated" grep -q "verdicts: correct 1," "$T/auto1.txt"
+printf 'default = "m"\n[model.m]\nbase_url = "http://127.0.0.1:9/v1"\n' > "$T/cfg/kgen.toml"
+(cd "$T/cfg" && HOME=$T/home KGEN_CONFIG= "$KGEN" bench --suite "$SRC/tasks" --generator auto --filter activation/relu \
+  --out "$T/auto2" > "$T/auto2.txt" 2>&1)
+check "--generator auto with a default model: the LLM" grep -q "generator auto is llm:m (the default model of" "$T/auto2.txt"
 
 # The reference prefetch `kgen bench` runs first: the same data as one reference.py run per task, byte for byte; a
 # failing task is counted (its error comes when it is evaluated), the others are still written.

@@ -14,6 +14,7 @@
 #include <map>
 
 #include "cli/llm_options.h"
+#include "gen/config.h"
 #include "cli/task_arg.h"
 #include "sandbox/paths.h"
 #include "eval/bench.h"
@@ -57,6 +58,20 @@ int run_bench_cli(BenchCli& c) {
   } catch (const std::exception& e) {
     std::cerr << "kgen bench: --soc " << o.eval.soc << ": " << e.what() << "\n";
     return 2;
+  }
+  if (o.generator == "auto") {   // the configured LLM (kgen.toml's default model), else the expert library
+    const std::string path = gen::find_config_file(c.llm.config);
+    gen::GenConfig cfg;
+    std::string err;
+    if (!path.empty() && !gen::load_config(path, cfg, err)) {
+      std::cerr << "kgen bench: " << err << "\n";
+      return 2;
+    }
+    o.generator = !cfg.default_model.empty() ? "llm:" + cfg.default_model : "expert";
+    std::cerr << "kgen bench: --generator auto is " << o.generator
+              << (cfg.default_model.empty() ? " (no default model in kgen.toml; docs/generation.md sets one up)"
+                                            : " (the default model of " + path + ")")
+              << "\n";
   }
   if (o.generator.rfind("llm:", 0) == 0) {
     gen::LlmSettings s;
@@ -187,7 +202,8 @@ CLI::App* add_bench_command(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   b->add_option("--generator", o.generator,
                 "Generate the candidates instead, into OUT/generated: llm:MODEL (an LLM with repair rounds, options "
-                "below), expert (the tile library), exec:PROGRAM [ARGS] (runs PROGRAM ARGS TASK.py DIR SAMPLE)")
+                "below), expert (the tile library), exec:PROGRAM [ARGS] (runs PROGRAM ARGS TASK.py DIR SAMPLE), auto "
+                "(kgen.toml's default model when one is set, else expert)")
       ->excludes(b->get_option("--candidates"));
   b->add_option("--samples", o.samples, "Samples per task from the generator")->capture_default_str();
   b->add_option("--generator-timeout", o.gen.timeout_s, "Wall-clock limit of one generation, seconds")

@@ -60,8 +60,9 @@ int run_eval(EvalCli& c) {
   if (!r.error_category.empty()) fmt::print("  category: {}\n", r.error_category);
   for (const auto& d : r.diagnostics) fmt::print("  {}\n", d);
   for (const auto& cs : r.cases) {
-    fmt::print("  case {:<28} {:<5} max abs {:.3e} rel {:.3e}  kernel {:.2f} us  eager {:.2f} us ({}){}\n", cs.name,
-               cs.correct ? "ok" : "FAIL", cs.max_abs_err, cs.max_rel_err, cs.modeled_us, cs.eager_modeled_us, label,
+    fmt::print("  case {:<28} {:<5} max abs {:.3e} rel {:.3e} err/tol {:.2g}  kernel {:.2f} us  eager {:.2f} us ({}){}\n",
+               cs.name, cs.correct ? "ok" : "FAIL", cs.max_abs_err, cs.max_rel_err, cs.tol_err, cs.modeled_us,
+               cs.eager_modeled_us, label,
                cs.bound.empty() ? "" : ", " + cs.bound + "-bound");
     if (!cs.first_mismatch.empty()) fmt::print("    first mismatch: {}\n", cs.first_mismatch);
   }

@@ -95,7 +95,9 @@ Compared compare_arrays(size_t k, const std::string& name, const op::NpyArray& w
       double d = std::fabs(b - a);
       c.max_abs = std::max(c.max_abs, d);
       if (std::fabs(a) > 0) c.max_rel = std::max(c.max_rel, d / std::fabs(a));
-      ok = d <= t.atol + t.rtol * std::fabs(a);
+      const double allowed = t.atol + t.rtol * std::fabs(a);
+      ok = d <= allowed;
+      c.max_tol = std::max(c.max_tol, allowed > 0 ? d / allowed : d > 0 ? INFINITY : 0.0);
     }
     if (!ok) {
       if (first == SIZE_MAX) first = i;

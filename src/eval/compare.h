@@ -13,6 +13,7 @@ struct Tolerance {
 struct Compared {
   std::string mismatch;          // "" when the output matches
   double max_abs = 0, max_rel = 0;
+  double max_tol = 0;            // max |got - want| / (atol + rtol |want|): at most 1 when the output matches
   size_t bad = 0;                // mismatching elements
 };
 // Output k ('name') against the reference. `dtype_must_match`: an op project's output must have the reference's

@@ -140,6 +140,7 @@ void eval_mkb(const EvalOptions& o, EvalResult& R) {
       Compared cmp = compare_arrays(k, "output" + std::to_string(k), ref, wdt, g->second, tol_for(o, wdt), false);
       cr.max_abs_err = std::max(cr.max_abs_err, cmp.max_abs);
       cr.max_rel_err = std::max(cr.max_rel_err, cmp.max_rel);
+      cr.tol_err = std::max(cr.tol_err, cmp.max_tol);
       mismatch = cmp.mismatch;
     }
     if (done == 0) {

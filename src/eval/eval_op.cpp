@@ -261,6 +261,7 @@ void eval_op_project(const EvalOptions& o, EvalResult& R) {
         Compared cmp = compare_arrays(k, name, ref, wdt, wo->second, tol_for(o, wdt), true);
         cr.max_abs_err = std::max(cr.max_abs_err, cmp.max_abs);
         cr.max_rel_err = std::max(cr.max_rel_err, cmp.max_rel);
+        cr.tol_err = std::max(cr.tol_err, cmp.max_tol);
         int64_t unwritten = k < gouts.size() ? gouts[k].value("unwritten", int64_t{0}) : 0;
         int64_t untraced = k < gouts.size() ? gouts[k].value("untraced", int64_t{0}) : 0;
         if (untraced > 0)

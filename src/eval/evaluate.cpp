@@ -382,6 +382,7 @@ EvalResult evaluate(const EvalOptions& o_in) {
     c.first_mismatch = sandbox::utf8_clean(c.first_mismatch);
     R.max_abs_err = std::max(R.max_abs_err, c.max_abs_err);
     R.max_rel_err = std::max(R.max_rel_err, c.max_rel_err);
+    R.tol_err = std::max(R.tol_err, c.tol_err);
     R.modeled_us += c.modeled_us;
     R.eager_modeled_us += c.eager_modeled_us;
   }

@@ -633,8 +633,10 @@ std::string render_report_html(const json& in) {
                      "PyTorch; right of the dashed line the candidate is faster.</p>\n",
                      speedups.size());
   }
+  // Modeled times mean something only for a correct kernel: wrong ones did other (or less) work.
   std::vector<Point> pts;
   for (const auto& r : results) {
+    if (r.verdict != Verdict::Correct) continue;
     const std::string v = verdict_name(r.verdict);
     bool any = false;
     for (const auto& c : r.cases)
@@ -654,7 +656,7 @@ std::string render_report_html(const json& in) {
   std::vector<RoofPoint> roof_pts;
   for (const auto& r : results)
     for (const auto& c : r.cases)
-      if (c.flops > 0 && c.gm_bytes > 0 && c.modeled_us > 0)
+      if (r.verdict == Verdict::Correct && c.flops > 0 && c.gm_bytes > 0 && c.modeled_us > 0)
         roof_pts.push_back({c.flops / c.gm_bytes, c.flops / c.modeled_us / 1e3, verdict_name(r.verdict),
                             fmt::format("{} [{}] ({}): {:.3g} FLOP/B, {:.4g} GFLOP/s, {} us, {}-bound", r.task_id,
                                         c.name, verdict_name(r.verdict), c.flops / c.gm_bytes,
@@ -665,7 +667,7 @@ std::string render_report_html(const json& in) {
     o += "<p class=\"note\">No result with modeled bytes and flops.</p>\n";
   } else {
     o += roofline_chart(roof_pts, roof);
-    o += "<p class=\"note\">One point per case: the candidate's operations (vector element operations + 2mnk "
+    o += "<p class=\"note\">One point per case of each correct result: the candidate's operations (vector element operations + 2mnk "
          "cube) per byte it moved between GM and the cores, against the operations per modeled second. The "
          "ceilings are " + esc(soc) + "'s HBM bandwidth and vector/cube peaks from its profile (docs/perf-model.md). "
          "Launch overhead is in the time, so small kernels sit well below the roof; the hover text names each "
@@ -676,16 +678,17 @@ std::string render_report_html(const json& in) {
     o += "<p class=\"note\">No result with both modeled times.</p>\n";
   } else {
     o += time_scatter(pts);
-    o += "<p class=\"note\">One point per case (log-log, microseconds, modeled on " + esc(soc) +
-         "), coloured by the result's verdict. Above the dashed y = x line the candidate is faster than eager "
-         "PyTorch.</p>\n";
+    o += "<p class=\"note\">One point per case of each correct result (log-log, microseconds, modeled on " +
+         esc(soc) + "; the hover text names it). Above the dashed y = x line the candidate is faster than eager "
+         "PyTorch. Results that are not correct are left out: their modeled times are not the task's work.</p>\n";
   }
 
   // Task table.
   Anchors anchors;
   o += "<h2 id=\"tasks\">Tasks</h2>\n<p class=\"note\">Click a header to sort; click a task for its page.</p>\n"
        "<table class=\"sortable\"><thead><tr><th>task</th><th>sample</th><th>level</th><th>category</th>"
-       "<th>verdict</th><th>max abs err</th><th>max rel err</th><th>modeled us</th><th>eager modeled us</th>"
+       "<th>verdict</th><th>max abs err</th><th title=\"max |got - want| / (atol + rtol |want|): at most 1 when "
+       "correct\">err / tol</th><th>modeled us</th><th>eager modeled us</th>"
        "<th>speedup (modeled)</th></tr></thead><tbody>\n";
   for (const auto& r : results) {
     const std::string v = verdict_name(r.verdict);
@@ -695,19 +698,24 @@ std::string render_report_html(const json& in) {
                      anchors.of(r.task_id), esc(r.task_id), r.sample, r.sample, r.level, r.level, esc(r.category),
                      badge(v) + (r.error_category.empty() ? "" : " " + esc(r.error_category)));
     o += fmt::format("<td data-v=\"{}\">{}</td><td data-v=\"{}\">{}</td>", dv(errs ? r.max_abs_err : NAN),
-                     errs ? fmt::format("{:.3g}", r.max_abs_err) : "-", dv(errs ? r.max_rel_err : NAN),
-                     errs ? fmt::format("{:.3g}", r.max_rel_err) : "-");
+                     errs ? fmt::format("{:.3g}", r.max_abs_err) : "-", dv(errs ? r.tol_err : NAN),
+                     errs ? fmt::format("{:.3g}", r.tol_err) : "-");
     auto us = [&](double x) {
       return fmt::format("<td data-v=\"{}\">{}</td>", dv(x > 0 ? x : NAN), x > 0 ? gnum(x) : "-");
     };
-    o += us(r.modeled_us) + us(r.eager_modeled_us);
-    o += fmt::format("<td data-v=\"{}\">{}</td></tr>\n", dv(r.speedup > 0 ? r.speedup : NAN), times(r.speedup));
+    const bool timed = r.verdict == Verdict::Correct;   // a wrong kernel's modeled time is not the task's
+    o += us(timed ? r.modeled_us : 0) + us(r.eager_modeled_us);
+    o += fmt::format("<td data-v=\"{}\">{}</td></tr>\n", dv(timed && r.speedup > 0 ? r.speedup : NAN),
+                     timed ? times(r.speedup) : std::string("-"));
   }
-  for (const auto& m : missing)
-    o += fmt::format("<tr><td><a href=\"#{}\">{}</a></td><td>-</td><td>-</td><td class=\"l\">-</td><td class=\"l\">{}"
-                     "</td><td>-</td><td>-</td><td>-</td><td>-</td><td>-</td></tr>\n",
-                     anchors.of(m), esc(m), badge("missing"));
   o += "</tbody></table>\n";
+  if (!missing.empty()) {   // one line, not a row each: they were not evaluated
+    o += fmt::format("<p class=\"note missing\">{} {} without a candidate (not evaluated, not in the metrics): ",
+                     missing.size(), missing.size() == 1 ? "task" : "tasks");
+    for (size_t i = 0; i < missing.size(); ++i)
+      o += fmt::format("{}<a href=\"#{}\">{}</a>", i ? ", " : "", anchors.of(missing[i]), esc(missing[i]));
+    o += "</p>\n";
+  }
 
   // One section per task (its samples in order), then the missing ones.
   std::vector<std::string> order;
@@ -754,13 +762,13 @@ std::string render_report_html(const json& in) {
       }
       if (!r.cases.empty()) {
         o += "<table><thead><tr><th>case</th><th>correct</th><th>max abs err</th><th>max rel err</th>"
-             "<th>modeled us</th><th>eager modeled us</th><th>speedup (modeled)</th><th>first mismatch</th></tr>"
+             "<th>err / tol</th><th>modeled us</th><th>eager modeled us</th><th>speedup (modeled)</th><th>first mismatch</th></tr>"
              "</thead><tbody>\n";
         for (const auto& c : r.cases) {
           const double sp = c.modeled_us > 0 ? c.eager_modeled_us / c.modeled_us : NAN;
-          o += fmt::format("<tr><td>{}</td><td>{}</td><td>{:.3g}</td><td>{:.3g}</td><td>{}</td><td>{}</td>"
+          o += fmt::format("<tr><td>{}</td><td>{}</td><td>{:.3g}</td><td>{:.3g}</td><td>{:.3g}</td><td>{}</td><td>{}</td>"
                            "<td>{}</td><td class=\"l\">{}</td></tr>\n",
-                           esc(c.name), c.correct ? "yes" : "<b>no</b>", c.max_abs_err, c.max_rel_err,
+                           esc(c.name), c.correct ? "yes" : "<b>no</b>", c.max_abs_err, c.max_rel_err, c.tol_err,
                            c.modeled_us > 0 ? gnum(c.modeled_us) : "-",
                            c.eager_modeled_us > 0 ? gnum(c.eager_modeled_us) : "-", times(sp),
                            esc(c.first_mismatch));

@@ -99,6 +99,7 @@ json to_json(const CaseResult& c) {
               {"correct", c.correct},
               {"max_abs_err", num(c.max_abs_err)},
               {"max_rel_err", num(c.max_rel_err)},
+              {"tol_err", num(c.tol_err)},
               {"first_mismatch", c.first_mismatch},
               {"modeled_us", num(c.modeled_us)},
               {"eager_modeled_us", num(c.eager_modeled_us)},
@@ -135,6 +136,7 @@ json to_json(const EvalResult& r) {
               {"trials", r.trials},
               {"max_abs_err", num(r.max_abs_err)},
               {"max_rel_err", num(r.max_rel_err)},
+              {"tol_err", num(r.tol_err)},
               {"modeled_us", num(r.modeled_us)},
               {"eager_modeled_us", num(r.eager_modeled_us)},
               {"speedup", num(r.speedup)},
@@ -150,6 +152,7 @@ bool case_from_json(const json& j, CaseResult& c, const std::string& w, std::str
   if (!j.is_object()) { err = w + "expected an object, got " + type_of(j); return false; }
   return get(j, "name", c.name, w, err) && get(j, "correct", c.correct, w, err) &&
          get(j, "max_abs_err", c.max_abs_err, w, err) && get(j, "max_rel_err", c.max_rel_err, w, err) &&
+         get(j, "tol_err", c.tol_err, w, err) &&
          get(j, "first_mismatch", c.first_mismatch, w, err) && get(j, "modeled_us", c.modeled_us, w, err) &&
          get(j, "eager_modeled_us", c.eager_modeled_us, w, err) && get(j, "gm_bytes", c.gm_bytes, w, err) &&
          get(j, "flops", c.flops, w, err) && get(j, "bound", c.bound, w, err);
@@ -213,7 +216,7 @@ bool from_json(const json& j, EvalResult& r, std::string& err) {
         get(j, "soc", r.soc, w, err) && get(j, "sample", r.sample, w, err) &&
         get(j, "error_category", r.error_category, w, err) && get(j, "diagnostics", r.diagnostics, w, err) &&
         get(j, "trials", r.trials, w, err) && get(j, "max_abs_err", r.max_abs_err, w, err) &&
-        get(j, "max_rel_err", r.max_rel_err, w, err) && get(j, "modeled_us", r.modeled_us, w, err) &&
+        get(j, "max_rel_err", r.max_rel_err, w, err) && get(j, "tol_err", r.tol_err, w, err) && get(j, "modeled_us", r.modeled_us, w, err) &&
         get(j, "eager_modeled_us", r.eager_modeled_us, w, err) && get(j, "speedup", r.speedup, w, err) &&
         get(j, "seconds", r.seconds, w, err) && get(j, "reference_s", r.reference_s, w, err) &&
         get(j, "build_s", r.build_s, w, err) && get(j, "run_s", r.run_s, w, err)))

@@ -21,6 +21,8 @@ struct CaseResult {                               // one case (shape/dtype) of t
   double gm_bytes = 0;                            // bytes the candidate moved between GM and the cores, modeled
   double flops = 0;                               // its cube + vector operations (roofline: flops / gm_bytes)
   std::string bound;                              // what limits its longest launch: HBM, vector, cube, launch, ...
+  double tol_err = 0;                             // max |got - want| / (atol + rtol |want|): <= 1 when correct; the
+                                                  // error that means something where the reference is near 0
 };
 
 // The modeled timeline of one launch (the longest of the first case's first trial), for the report: per shown core
@@ -52,6 +54,7 @@ struct EvalResult {
   std::vector<CaseResult> cases;
   int trials = 0;
   double max_abs_err = 0, max_rel_err = 0;        // over all cases and trials
+  double tol_err = 0;                             // over all cases and trials (CaseResult::tol_err)
   double modeled_us = 0, eager_modeled_us = 0;    // sum over the cases (one forward each)
   double speedup = 0;                             // eager_modeled_us / modeled_us when correct, else 0
   double seconds = 0;                             // wall time of the evaluation

@@ -157,9 +157,15 @@ TEST(EvalReport, StructureEscapingAndContent) {
   EXPECT_NE(html.find("<title>speedup histogram</title>"), std::string::npos);
   EXPECT_NE(html.find("y = x"), std::string::npos);
   EXPECT_NE(html.find("<circle"), std::string::npos);
-  // Three time-scatter points (two correct cases and the wrong answer's case) and two roofline points (the cases
-  // with modeled bytes and flops): 0.5 FLOP/B at 1e6 flops / 10 us = 50 GFLOP/s, and 2 FLOP/B at 800 GFLOP/s.
-  EXPECT_EQ(count(html, "<circle"), 5u);
+  // Two time-scatter points (the two correct cases; the wrong answer's modeled time is not the task's work) and two
+  // roofline points (the cases with modeled bytes and flops): 0.5 FLOP/B at 1e6 flops / 10 us = 50 GFLOP/s, and
+  // 2 FLOP/B at 800 GFLOP/s.
+  EXPECT_EQ(count(html, "<circle"), 4u);
+  EXPECT_EQ(html.find("reduce/sum_dim [default] (wrong-answer): candidate"), std::string::npos);
+  // The tolerance-normalised error column; the missing tasks on one line, not a row each.
+  EXPECT_NE(html.find(">err / tol</th>"), std::string::npos);
+  EXPECT_NE(html.find("1 task without a candidate (not evaluated, not in the metrics): <a href=\"#t-math-never_ran\">"),
+            std::string::npos);
   EXPECT_NE(html.find("<title>roofline (modeled)</title>"), std::string::npos);
   EXPECT_NE(html.find("activation/leaky_relu [default] (correct): 0.5 FLOP/B, 50 GFLOP/s, 10 us, HBM-bound"),
             std::string::npos);
