@@ -1,38 +1,10 @@
 // "Did you mean" hints for the command line (did_you_mean.h).
 #include "cli/did_you_mean.h"
 
-#include <algorithm>
+#include "tile/diag.h"
 
 namespace kgen::cli {
-size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
-
 namespace {
-// The closest of `known` to `word`, when close enough to be a slip of the keyboard (a third of its length, at least
-// two edits); "" otherwise.
-std::string closest(const std::string& word, const std::vector<std::string>& known) {
-  std::string best;
-  size_t best_d = std::max<size_t>(2, word.size() / 3) + 1;
-  for (const std::string& k : known) {
-    size_t d = edit_distance(word, k);
-    if (k.rfind(word, 0) == 0 && word.size() >= 3) d = std::min<size_t>(d, 1);   // a prefix of a longer name
-    if (d < best_d) best_d = d, best = k;
-  }
-  return best;
-}
-
 std::string path_of(const CLI::App* a) {
   std::string p;
   for (; a; a = a->get_parent()) p = a->get_parent() ? " " + a->get_name() + p : "kgen" + p;
@@ -63,7 +35,7 @@ std::string usage_hint(CLI::App& app, const std::vector<std::string>& args) {
       for (CLI::App* p = cur; p; p = p->get_parent())
         for (CLI::Option* o : p->get_options())
           for (const std::string& l : o->get_lnames()) known.push_back("--" + l);
-      const std::string near = closest(name, known);
+      const std::string near = tile::closest(name, known);   // the tile compiler's "did you mean" (diag.h)
       return path_of(cur) + ": unknown option '" + name + "'" + (near.empty() ? "" : " — did you mean '" + near + "'?") +
              " (" + path_of(cur) + " --help lists the options)";
     }
@@ -81,7 +53,7 @@ std::string usage_hint(CLI::App& app, const std::vector<std::string>& args) {
       continue;
     }
     if (!cur->get_options([](CLI::Option* o) { return o->get_positional(); }).empty()) continue;
-    const std::string near = closest(a, names);
+    const std::string near = tile::closest(a, names);
     return path_of(cur) + ": unknown command '" + a + "'" + (near.empty() ? "" : " — did you mean '" + near + "'?") +
            " (" + path_of(cur) + " --help lists the commands)";
   }

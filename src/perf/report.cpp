@@ -151,6 +151,11 @@ void profile_launch_to_dir(const sim::LaunchTrace& t, const std::string& dir, in
               write_file(base + ".timeline.json", chrome_trace(r, p)) &&
               write_file(base + ".lanes.json", lanes_json(r));
     if (!ok) std::fprintf(stderr, "kgen: cannot write the performance report to %s\n", dir.c_str());
+    else   // say where it went: a profile nobody can find is not one
+      std::fprintf(stderr,
+                   "kgen: KGEN_PROFILE: launch %d (%s) modeled on %s: %s.report.txt (+ .report.json, "
+                   ".timeline.json for Perfetto, .lanes.json)\n",
+                   index, r.kernel.empty() ? "kernel" : r.kernel.c_str(), p.name.c_str(), base.c_str());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "kgen: KGEN_PROFILE: %s\n", e.what());
   }

@@ -2,6 +2,8 @@
 // retries, errors, timeouts, the cache and the concurrency gate.
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
+
+#include <memory>
 #include <httplib.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -387,6 +389,21 @@ TEST(ChatClient, TimeoutIsRetriedThenReported) {
   EXPECT_LT(r.seconds, 1.4);  // two 0.3 s attempts, not the server's 1.5 s
 }
 
+// A server that answered once and then refuses is restarting: that is retried, and not "unreachable".
+TEST(ChatClient, RefusedAfterAnAnswerIsRetried) {
+  auto srv = std::make_unique<TestServer>([](int, const httplib::Request&, httplib::Response& res) { reply_ok(res, "hi"); });
+  Endpoint ep = endpoint(srv->base_url());
+  ep.retries = 1;
+  ChatClient client(ep, "");
+  ASSERT_TRUE(client.chat(request("first")).ok);
+  srv.reset();   // the port is closed now
+  ChatReply r = client.chat(request("second"));
+  EXPECT_FALSE(r.ok);
+  EXPECT_FALSE(r.unreachable);
+  EXPECT_EQ(r.attempts, 2);
+  EXPECT_NE(r.error.find("connection refused"), std::string::npos) << r.error;
+}
+
 TEST(ChatClient, ConnectionRefusedIsPrecise) {
   int port = closed_port();
   Endpoint ep = endpoint("http://127.0.0.1:" + std::to_string(port) + "/v1");
@@ -394,9 +411,11 @@ TEST(ChatClient, ConnectionRefusedIsPrecise) {
   ChatClient client(ep, "");
   ChatReply r = client.chat(request("x"));
   EXPECT_FALSE(r.ok);
-  EXPECT_EQ(r.attempts, 2);  // a dropped connection is retried
+  EXPECT_EQ(r.attempts, 1);  // nothing ever answered there: not retried, the endpoint named
+  EXPECT_TRUE(r.unreachable);
   EXPECT_NE(r.error.find("connection refused"), std::string::npos) << r.error;
   EXPECT_NE(r.error.find("127.0.0.1:" + std::to_string(port)), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("not retried"), std::string::npos) << r.error;
 
   HttpResponse h = http_post_json("http://127.0.0.1:" + std::to_string(port) + "/x", {}, "{}", 1);
   EXPECT_EQ(h.status, 0);
