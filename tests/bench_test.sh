@@ -175,6 +175,29 @@ printf 'default = "m"\n[model.m]\nbase_url = "http://127.0.0.1:9/v1"\n' > "$T/cf
   --out "$T/auto2" > "$T/auto2.txt" 2>&1)
 check "--generator auto with a default model: the LLM" grep -q "generator auto is llm:m (the default model of" "$T/auto2.txt"
 
+# results.csv beside results.json; kgen compare of two runs: B = A with leaky_relu broken and log_softmax twice as fast.
+check "results.csv: a header and one row per result" test "$(wc -l < "$OUT/results.csv")" = 4
+check "results.csv: the columns" grep -q "^task_id,sample,level,category,candidate_kind,verdict,error_category,correct,tol_err" "$OUT/results.csv"
+python3 - "$OUT/results.json" "$T/runB.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["results"]:
+    if r["task_id"] == "activation/leaky_relu": r["verdict"] = "wrong-answer"; r["speedup"] = 0
+    else: r["speedup"] *= 2
+json.dump(d, open(sys.argv[2], "w"))
+PY
+"$KGEN" compare "$OUT" "$T/runB.json" --csv "$T/deltas.csv" > "$T/cmp.txt" 2>&1
+rc=$?
+cat "$T/cmp.txt"
+check "compare: exit 0" test "$rc" = 0
+check "compare: counts" grep -q "2 task(s) in both: 0 fixed, 1 broken, 1 faster, 0 slower" "$T/cmp.txt"
+check "compare: pass@1 100 -> 50" grep -qE "^pass@1 +100.0% +50.0% +-50.0%" "$T/cmp.txt"
+check "compare: the broken task named" grep -qE "^activation/leaky_relu +correct +wrong-answer .* broken" "$T/cmp.txt"
+check "compare: csv rows" grep -q "^activation/log_softmax,correct,correct,.*,faster" "$T/deltas.csv"
+"$KGEN" compare "$OUT" "$T/nope.json" > "$T/cmp2.txt" 2>&1
+rc=$?
+check "compare: a missing run is exit 2, named" bash -c "test $rc = 2 && grep -q 'nope.json: cannot read it' '$T/cmp2.txt'"
+
 # The reference prefetch `kgen bench` runs first: the same data as one reference.py run per task, byte for byte; a
 # failing task is counted (its error comes when it is evaluated), the others are still written.
 REF=$SRC/python/kgen_eval/reference.py

@@ -135,6 +135,7 @@ int run_bench_cli(BenchCli& c) {
   if (c.json) {
     nlohmann::json j;
     j["results_json"] = json_path.string();
+    j["results_csv"] = (fs::path(o.out) / "results.csv").string();
     j["report_html"] = html_path;
     j["store"] = run.store_path;
     j["evaluated"] = run.evaluated;
@@ -182,7 +183,8 @@ int run_bench_cli(BenchCli& c) {
     const gen::Usage u = gen::llm_generator_usage();
     fmt::print("{}\n", gen::usage_line(u));
   }
-  fmt::print("\nresults: {}{}\n", json_path.string(), html_path.empty() ? "" : "\nreport:  " + html_path);
+  fmt::print("\nresults: {} (and results.csv beside it){}\n", json_path.string(),
+             html_path.empty() ? "" : "\nreport:  " + html_path);
   return 0;
 }
 }  // namespace

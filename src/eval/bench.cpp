@@ -1,5 +1,6 @@
 // `kgen bench`'s logic (see bench.h): suite x candidates, parallel evaluation, resume through the store, results.json.
 #include "eval/bench.h"
+#include "eval/results_csv.h"
 #include "eval/round_metrics.h"
 
 #include <unistd.h>
@@ -575,7 +576,8 @@ bool run_bench(const BenchOptions& o, BenchRun& run, std::string& err) {
   run.by_round = metrics_by_round(doc["attempts"], run.results, metrics_options_for(run.results));
   if (!run.by_round.empty()) doc["metrics_by_round"] = to_json(run.by_round);
   run.doc = std::move(doc);
-  return write_atomic(fs::path(o.out) / "results.json", run.doc.dump(1, ' ', false, json::error_handler_t::replace), err);
+  return write_atomic(fs::path(o.out) / "results.json", run.doc.dump(1, ' ', false, json::error_handler_t::replace), err) &&
+         write_atomic(fs::path(o.out) / "results.csv", results_csv(run.results), err);
 }
 
 }  // namespace kgen::eval
