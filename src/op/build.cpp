@@ -227,9 +227,17 @@ std::shared_future<BuildOut> compile_cached(const std::string& name, std::vector
   return running[name] = fut.share();
 }
 
+// A header of kgen's that every host (register/tilingdata_base.h) or every kernel (kernel_operator.h) reads first,
+// precompiled once per kgen build and SoC with the compile's own flags.
+struct Pch {
+  std::string header;               // under include/ascendc
+  std::vector<std::string> flags;   // the compile command that makes the .gch, without the header and -o
+};
 struct Command {
   std::string name;                  // <kind>-<hash>.so
   std::vector<std::string> argv, reads;
+  size_t pch_arg = 0;                // argv[pch_arg]: the header force-included first (0: none), see use_pch()
+  Pch pch;
 };
 
 // <kind>-<hash>.so: the hash of the command, kgen's build and every file of the project (build.h).
@@ -247,40 +255,53 @@ std::vector<std::string> host_flags(const std::string& soc) {
   return {"g++", "-std=c++17", "-O1", "-fPIC", "-I" + kgen::sandbox::paths().include_dir, "-DKGEN_SOC=\"" + soc + "\""};
 }
 
-// Where the precompiled register/tilingdata_base.h of these flags lives: DIR/register/tilingdata_base.h, a one-line
-// header that includes kgen's, beside its .gch (gcc takes the .gch when it is valid for the compile, else reads the
-// header). Written by ensure_host_pch().
-std::string host_pch_header(const std::string& soc) {
-  Hash h;
-  h.add("host-pch-v1");
-  h.add(kgen_stamp());
-  for (auto& a : host_flags(soc)) h.add(a);
-  return target_dir() + "/pch-" + h.hex() + "/register/tilingdata_base.h";
+Pch host_pch(const std::string& soc) {
+  std::vector<std::string> f = host_flags(soc);
+  for (const char* a : {"-x", "c++-header"}) f.push_back(a);
+  return {"register/tilingdata_base.h", f};
+}
+Pch kernel_pch(const std::string& soc) {
+  // kgen cc adds the emulator's flags (-std=c++20 -O1 -DASCENDC_CPU_DEBUG -D__NPU_ARCH__ ...), as for the kernel.
+  return {"kernel_operator.h", {kgen::sandbox::paths().lib_dir + "/kgen", "cc", "--soc", soc, "-fPIC", "-g1", "-c", "-x",
+                                "c++-header"}};
 }
 
-// Builds the precompiled header once (per process; across processes by an atomic rename). A failure only means
-// the host compiles parse the header themselves.
-void ensure_host_pch(const std::string& soc) {
+// Where the precompiled header lives: DIR/<header>, a one-line header that includes kgen's, beside its .gch (gcc
+// takes the .gch when it is valid for the compile, else reads the header). Written by ensure_pch().
+std::string pch_path(const Pch& p) {
+  Hash h;
+  h.add("pch-v2");
+  h.add(kgen_stamp());
+  for (auto& a : p.flags) h.add(a);
+  return target_dir() + "/pch-" + h.hex() + "/" + p.header;
+}
+
+// The header to force-include: the precompiled one, built here once (per process; across processes by an atomic
+// rename), or kgen's own header where a private build folder (kgen-oprun's, inside the sandbox) has none: a
+// precompile there would cost more than the one compile it serves. A failed precompile only means the compiles
+// parse the header themselves.
+std::string ensure_pch(const Pch& p) {
   static std::mutex mu;
   static std::set<std::string> done;
-  const std::string header = host_pch_header(soc), gch = header + ".gch";
+  const std::string header = pch_path(p), gch = header + ".gch";
+  const std::string plain = kgen::sandbox::paths().include_dir + "/" + p.header;
   std::lock_guard<std::mutex> lock(mu);
-  if (done.count(header)) return;
-  done.insert(header);
   std::error_code ec;
+  if (!build_env().build_dir.empty()) return fs::exists(gch, ec) ? header : plain;
+  if (done.count(header)) return fs::exists(gch, ec) ? header : plain;
+  done.insert(header);
   const fs::path dir = fs::path(header).parent_path();
   fs::create_directories(dir, ec);
   if (!fs::exists(header, ec)) {
     const std::string tmp = header + ".tmp-" + std::to_string(getpid());
-    std::ofstream(tmp) << "#include \"" << kgen::sandbox::paths().include_dir << "/register/tilingdata_base.h\"\n";
+    std::ofstream(tmp) << "#include \"" << plain << "\"\n";
     std::rename(tmp.c_str(), header.c_str());
   }
-  if (fs::exists(gch, ec)) return;
+  if (fs::exists(gch, ec)) return header;
   std::random_device rd;
   const std::string out_dir = dir.string() + "/.tmp-" + std::to_string(getpid()) + "-" + std::to_string(rd());
   fs::create_directories(out_dir, ec);
-  std::vector<std::string> cmd = host_flags(soc);
-  for (const char* a : {"-x", "c++-header"}) cmd.push_back(a);
+  std::vector<std::string> cmd = p.flags;
   cmd.push_back(header);
   cmd.push_back("-o");
   cmd.push_back(out_dir + "/out.gch");
@@ -289,6 +310,7 @@ void ensure_host_pch(const std::string& soc) {
   sandbox::Result r = e.compile ? e.compile(job) : plain_compile(job);
   if (r.status == 0) std::rename((out_dir + "/out.gch").c_str(), gch.c_str());
   fs::remove_all(out_dir, ec);
+  return fs::exists(gch, ec) ? header : plain;
 }
 
 Command host_command(const Project& p, const std::string& soc) {
@@ -297,23 +319,19 @@ Command host_command(const Project& p, const std::string& soc) {
   Command c;
   c.argv = host_flags(soc);
   c.reads = {p.dir};
-  // The same translation unit, its first header precompiled (host_pch.h). The library's name says that a
-  // precompiled header was used, not where it lies (a sandboxed runner's build folder is another one).
-  const bool pch = host_pch_applies(p);
-  size_t pch_arg = 0;
-  if (pch) {
+  // The same translation unit, its first header precompiled where that changes nothing (host_pch.h). The name
+  // hashes a placeholder: whether the .gch was there or not, the library is the same.
+  if (host_pch_applies(p)) {
     c.argv.push_back("-include");
-    pch_arg = c.argv.size();
+    c.pch_arg = c.argv.size();
     c.argv.push_back("<host-pch>");
+    c.pch = host_pch(soc);
   }
   for (const std::string& a : std::vector<std::string>{"-shared", "-I" + hdir, p.host_cpp, "-L" + P.lib_dir,
                                                        "-Wl,-rpath," + P.lib_dir, "-lkgen_host"})
     c.argv.push_back(a);
   c.name = library_name("host", c, p);
-  if (pch) {
-    c.argv[pch_arg] = host_pch_header(soc);
-    c.reads.push_back(fs::path(c.argv[pch_arg]).parent_path().parent_path().string());
-  }
+  if (c.pch_arg) c.argv[c.pch_arg] = kgen::sandbox::paths().include_dir + "/" + c.pch.header;
   return c;
 }
 
@@ -322,7 +340,10 @@ Command kernel_command(const Project& p, const std::string& soc, const Defines& 
   std::string kdir = fs::path(p.kernel_cpp).parent_path().string();
   Command c;
   // -g1: line tables only (no measurable compile cost), so that a raw GM access names its source line (sim/gm.h).
-  c.argv = {kgen, "cc", "--soc", soc, "-fPIC", "-shared", "-g1", "-I" + kdir, "-include", "kernel_operator.h"};
+  // kernel_operator.h first, force-included: always the same start of the translation unit, so always precompiled.
+  c.argv = {kgen, "cc", "--soc", soc, "-fPIC", "-shared", "-g1", "-I" + kdir, "-include", "<kernel-pch>"};
+  c.pch_arg = c.argv.size() - 1;
+  c.pch = kernel_pch(soc);
   c.reads = {p.dir};
   if (!p.tiling_h.empty()) {
     c.argv.push_back("-include");
@@ -336,7 +357,20 @@ Command kernel_command(const Project& p, const std::string& soc, const Defines& 
   for (auto& [n, v] : defines) c.argv.push_back("-D" + n + "=" + v);
   c.argv.push_back(p.kernel_cpp);
   c.name = library_name("kernel", c, p);
+  c.argv[c.pch_arg] = "kernel_operator.h";
   return c;
+}
+
+// Before a compile: the precompiled header in place of kgen's own where there is one (ensure_pch).
+void use_pch(Command& c) {
+  if (!c.pch_arg) return;
+  const std::string h = ensure_pch(c.pch);
+  if (h == kgen::sandbox::paths().include_dir + "/" + c.pch.header) return;
+  c.argv[c.pch_arg] = h;
+  fs::path root = fs::path(h);
+  const fs::path rel = c.pch.header;
+  for (auto it = rel.begin(); it != rel.end(); ++it) root = root.parent_path();
+  c.reads.push_back(root.string());   // pch-<hash>/
 }
 }  // namespace
 
@@ -373,12 +407,13 @@ sandbox::Result sandboxed_compile(const CompileJob& job) {
 
 std::shared_future<BuildOut> build_host(const Project& p, const std::string& soc) {
   Command c = host_command(p, soc);
-  if (host_pch_applies(p) && existing(c.name).empty()) ensure_host_pch(soc);
+  if (existing(c.name).empty()) use_pch(c);
   return compile_cached(c.name, c.argv, c.reads, p.host_cpp, "the op's host file");
 }
 
 std::shared_future<BuildOut> build_kernel(const Project& p, const std::string& soc, const Defines& defines) {
   Command c = kernel_command(p, soc, defines);
+  if (existing(c.name).empty()) use_pch(c);
   return compile_cached(c.name, c.argv, c.reads, p.kernel_cpp, "the op's kernel file");
 }
 

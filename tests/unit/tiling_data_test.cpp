@@ -150,6 +150,25 @@ TEST(TilingData, SaveToBufferReadThroughKernelStruct) {
   EXPECT_EQ(p.inner.b[1], 8);
 }
 
+// A copy (and an assignment) saves its own fields: the field table holds offsets from the object, not pointers.
+TEST(TilingData, CopiesSaveTheirOwnFields) {
+  KtTiling t = make_filled();
+  KtTiling copy(t);
+  KtTiling assigned;
+  assigned = t;
+  t.set_total(99);   // after the copies: only t changes
+  std::vector<uint8_t> a(t.GetDataSize()), b(t.GetDataSize()), c(t.GetDataSize());
+  copy.SaveToBuffer(b.data(), b.size());
+  assigned.SaveToBuffer(c.data(), c.size());
+  EXPECT_EQ(b, c);
+  EXPECT_EQ(copy.GetDataSize(), t.GetDataSize());
+  t.SaveToBuffer(a.data(), a.size());
+  EXPECT_NE(a, b);
+  t.set_total(make_filled().get_total());
+  t.SaveToBuffer(a.data(), a.size());
+  EXPECT_EQ(a, b);
+}
+
 TEST(TilingData, SaveToBufferTooSmallWritesNothingAndReports) {
   KtTiling t = make_filled();
   std::vector<uint8_t> buf(t.GetDataSize(), 0xCD);

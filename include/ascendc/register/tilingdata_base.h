@@ -124,13 +124,11 @@ namespace optiling {
 class TilingDef;
 }
 
+// The registry and the serialization live in libkgen_host (src/host/tiling_data.cpp): every op_host file includes
+// this header, and code defined here would be instantiated and compiled again for each one.
 namespace kgen::tiling {
-inline int& save_failures_ref() {
-  static int n = 0;
-  return n;
-}
 // Number of SaveToBuffer calls that failed (buffer too small) in this process.
-inline int save_failures() { return save_failures_ref(); }
+int save_failures();
 
 struct FieldDesc {
   ptrdiff_t member;  // byte offset of the member object from the TilingDef subobject
@@ -159,41 +157,24 @@ namespace optiling {
 // Base of every BEGIN_TILING_DATA_DEF class: the field table, serialization and size.
 class TilingDef {
  public:
-  void SaveToBuffer(void* pData, size_t capacity) const {
-    size_t need = GetDataSize();
-    if (pData == nullptr || capacity < need) {
-      std::fprintf(stderr,
-                   "kgen: error[param] SaveToBuffer: tiling data %s needs %zu bytes but the buffer holds %zu%s; "
-                   "nothing was written. Make the tiling data smaller or pass the raw tiling buffer's capacity "
-                   "(context->GetRawTilingData()->GetCapacity())\n",
-                   class_name_, need, pData ? capacity : size_t(0), pData ? "" : " (null pointer)");
-      ++kgen::tiling::save_failures_ref();
-      return;
-    }
-    auto* dst = static_cast<uint8_t*>(pData);
-    std::memset(dst, 0, need);
-    const auto* self = reinterpret_cast<const uint8_t*>(this);
-    for (const auto& f : fields_) f.save(self + f.member, dst + f.offset, f.size);
-  }
+  void SaveToBuffer(void* pData, size_t capacity) const;
   size_t GetDataSize() const { return (data_size_ + align_ - 1) / align_ * align_; }
   const char* GetTilingClassName() const { return class_name_; }
 
  protected:
-  explicit TilingDef(const char* class_name) : class_name_(class_name) {}
+  explicit TilingDef(const char* class_name);
+  TilingDef(const TilingDef& o);   // the field table holds offsets from the object, so a copy takes it as is
+  TilingDef& operator=(const TilingDef& o);
+  ~TilingDef();
 
  private:
   friend struct kgen::tiling::FieldReg;
   template <class S>
   friend size_t kgen::tiling::struct_align(const S&);
-  void kgen_add(const void* member, size_t size, size_t align, void (*save)(const void*, void*, size_t)) {
-    size_t off = (data_size_ + align - 1) / align * align;
-    ptrdiff_t rel = reinterpret_cast<const uint8_t*>(member) - reinterpret_cast<const uint8_t*>(this);
-    fields_.push_back({rel, off, size, save});
-    data_size_ = off + size;
-    if (align > align_) align_ = align;
-  }
+  void kgen_add(const void* member, size_t size, size_t align, void (*save)(const void*, void*, size_t));
+  struct Fields;                // the field table (a vector of FieldDesc), in the library
   const char* class_name_;
-  std::vector<kgen::tiling::FieldDesc> fields_;
+  Fields* fields_;
   size_t data_size_ = 0;
   size_t align_ = 1;
 };
@@ -202,29 +183,12 @@ class TilingDef {
 class CTilingDataClassFactory {
  public:
   using TilingDataConstructor = std::shared_ptr<TilingDef> (*)();
-  static CTilingDataClassFactory& GetInstance() {
-    static CTilingDataClassFactory f;
-    return f;
-  }
-  void RegisterTilingData(const char* op_type, const TilingDataConstructor constructor) {
-    auto it = ctors_.find(op_type);
-    if (it != ctors_.end() && it->second != constructor) {
-      auto a = it->second(), b = constructor();
-      std::fprintf(stderr,
-                   "kgen: error[param] REGISTER_TILING_DATA_CLASS: op type %s is registered twice, with %s and %s; "
-                   "an op type has one tiling class (register per-key classes as %s_<tilingKey>)\n",
-                   op_type, a->GetTilingClassName(), b->GetTilingClassName(), op_type);
-    }
-    ctors_[op_type] = constructor;
-  }
-  std::shared_ptr<TilingDef> CreateTilingDataInstance(const char* op_type) {
-    auto it = ctors_.find(op_type);
-    if (it == ctors_.end()) return nullptr;
-    return it->second();
-  }
+  static CTilingDataClassFactory& GetInstance();
+  void RegisterTilingData(const char* op_type, const TilingDataConstructor constructor);
+  std::shared_ptr<TilingDef> CreateTilingDataInstance(const char* op_type);
 
  private:
-  std::map<std::string, TilingDataConstructor> ctors_;
+  CTilingDataClassFactory() = default;
 };
 }  // namespace optiling
 
