@@ -372,10 +372,19 @@ const char* pipe_colour(const std::string& pipe) {
 }
 
 // The modeled timeline of one launch: a row per (core, pipe), busy spans as bars over the kernel body.
-std::string timeline_chart(const Timeline& t) {
+std::string timeline_chart(const Timeline& t_in) {
+  // Rows of pipes that did nothing (the scalar pipe of most kernels) are left out: an empty row says nothing.
+  Timeline t = t_in;
+  t.lanes.clear();
+  std::vector<std::string> pipes;   // those drawn, for the legend, in first-seen order
+  for (const TimelineLane& l : t_in.lanes)
+    if (l.busy_us > 0 && l.spans.size() >= 2) {
+      t.lanes.push_back(l);
+      if (std::find(pipes.begin(), pipes.end(), l.pipe) == pipes.end()) pipes.push_back(l.pipe);
+    }
   if (t.lanes.empty() || !(t.body_us > 0)) return "";
   const double label_w = 190, plot_w = 560, row_h = 13, top = 8;
-  const double w = label_w + plot_w + 20, h = top + t.lanes.size() * row_h + 28;
+  const double w = label_w + plot_w + 40, h = top + t.lanes.size() * row_h + 46;
   std::string o = fmt::format("<svg class=\"chart\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" role=\"img\">"
                               "<title>modeled timeline of {}</title>\n",
                               svgn(w), svgn(h), svgn(w), svgn(h), esc(t.kernel));
@@ -400,8 +409,16 @@ std::string timeline_chart(const Timeline& t) {
     o += fmt::format("<g fill=\"{}\"><title>{} {}: busy {} us of {} us (modeled)</title>{}</g>\n", pipe_colour(l.pipe),
                      esc(l.core), esc(l.pipe), gnum(l.busy_us), gnum(t.body_us), bars);
   }
-  o += fmt::format("<text x=\"{}\" y=\"{}\" class=\"small\">kernel body, launch overhead excluded</text>\n",
+  o += fmt::format("<text x=\"{}\" y=\"{}\" class=\"small\">kernel body, launch overhead excluded; pipes with "
+                   "no modeled work not drawn</text>\n",
                    svgn(label_w), svgn(base + 26));
+  double lx = label_w;   // the legend: one swatch per pipe drawn
+  for (const std::string& p : pipes) {
+    o += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"10\" height=\"10\" fill=\"{}\"/><text x=\"{}\" y=\"{}\" "
+                     "class=\"small\">{}</text>\n",
+                     svgn(lx), svgn(base + 33), pipe_colour(p), svgn(lx + 14), svgn(base + 42), esc(p));
+    lx += 24 + 8 * p.size();
+  }
   return o + "</svg>\n";
 }
 

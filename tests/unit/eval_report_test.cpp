@@ -53,7 +53,8 @@ Fixture make_fixture(bool with_metrics = true) {
   ok.eager_modeled_us = c1.eager_modeled_us + c2.eager_modeled_us;
   ok.speedup = ok.eager_modeled_us / ok.modeled_us;   // 2.5
   ok.timeline = {"leaky_relu_custom", "default", "HBM", 8.0, 40,
-                 {{"AIV 0.0 (critical)", "MTE2", 3.0, {0.0, 2.0, 4.0, 5.0}}, {"AIV 0.0 (critical)", "V", 1.0, {2.0, 3.0}}}};
+                 {{"AIV 0.0 (critical)", "MTE2", 3.0, {0.0, 2.0, 4.0, 5.0}}, {"AIV 0.0 (critical)", "V", 1.0, {2.0, 3.0}},
+                  {"AIV 0.0 (critical)", "S", 0.0, {}}}};
 
   EvalResult wrong = base("reduce/sum_dim", "reduce", 1, Verdict::WrongAnswer);
   wrong.diagnostics = {"mismatch <script>alert('x')</script> & more", "a < b && c > d"};
@@ -175,6 +176,11 @@ TEST(EvalReport, StructureEscapingAndContent) {
   // The timeline of the correct result: two lanes, three spans; MTE2 busy 3 of 8 us.
   EXPECT_NE(html.find("<title>modeled timeline of leaky_relu_custom</title>"), std::string::npos);
   EXPECT_NE(html.find("AIV 0.0 (critical) MTE2: busy 3 us of 8 us (modeled)"), std::string::npos);
+  // A pipe with no modeled work gets no row; the pipes drawn get a legend swatch each.
+  EXPECT_EQ(html.find("AIV 0.0 (critical) S: busy"), std::string::npos);
+  EXPECT_NE(html.find("pipes with no modeled work not drawn"), std::string::npos);
+  EXPECT_NE(html.find("class=\"small\">MTE2</text>"), std::string::npos);
+  EXPECT_NE(html.find("class=\"small\">V</text>"), std::string::npos);
 
   // Self-contained: no network reference, no external resources.
   EXPECT_EQ(html.find("http://"), std::string::npos);
