@@ -130,5 +130,12 @@ variant input_format $H '0,/FORMAT_ND, ge::FORMAT_ND})$/s//FORMAT_FRACTAL_NZ, ge
 expect input_format 3 op-def "$W/input_format/$H" 'Input\("x"\)' -- "$W/input_format" "${XY[@]}"
 expect attr_bad 3 op-def "$BASE/$H" 'Attr\("alpha"\)' -- "$BASE" "${XY[@]}" --attr alpha=abc
 
+# The builds above precompiled kgen's first headers once (op/build.cpp ensure_pch): the kernel's kernel_operator.h
+# always, the host's register/tilingdata_base.h where the host starts with its tiling header.
+if ls "$KGEN_CACHE"/op/pch-*/kernel_operator.h.gch >/dev/null 2>&1; then ok "kernel_operator.h precompiled"
+else bad "kernel_operator.h precompiled" "$(ls -R "$KGEN_CACHE/op" | head -20)"; fi
+if ls "$KGEN_CACHE"/op/pch-*/register/tilingdata_base.h.gch >/dev/null 2>&1; then ok "register/tilingdata_base.h precompiled"
+else bad "register/tilingdata_base.h precompiled" "$(ls -R "$KGEN_CACHE/op" | head -20)"; fi
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -176,7 +176,7 @@ int run_bench_cli(BenchCli& c) {
   }
   if (!run.by_round.empty())
     fmt::print("\nmetrics after the repair rounds (each sample's best round; by round below):\n");
-  fmt::print("\n{}", eval::metrics_table(eval::compute_metrics(run.results, eval::metrics_options_for(run.results))));
+  fmt::print("\n{}", eval::metrics_table(run.metrics));
   if (!run.by_round.empty())
     fmt::print("\nby repair round (round 0 is the model's first reply alone):\n{}", eval::rounds_table(run.by_round));
   if (o.generator.rfind("llm:", 0) == 0) {

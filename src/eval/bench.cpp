@@ -251,7 +251,8 @@ bool generate_all(const BenchOptions& o, const std::vector<BenchTask>& tasks, co
   // kSameFailures identical failures and no success (or one fatal failure) the bench stops, instead of scoring the
   // whole suite as compile errors.
   constexpr int kSameFailures = 3;
-  int succeeded = 0, same_failures = 0;
+  int succeeded = 0, failures = 0;
+  bool failures_differ = false;
   std::string first_failure, stop_reason;
   std::atomic<bool> stop{false};
   auto t0 = std::chrono::steady_clock::now();
@@ -294,9 +295,9 @@ bool generate_all(const BenchOptions& o, const std::vector<BenchTask>& tasks, co
         for (const std::string& d : g.diagnostics) why += (why.empty() ? "" : "\n") + d;
         same = std::regex_replace(replace_all(replace_all(why, j.task->path, "TASK.py"), j.task->id, "TASK"),
                                   std::regex(" sample [0-9]+"), " sample K");
-        if (same_failures == 0) first_failure = same;
-        same_failures = same == first_failure ? same_failures + 1 : kSameFailures + 1;   // differing: it can work
-        if (g.fatal || (succeeded == 0 && same_failures == kSameFailures)) {
+        if (failures++ == 0) first_failure = same;
+        else if (same != first_failure) failures_differ = true;   // failing in different ways: it can work
+        if (g.fatal || (succeeded == 0 && !failures_differ && failures == kSameFailures)) {
           stop = true;
           stop_reason = fmt::format("the generator {} {}; stopped before the rest of the suite. Its message:\n{}",
                                     o.generator,
@@ -552,7 +553,9 @@ bool run_bench(const BenchOptions& o, BenchRun& run, std::string& err) {
   json rs = json::array();
   for (const auto& r : run.results) rs.push_back(to_json(r));
   doc["results"] = rs;
-  doc["metrics"] = to_json(compute_metrics(run.results, metrics_options_for(run.results)));
+  const MetricsOptions mo = metrics_options_for(run.results);
+  run.metrics = compute_metrics(run.results, mo);
+  doc["metrics"] = to_json(run.metrics);
   doc["missing"] = run.missing;
   doc["evaluated"] = run.evaluated;
   doc["reused"] = run.reused;
@@ -573,7 +576,7 @@ bool run_bench(const BenchOptions& o, BenchRun& run, std::string& err) {
   }
   doc["sources"] = src;
   doc["attempts"] = generation_attempts(*store, run.results);
-  run.by_round = metrics_by_round(doc["attempts"], run.results, metrics_options_for(run.results));
+  run.by_round = metrics_by_round(doc["attempts"], run.results, mo);
   if (!run.by_round.empty()) doc["metrics_by_round"] = to_json(run.by_round);
   run.doc = std::move(doc);
   return write_atomic(fs::path(o.out) / "results.json", run.doc.dump(1, ' ', false, json::error_handler_t::replace), err) &&

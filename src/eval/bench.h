@@ -76,6 +76,7 @@ struct BenchRun {
   std::vector<std::string> notes;   // candidates for tasks not in the suite, ...
   int evaluated = 0, reused = 0;
   std::string store_path;
+  Metrics metrics;                  // over `results`, @1 and @K for K samples per task (metrics_options_for)
   std::vector<Metrics> by_round;    // an LLM generator's metrics as of each repair round (round_metrics.h)
   nlohmann::json doc;               // the results.json document
 };

@@ -276,25 +276,26 @@ std::string pch_path(const Pch& p) {
   return target_dir() + "/pch-" + h.hex() + "/" + p.header;
 }
 
-// The header to force-include: the precompiled one, built here once (per process; across processes by an atomic
-// rename), or kgen's own header where a private build folder (kgen-oprun's, inside the sandbox) has none: a
-// precompile there would cost more than the one compile it serves. A failed precompile only means the compiles
-// parse the header themselves.
+// kgen's own header, which a compile includes when there is no precompiled one.
+std::string plain_header(const Pch& p) { return kgen::sandbox::paths().include_dir + "/" + p.header; }
+
+// The precompiled header to force-include, built here once (per process; across processes by an atomic rename);
+// "" where there is none: in a private build folder (kgen-oprun's, inside the sandbox) none is made, as a precompile
+// there would cost more than the one compile it serves, and a failed precompile only means the compiles parse the
+// header themselves.
 std::string ensure_pch(const Pch& p) {
   static std::mutex mu;
   static std::set<std::string> done;
   const std::string header = pch_path(p), gch = header + ".gch";
-  const std::string plain = kgen::sandbox::paths().include_dir + "/" + p.header;
   std::lock_guard<std::mutex> lock(mu);
   std::error_code ec;
-  if (!build_env().build_dir.empty()) return fs::exists(gch, ec) ? header : plain;
-  if (done.count(header)) return fs::exists(gch, ec) ? header : plain;
+  if (!build_env().build_dir.empty() || done.count(header)) return fs::exists(gch, ec) ? header : "";
   done.insert(header);
   const fs::path dir = fs::path(header).parent_path();
   fs::create_directories(dir, ec);
   if (!fs::exists(header, ec)) {
     const std::string tmp = header + ".tmp-" + std::to_string(getpid());
-    std::ofstream(tmp) << "#include \"" << plain << "\"\n";
+    std::ofstream(tmp) << "#include \"" << plain_header(p) << "\"\n";
     std::rename(tmp.c_str(), header.c_str());
   }
   if (fs::exists(gch, ec)) return header;
@@ -310,7 +311,7 @@ std::string ensure_pch(const Pch& p) {
   sandbox::Result r = e.compile ? e.compile(job) : plain_compile(job);
   if (r.status == 0) std::rename((out_dir + "/out.gch").c_str(), gch.c_str());
   fs::remove_all(out_dir, ec);
-  return fs::exists(gch, ec) ? header : plain;
+  return fs::exists(gch, ec) ? header : "";
 }
 
 Command host_command(const Project& p, const std::string& soc) {
@@ -331,7 +332,7 @@ Command host_command(const Project& p, const std::string& soc) {
                                                        "-Wl,-rpath," + P.lib_dir, "-lkgen_host"})
     c.argv.push_back(a);
   c.name = library_name("host", c, p);
-  if (c.pch_arg) c.argv[c.pch_arg] = kgen::sandbox::paths().include_dir + "/" + c.pch.header;
+  if (c.pch_arg) c.argv[c.pch_arg] = plain_header(c.pch);
   return c;
 }
 
@@ -357,7 +358,7 @@ Command kernel_command(const Project& p, const std::string& soc, const Defines& 
   for (auto& [n, v] : defines) c.argv.push_back("-D" + n + "=" + v);
   c.argv.push_back(p.kernel_cpp);
   c.name = library_name("kernel", c, p);
-  c.argv[c.pch_arg] = "kernel_operator.h";
+  c.argv[c.pch_arg] = plain_header(c.pch);
   return c;
 }
 
@@ -365,7 +366,7 @@ Command kernel_command(const Project& p, const std::string& soc, const Defines& 
 void use_pch(Command& c) {
   if (!c.pch_arg) return;
   const std::string h = ensure_pch(c.pch);
-  if (h == kgen::sandbox::paths().include_dir + "/" + c.pch.header) return;
+  if (h.empty()) return;
   c.argv[c.pch_arg] = h;
   fs::path root = fs::path(h);
   const fs::path rel = c.pch.header;
