@@ -1,6 +1,6 @@
 #!/bin/bash
 # kgen op run-mkb: the MultiKernelBench-format submissions of examples/mkb pass against their reference tasks, and
-# every negative written by tests/data/mkb/negatives.py (add.py with one mistake) fails with the category its first line declares
+# every negative written by tests/data/mkb/negatives.py (an example with one mistake) fails with the category its first line declares
 # (`# kgen-expect: CATEGORY [@]`; with @, the diagnostic must name the line marked ERROR-HERE).
 # usage: mkb_test.sh KGEN SOURCE_DIR
 set -u
@@ -78,13 +78,14 @@ else
 fi
 rm -rf "$tmp"
 neg=$(mktemp -d)
-/usr/bin/python3 tests/data/mkb/negatives.py examples/mkb/add.py "$neg" || { echo "FAIL: negatives.py"; fail=1; }
+/usr/bin/python3 tests/data/mkb/negatives.py examples/mkb "$neg" || { echo "FAIL: negatives.py"; fail=1; }
 for f in "$neg"/*.py; do
   expect=$(head -1 "$f" | sed -n 's/^# kgen-expect: *//p')
+  task=$(sed -n '2s/^# kgen-task: *//p' "$f")
   cat=${expect%% *}
   want_line=""
   if [[ "$expect" == *"@"* ]]; then want_line=$(grep -n 'ERROR-HERE' "$f" | head -1 | cut -d: -f1); fi
-  out=$("$KGEN" op run-mkb "$f" --task examples/mkb/tasks/add.py --trials 1 2>&1)
+  out=$("$KGEN" op run-mkb "$f" --task "examples/mkb/tasks/$task.py" --trials 1 2>&1)
   rc=$?
   first=$(grep -m1 -E '^(error\[|cheating )' <<<"$out")
   want="error[$cat]"; [ "$cat" = cheating ] && want="cheating "

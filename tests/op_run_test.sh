@@ -129,6 +129,14 @@ expect attr_required 3 op-def "$W/attr_required/$H" 'Attr\("alpha"\)' -- "$W/att
 variant input_format $H '0,/FORMAT_ND, ge::FORMAT_ND})$/s//FORMAT_FRACTAL_NZ, ge::FORMAT_FRACTAL_NZ})/'
 expect input_format 3 op-def "$W/input_format/$H" 'Input\("x"\)' -- "$W/input_format" "${XY[@]}"
 expect attr_bad 3 op-def "$BASE/$H" 'Attr\("alpha"\)' -- "$BASE" "${XY[@]}" --attr alpha=abc
+# Each block writes the next block's part: the last one runs a whole block past z's end, beyond the 512-byte
+# rounding of the device allocation (docs/emulator.md "Memory"), which a write inside the rounding is not.
+variant gm_past_block $K 's/(__gm__ DTYPE_Z\*)z + this->blockLength \* AscendC::GetBlockIdx()/(__gm__ DTYPE_Z*)z + this->blockLength * (AscendC::GetBlockIdx() + 1)/'
+line=$(grep -n -m1 'AscendC::DataCopy(zGm' "$W/gm_past_block/$K" | cut -d: -f1)
+o=$("$KGEN" op run "$W/gm_past_block" "${XY[@]}" --out "$W/neg-gm" 2>&1); rc=$?
+if [ $rc -eq 3 ] && grep -q "^error\[gm-out-of-bounds\] add_tiny_custom.cpp:$line block 7 DataCopy: writes" <<<"$o"; then
+  ok "gm_past_block: $(head -1 <<<"$o")"
+else bad "gm_past_block (rc $rc, want error[gm-out-of-bounds] add_tiny_custom.cpp:$line block 7)" "$o"; fi
 
 # The builds above precompiled kgen's first headers once (op/build.cpp ensure_pch): the kernel's kernel_operator.h
 # always, the host's register/tilingdata_base.h where the host starts with its tiling header.

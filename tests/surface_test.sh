@@ -64,6 +64,13 @@ accept 'int64_t b = GetBlockIdx() + GetBlockNum()'
 accept 'LocalTensor<uint8_t> m = tmpBuf.Get<uint8_t>(); Compare(m, x, x, CMPMODE::LT, n)'
 accept 'Sigmoid(z, x, n)'
 accept 'SetAtomicAdd<float>(); SetAtomicNone()'
+# CANN's own spellings: GetTPipePtr and GetSysWorkSpacePtr are global, TEventID is AscendC's, the queue form of
+# InitBuffer is a template over the queue type, and the device compiler has a scalar sqrt and abs.
+accept 'TEventID e = ::GetTPipePtr()->FetchEventID(HardEvent::V_MTE3); AscendC::TEventID f = e; (void)f'
+accept '__gm__ uint8_t* w = ::GetSysWorkSpacePtr(); __gm__ uint8_t* v = AscendC::GetSysWorkSpacePtr(); (void)w; (void)v'
+accept 'pipe.InitBuffer<decltype(inQ)>(inQ, 2, 256)'
+accept 'float r = sqrt(2.0f) + abs(-1.5f); int32_t i = abs(-3); (void)r; (void)i'
+accept 'if ASCEND_IS_AIV { n = 1; } else if ASCEND_IS_NOT_AIC { n = 2; }'
 
 # --- common inventions: CANN has no such member, overload or name
 reject 'x.size()'
@@ -83,6 +90,13 @@ reject 'ReduceSum(z, x, n)'
 reject 'x.GetValue(0, 1)'
 reject 'xGm.SetGlobalBuffer(xg, 1024)'
 reject 'SetFlag(HardEvent::MTE2_V, 0)'
+# What g++ alone accepts and bisheng refuses (src/cli/bisheng_rules.h).
+reject 'pipe.InitBuffer(tmpBuf, 1, 256)'
+reject 'if (ASCEND_IS_AIV) { n = 1; }'
+reject 'bool cube = ASCEND_IS_AIC; (void)cube'
+reject 'float r = std::exp(1.0f); (void)r'
+reject 'float r = expf(1.0f) + sqrtf(2.0f); (void)r'
+reject 'float r = tanh(0.5f); (void)r'
 
 echo "surface tests: $pass passed, $failn failed"
 [ "$failn" -eq 0 ]

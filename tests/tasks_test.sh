@@ -62,6 +62,22 @@ assert n["source"] == "NPUKernelBench" and n["level"] == 1 and len(n["cases"]) =
 assert n["dtypes"] == ["float16", "float32", "int32"], n["dtypes"]
 P
 "$KGEN" tasks check --suite "$FX/mkb" > /dev/null || fail "check mkb"
+# The same tree under another name, with what MultiKernelBench's current files hold: an optional tensor whose shape
+# is null (left out of that case), and a case file kgen cannot read (a problem of that task, not a crash).
+cp -r "$FX/mkb/reference" "$TMP/mkb_copy"
+echo '{"inputs": [{"name": "x", "type": "tensor", "dtype": "float32", "shape": [4]}, {"name": "bias", "type": "tensor", "required": false, "dtype": "float32", "shape": null}]}' \
+  >> "$TMP/mkb_copy/npukernelbench_level1/add.json"
+cp "$FX/mkb/reference/npukernelbench_level1/add.py" "$TMP/mkb_copy/npukernelbench_level1/odd.py"
+echo '[1, 2]' > "$TMP/mkb_copy/npukernelbench_level1/odd.json"
+"$KGEN" tasks list --suite "$TMP/mkb_copy" --json > "$TMP/copy.json" 2> "$TMP/copy.err" || { cat "$TMP/copy.err"; fail "list renamed mkb"; }
+"$PY" - "$TMP/copy.json" <<'P' || fail "renamed MKB tree"
+import json, sys
+got = {t["id"]: t for t in json.load(open(sys.argv[1]))}
+assert got["activation/relu"]["source"] == "MultiKernelBench", got["activation/relu"]
+cases = [c if isinstance(c, str) else c.get("name") for c in got["npukernelbench_level1/add"]["cases"]]
+assert len(cases) == 4 and cases[3].endswith("bias=None"), cases
+assert any("odd.json:1" in p for p in got["npukernelbench_level1/odd"].get("problems", [])), got["npukernelbench_level1/odd"]
+P
 
 # ---- the Python API: case overrides reach derived constants, NPUKernelBench groups, seeding ----
 PYTHONPATH="$ROOT/python" "$PY" - "$FX" <<'P' || fail "python loader API"

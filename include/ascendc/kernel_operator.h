@@ -16,6 +16,7 @@
 #include "kgen/vec_misc.h"
 #include "kgen/vec_cast.h"
 #include "kgen/scalar_convert.h"
+#include "kgen/scalar_math.h"
 #include "kgen/vec_compare.h"
 #include "kgen/vec_reduce.h"
 #include "kgen/vec_gather.h"

@@ -820,10 +820,38 @@ struct Module {
 };
 struct Registrar { explicit Registrar(void (*init)(Module&)) { Module m; init(m); } };
 
-// TORCH_LIBRARY / TORCH_LIBRARY_IMPL bodies run against this and are ignored.
+// A kernel registered with torch (m.impl / m.def with a function) may only take the types torch's schema has:
+// torch refuses the others at compile time (c10/core/boxing/impl/make_boxed_from_unboxed_functor.h), so the shim
+// does too, with torch's wording.
+template <class T> constexpr bool torch_input_ok() {
+  using D = std::remove_cv_t<std::remove_reference_t<T>>;
+  static_assert(!std::is_same_v<D, float>,
+                "You tried to register a kernel with an unsupported input type: float. Please use double instead.");
+  static_assert(!(std::is_integral_v<D> && !std::is_same_v<D, int64_t> && !std::is_same_v<D, bool>),
+                "You tried to register a kernel with an unsupported integral input type. Please use int64_t instead.");
+  static_assert(!std::is_same_v<D, const char*>,
+                "You tried to register a kernel with an unsupported input type: const char*. Please use c10::string_view instead.");
+  static_assert(!std::is_same_v<D, std::vector<bool>>,
+                "You tried to register a kernel with an unsupported input type: vector<bool>. Please use List<bool> instead.");
+  return true;
+}
+template <class R> constexpr bool torch_output_ok() {
+  static_assert(!std::is_same_v<std::decay_t<R>, float>,
+                "You tried to register a kernel with an unsupported output type: float. Please use double instead.");
+  return true;
+}
+template <class R, class... A> constexpr bool torch_signature_ok(R (*)(A...)) {
+  return (torch_output_ok<R>() && ... && torch_input_ok<A>());
+}
+template <class F> void check_torch_kernel(const F& f) {
+  if constexpr (std::is_function_v<std::remove_pointer_t<std::decay_t<F>>>)
+    static_assert(torch_signature_ok(static_cast<std::decay_t<F>>(nullptr)));
+  (void)f;
+}
+// TORCH_LIBRARY / TORCH_LIBRARY_IMPL bodies run against this; only the kernels' signatures are checked.
 struct Library {
-  template <class... A> Library& def(A&&...) { return *this; }
-  template <class... A> Library& impl(A&&...) { return *this; }
+  template <class... A> Library& def(A&&... a) { (check_torch_kernel(a), ...); return *this; }
+  template <class... A> Library& impl(A&&... a) { (check_torch_kernel(a), ...); return *this; }
 };
 struct LibRegistrar { explicit LibRegistrar(void (*init)(Library&)) { Library l; init(l); } };
 
@@ -832,14 +860,17 @@ struct ExecArgs {
   std::vector<kgen::op::BindArg> v;
   std::vector<at::Tensor> tmp;        // non-contiguous tensors copied for the call
   std::vector<std::pair<at::Tensor, size_t>> writeback;
+  // Each add() records the C++ type passed (BindArg::cpp): on the chip the aclnn function is called through a
+  // pointer typed from it, and exec_aclnn refuses a type that would arrive garbled.
+  void push(kgen::op::BindArg a, const char* cpp) { a.cpp = cpp; v.push_back(std::move(a)); }
   void add(const at::Tensor& t) {
     kgen::op::BindArg a;
-    if (!t.defined()) { a.kind = kgen::op::BindArg::None; v.push_back(a); return; }
+    if (!t.defined()) { a.kind = kgen::op::BindArg::None; push(a, "at::Tensor"); return; }
     at::Tensor c = t;
     if (!t.is_contiguous()) { c = t.contiguous(); tmp.push_back(c); writeback.push_back({t, tmp.size() - 1}); }
     a.kind = kgen::op::BindArg::Tensor;
     a.shape = c.sizes().vec(); a.dtype = ge_of(c.scalar_type()); a.data = c.data_ptr(); a.bytes = c.nbytes();
-    v.push_back(a);
+    push(a, "at::Tensor");
   }
   void add(const std::optional<at::Tensor>& t) { if (t) add(*t); else add(at::Tensor()); }
   void add(const c10::Scalar& s) {
@@ -847,26 +878,42 @@ struct ExecArgs {
     if (s.isBoolean()) { a.kind = kgen::op::BindArg::Bool; a.b = s.toBool(); }
     else if (s.isIntegral()) { a.kind = kgen::op::BindArg::Int; a.i = s.toLong(); }
     else { a.kind = kgen::op::BindArg::Float; a.f = s.toDouble(); }
-    v.push_back(a);
+    push(a, "at::Scalar");
   }
-  void add(bool b) { kgen::op::BindArg a; a.kind = kgen::op::BindArg::Bool; a.b = b; v.push_back(a); }
+  void add(bool b) { kgen::op::BindArg a; a.kind = kgen::op::BindArg::Bool; a.b = b; push(a, "bool"); }
+  template <class T> static const char* int_name() {
+    constexpr bool s = std::is_signed_v<T>;
+    switch (sizeof(T)) {
+      case 1: return s ? "int8_t" : "uint8_t";
+      case 2: return s ? "int16_t" : "uint16_t";
+      case 4: return s ? "int32_t" : "uint32_t";
+      default: return s ? "int64_t" : "uint64_t";
+    }
+  }
   template <class T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>, int> = 0> void add(T x) {
-    kgen::op::BindArg a; a.kind = kgen::op::BindArg::Int; a.i = static_cast<int64_t>(x); v.push_back(a);
+    kgen::op::BindArg a; a.kind = kgen::op::BindArg::Int; a.i = static_cast<int64_t>(x); push(a, int_name<T>());
   }
   template <class T, std::enable_if_t<std::is_floating_point_v<T>, int> = 0> void add(T x) {
-    kgen::op::BindArg a; a.kind = kgen::op::BindArg::Float; a.f = static_cast<double>(x); v.push_back(a);
+    kgen::op::BindArg a; a.kind = kgen::op::BindArg::Float; a.f = static_cast<double>(x);
+    push(a, std::is_same_v<T, float> ? "float" : std::is_same_v<T, double> ? "double" : "long double");
   }
-  void add(const c10::IntArrayRef& l) { kgen::op::BindArg a; a.kind = kgen::op::BindArg::IntList; a.ints = l.vec(); v.push_back(a); }
-  void add(const std::vector<int64_t>& l) { add(c10::IntArrayRef(l)); }
-  void add(const std::vector<int32_t>& l) { add(c10::IntArrayRef(std::vector<int64_t>(l.begin(), l.end()))); }
-  void add(const std::vector<double>& l) { kgen::op::BindArg a; a.kind = kgen::op::BindArg::FloatList; a.floats = l; v.push_back(a); }
-  void add(const std::vector<float>& l) { add(std::vector<double>(l.begin(), l.end())); }
-  void add(const std::vector<bool>& l) { kgen::op::BindArg a; a.kind = kgen::op::BindArg::BoolList; a.bools = l; v.push_back(a); }
-  void add(const std::string& s) { kgen::op::BindArg a; a.kind = kgen::op::BindArg::Str; a.s = s; v.push_back(a); }
-  void add(const char* s) { add(std::string(s)); }
-  void add(std::nullopt_t) { kgen::op::BindArg a; a.kind = kgen::op::BindArg::None; v.push_back(a); }
+  void add(const c10::IntArrayRef& l) { kgen::op::BindArg a; a.kind = kgen::op::BindArg::IntList; a.ints = l.vec(); push(a, "at::IntArrayRef"); }
+  void add_ints(const std::vector<int64_t>& l, const char* cpp) {
+    kgen::op::BindArg a; a.kind = kgen::op::BindArg::IntList; a.ints = l; push(a, cpp);
+  }
+  void add(const std::vector<int64_t>& l) { add_ints(l, "std::vector<int64_t>"); }
+  void add(const std::vector<int32_t>& l) { add_ints(std::vector<int64_t>(l.begin(), l.end()), "std::vector<int32_t>"); }
+  void add_floats(const std::vector<double>& l, const char* cpp) {
+    kgen::op::BindArg a; a.kind = kgen::op::BindArg::FloatList; a.floats = l; push(a, cpp);
+  }
+  void add(const std::vector<double>& l) { add_floats(l, "std::vector<double>"); }
+  void add(const std::vector<float>& l) { add_floats(std::vector<double>(l.begin(), l.end()), "std::vector<float>"); }
+  void add(const std::vector<bool>& l) { kgen::op::BindArg a; a.kind = kgen::op::BindArg::BoolList; a.bools = l; push(a, "std::vector<bool>"); }
+  void add(const std::string& s) { kgen::op::BindArg a; a.kind = kgen::op::BindArg::Str; a.s = s; push(a, "std::string"); }
+  void add(const char* s) { kgen::op::BindArg a; a.kind = kgen::op::BindArg::Str; a.s = s; push(a, "const char*"); }
+  void add(std::nullopt_t) { kgen::op::BindArg a; a.kind = kgen::op::BindArg::None; push(a, "c10::nullopt"); }
   template <class T> void add(const std::optional<T>& o) { if (o) add(*o); else add(std::nullopt); }
-  void add(at::ScalarType t) { add(static_cast<int64_t>(ge_of(t))); }
+  void add(at::ScalarType t) { kgen::op::BindArg a; a.kind = kgen::op::BindArg::Int; a.i = ge_of(t); push(a, "at::ScalarType"); }
 };
 template <class... A> void exec(const char* api, const char* file, int line, const A&... a) {
   ExecArgs e;

@@ -275,12 +275,35 @@ def _is_kernelbench(root: str) -> str | None:
     return None
 
 
+def _looks_like_mkb(folder: str) -> bool:
+    """A MultiKernelBench reference tree under another name: its npukernelbench_levelN folders, or category
+    folders of task files none of which declares kgen's LEVEL."""
+    try:
+        subs = [d for d in sorted(os.listdir(folder)) if os.path.isdir(os.path.join(folder, d))]
+    except OSError:
+        return False
+    if any(re.fullmatch(r"npukernelbench_level\d+", d) for d in subs):
+        return True
+    models = 0
+    for d in subs:
+        for n in _py_files(os.path.join(folder, d)):
+            try:
+                with open(os.path.join(folder, d, n), encoding="utf-8", errors="replace") as f:
+                    text = f.read()
+            except OSError:
+                continue
+            if re.search(r"^LEVEL\s*=", text, re.M):
+                return False
+            models += bool(re.search(r"^class Model\b", text, re.M))
+    return models > 0
+
+
 def _mkb_reference(root: str) -> str | None:
     if os.path.basename(os.path.normpath(root)) == "reference":
         return root
     if os.path.isdir(os.path.join(root, "reference")):
         return os.path.join(root, "reference")
-    return None
+    return root if _looks_like_mkb(root) else None
 
 
 def _py_files(folder: str):
@@ -304,7 +327,7 @@ def discover(root: str) -> list[Task]:
                 stem = n[:-3]
                 cat = category_from_name(stem, lv)
                 t = Task(f"{cat}/{stem}", cat, lv, os.path.join(folder, n), "KernelBench")
-                _parse_kgen_like(t.path, t, need_level=False)
+                _guarded(_parse_kgen_like, t, t.path, t, need_level=False)
                 tasks.append(t)
     else:
         base = mkb or root
@@ -320,17 +343,26 @@ def discover(root: str) -> list[Task]:
                     lv = int(m.group(1))
                     c = category_from_name(stem, 1)   # by file name, whatever N
                     t = Task(f"{cat}/{stem}", c, lv, path, "NPUKernelBench")
-                    _parse_npukb(path, t)
+                    _guarded(_parse_npukb, t, path, t)
                 else:
                     src = "MultiKernelBench" if mkb else "kgen"
                     lv = 2 if cat == "fuse" else 3 if cat == "arch" else 1
                     t = Task(f"{cat}/{stem}", cat, lv, path, src)
-                    _parse_kgen_like(path, t, need_level=(src == "kgen"))
+                    _guarded(_parse_kgen_like, t, path, t, need_level=(src == "kgen"))
                     if src == "kgen" and cat not in CATEGORIES:
                         t.problems.append(f"{path}:1: category folder {cat!r} is not one of {', '.join(CATEGORIES)}")
                 tasks.append(t)
     tasks.sort(key=lambda t: t.id)
     return tasks
+
+
+def _guarded(parse, task: Task, *args, **kw):
+    """parse(*args, **kw); a file it cannot make sense of becomes a problem of that task, not a crash of the listing."""
+    try:
+        parse(*args, **kw)
+    except Exception as e:  # noqa: BLE001
+        task.problems.append(f"{task.path}:1: kgen cannot read this task ({type(e).__name__}: {e}); "
+                             f"please report it with the file")
 
 
 def _parse_npukb(path: str, task: Task):
@@ -350,12 +382,22 @@ def _parse_npukb(path: str, task: Task):
                 task.problems.append(f"{jpath}:{i}: not JSON: {e}")
                 continue
             summary = []
-            for inp in d.get("inputs", []):
+            inputs = d.get("inputs", []) if isinstance(d, dict) else None
+            if not isinstance(inputs, list):
+                task.problems.append(f"{jpath}:{i}: a case line is an object with a list \"inputs\"")
+                continue
+            for inp in inputs:
                 if isinstance(inp, dict) and inp.get("type") == "tensor":
                     dt = str(inp.get("dtype", "?"))
+                    shape = inp.get("shape")
+                    if shape is None:   # an optional tensor left out of this case
+                        if inp.get("required", True):
+                            task.problems.append(f"{jpath}:{i}: required tensor {inp.get('name', '?')!r} has no shape")
+                        summary.append(f"{inp.get('name', '?')}=None")
+                        continue
                     if dt not in dts:
                         dts.append(dt)
-                    summary.append(f"{dt}{list(inp.get('shape', []))}".replace(" ", ""))
+                    summary.append(f"{dt}{list(shape)}".replace(" ", ""))
             idx = len(task.cases)
             task.cases.append(Case(f"group{idx}:" + ",".join(summary), {"__input_group__": idx}))
     task.dtypes = dts

@@ -161,7 +161,9 @@ def main(argv):
                 return None, inner
             line = _src_line(e.__traceback__, model_file, info["model_line"])
             tb = traceback.format_exception_only(type(e), e)[-1].strip()
-            return None, ops_client.KgenCallError(f"error[submission] {sub}:{line}: ModelNew failed: {tb}", 3)
+            # A runtime failure, as on the chip (the op built; the model raised while running): not a compile error.
+            return None, ops_client.KgenCallError(f"error[model] {sub}:{line}: ModelNew raised {tb} — the op "
+                                                  f"compiled, the Python around it failed while running", 3)
 
     def fail(err):
         _diag(remap(err.text))

@@ -8,6 +8,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "cli/bisheng_rules.h"
 #include "cli/launch_rewrite.h"
 #include "sandbox/process.h"
 #include "sandbox/paths.h"
@@ -84,6 +85,16 @@ std::vector<std::string> cc_command(const CcOptions& o, const std::string& tmp_d
 }
 
 int run_cc(const CcOptions& o) {
+  // What bisheng refuses and g++ would accept stops the build first, in g++'s format (bisheng_rules.h).
+  size_t findings = 0;
+  for (const auto& a : o.args) {
+    if (!is_source(a) || !fs::exists(a)) continue;
+    for (const RuleFinding& f : check_bisheng_rules_file(a)) {
+      std::cerr << format_finding(f);
+      ++findings;
+    }
+  }
+  if (findings) return 1;
   char tmpl[] = "/tmp/kgen-cc-XXXXXX";
   const char* dir = mkdtemp(tmpl);
   std::string tmp_dir = dir ? dir : "/tmp";

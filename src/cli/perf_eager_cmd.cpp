@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "cli/python_hint.h"
 #include "sandbox/paths.h"
 #include "sandbox/process.h"
 #include "perf/eager.h"
@@ -56,7 +57,7 @@ int run_eager(const EagerOpts& o) {
   if (pr.status != 0 || text.empty()) {
     std::cerr << "kgen perf eager: recording the aten ops failed (" << o.python << " " << script << " " << o.task
               << (pr.timed_out ? ", timed out" : "") << ", status " << pr.status << "):\n"
-              << pr.out << "Needs Debian's python3-torch (scripts/setup.sh installs it).\n";
+              << pr.out << python_failure_hint(pr.out);
     return 1;
   }
   std::vector<perf::AtenOp> ops;

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/python_hint.h"
 #include "sandbox/paths.h"
 #include "sandbox/process.h"
 
@@ -59,7 +60,7 @@ bool run_script(const TasksOpts& o, const std::string& cmd, nlohmann::json& out,
   if (pr.timed_out || text.empty()) {
     std::cerr << "kgen tasks: " << o.python << " " << script_path() << " " << cmd << " failed"
               << (pr.timed_out ? " (timed out)" : "") << ", status " << pr.status << ":\n" << pr.out
-              << "Needs Debian's python3-torch (scripts/setup.sh installs it).\n";
+              << python_failure_hint(pr.out);
     status = 2;
     return false;
   }

@@ -27,6 +27,56 @@ std::vector<LaunchOutput>& launch_outputs() {
   return v;
 }
 
+// Why an attr passed as C++ type a.cpp does not reach the aclnn function whose parameter opbuild generates for an
+// attr of `type` (int: int64_t, float: double, bool: bool, str: char*, list_int: aclIntArray*, list_float:
+// aclFloatArray*, list_bool: aclBoolArray*), or "" when it does. MultiKernelBench's EXEC_NPU_CMD
+// (pytorch_npu_helper.hpp) converts tensors, at::Scalar, at::IntArrayRef, at::ArrayRef<bool> and at::ScalarType to
+// their acl types and passes every other argument unchanged, through a function pointer whose parameter types are
+// the converted arguments' types: a float lands where a double is read, an int64_t slot gets a 32-bit int's
+// zero-extended register, a std::vector is passed as an object where a pointer is read.
+std::string abi_mismatch(const std::string& type, const BindArg& a) {
+  const std::string& c = a.cpp;
+  if (c.empty() || a.kind == BindArg::None) return "";
+  auto is_int = [&] { return c == "bool" || c.find("int") == 0 || c.find("uint") == 0; };
+  if (type == "float") {
+    if (c == "double") return "";
+    if (c == "float")
+      return "a float is passed where the generated aclnn function takes double: the callee reads a double register "
+             "the float only half fills, so the chip computes with a garbled value (often about 0) — pass a double "
+             "(declare the binding's parameter double, as torch requires anyway)";
+    return "a " + c + " is passed where the generated aclnn function takes double: the value travels in another " +
+           "register than the one the callee reads, so the chip computes with garbage — pass a double";
+  }
+  if (type == "int" || type == "bool") {
+    if (c == "float" || c == "double" || c == "at::Scalar")
+      return "a " + c + " is passed where the generated aclnn function takes " +
+             (type == "int" ? "int64_t" : "bool") + ": the value travels in another register than the callee reads" +
+             " — pass an " + (type == "int" ? "int64_t" : "bool");
+    if (type == "int" && is_int() && c != "int64_t" && c != "uint64_t" && c != "bool" && a.kind == BindArg::Int && a.i < 0) {
+      int bits = c.find("8") != std::string::npos ? 8 : c.find("16") != std::string::npos ? 16 : 32;
+      uint64_t seen = static_cast<uint64_t>(a.i) & ((1ull << bits) - 1);
+      return "a negative " + c + " (" + std::to_string(a.i) + ") is passed where the generated aclnn function takes " +
+             "int64_t: the callee reads the whole register, which holds " + std::to_string(seen) +
+             " on the chip — pass an int64_t";
+    }
+    return "";
+  }
+  if (type == "str")
+    return c == "std::string" ? "a std::string object is passed where the generated aclnn function takes char*: "
+                                "the chip reads the object's bytes as a pointer — pass s.c_str()"
+                              : "";
+  if (type == "list_int" || type == "list_float" || type == "list_bool") {
+    if (c.rfind("std::vector", 0) != 0) return "";
+    std::string want = type == "list_int" ? "at::IntArrayRef" : type == "list_bool" ? "at::ArrayRef<bool>" : "";
+    return "a " + c + " is passed by value where the generated aclnn function takes an acl" +
+           (type == "list_int" ? "Int" : type == "list_float" ? "Float" : "Bool") +
+           "Array*: EXEC_NPU_CMD converts only " + (want.empty() ? "tensors, scalars, int and bool arrays" : want) +
+           ", so the chip reads the vector object as a pointer" +
+           (want.empty() ? " — pass the values another way (a tensor input)" : " — pass " + want + "(v)");
+  }
+  return "";
+}
+
 std::string kind_name(BindArg::Kind k) {
   static const char* n[] = {"tensor", "None", "int", "float", "bool", "str", "int list", "float list", "bool list"};
   return n[k];
@@ -91,6 +141,10 @@ std::string exec_aclnn(const std::string& api, std::vector<BindArg>& args) {
     BindArg& a = args[ni + k];
     host::AttrValue v = info.attrs[k].value;
     const std::string& t = v.type;
+    if (std::string why = abi_mismatch(t, a); !why.empty())   // line 0: the shim names the EXEC_NPU_CMD call
+      return fail("op-def", host, 0,
+                  api + " argument " + std::to_string(ni + k + 1) + " (attr '" + info.attrs[k].name + "', " + t +
+                      "): " + why)->text;
     bool ok = true;
     if (t == "int" && (a.kind == BindArg::Int || a.kind == BindArg::Bool)) v.i = a.kind == BindArg::Int ? a.i : a.b;
     else if (t == "float" && (a.kind == BindArg::Float || a.kind == BindArg::Int)) v.f = a.kind == BindArg::Float ? a.f : static_cast<double>(a.i);

@@ -22,6 +22,10 @@ struct BindArg {
   std::vector<int64_t> ints;
   std::vector<double> floats;
   std::vector<bool> bools;
+  // The C++ type the binding passed to EXEC_NPU_CMD ("float", "int32_t", "std::vector<int64_t>", ...; "" when the
+  // argument did not come from a binding). On the chip the aclnn function is called through a pointer typed from
+  // these (pytorch_npu_helper.hpp), so a type that differs from the generated signature garbles the value.
+  std::string cpp;
 };
 // Returns "" on success, or the error (already formatted as kgen's one-line diagnostics) otherwise. Emulator
 // checks in the kernel end the process with exit status 3 as for any kernel.

@@ -82,6 +82,12 @@ struct BindBuild {
   int exit = 3;
 };
 
+// g++'s "FILE:LINE:COL:   required from here" line in `file` (LINE is the match's group 1).
+std::regex required_from(const std::string& file) {
+  return std::regex("(?:^|\\n)" + std::regex_replace(file, std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)") +
+                    R"(:(\d+):\d+:\s+required from here)");
+}
+
 // The compiler's output for a binding that does not compile: a PyTorch fallback (an ATen compute call) is
 // error[submission] at the call's line; anything else error[compile] at the first error.
 std::string bind_diag(const std::string& out, const Origin& o, const std::string& bind_path) {
@@ -91,9 +97,7 @@ std::string bind_diag(const std::string& out, const Origin& o, const std::string
     std::string name = std::regex_search(out, m, fn) ? m[1].str() : "an ATen function";
     // The call site: the first "required from here" (or error) line in the submission itself.
     std::string where = o.file;
-    std::regex site("(?:^|\\n)(" + std::regex_replace(o.file, std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)") +
-                    R"():(\d+):\d+:\s+required from here)");
-    if (std::regex_search(out, m, site)) where = m[1].str() + ":" + m[2].str();
+    if (std::regex_search(out, m, required_from(o.file))) where = o.file + ":" + m[1].str();
     return "error[submission] " + where + ": python_bind_src calls " + name +
            ", a PyTorch computation on the host (a fallback, not a kernel) — compute in the AscendC kernel and call "
            "it with EXEC_NPU_CMD; kgen's torch shim provides allocation (at::empty, empty_like, zeros...) and "
@@ -101,11 +105,18 @@ std::string bind_diag(const std::string& out, const Origin& o, const std::string
   }
   static const std::regex re(R"((?:^|\n)([^\s:][^:\n]*):(\d+):(?:\d+:)? (?:fatal )?error: ([^\n]*))");
   std::string head;
-  if (std::regex_search(out, m, re))
-    head = "error[compile] " + m[1].str() + ":" + m[2].str() + ": " + m[3].str() +
+  if (std::regex_search(out, m, re)) {
+    // An error inside the shim's headers (a static_assert torch also makes) belongs to the submission's line
+    // that instantiated it.
+    std::string where = m[1].str() + ":" + m[2].str(), msg = m[3].str();
+    std::smatch here;
+    if (!o.file.empty() && m[1].str() != o.file &&
+        std::regex_search(out, here, required_from(o.file)))
+      where = o.file + ":" + here[1].str();
+    head = "error[compile] " + where + ": " + msg +
            " — python_bind_src does not compile against kgen's torch shim (include/torch_shim: the part of ATen, "
            "pybind11 and torch_npu a binding needs); the compiler's messages follow";
-  else
+  } else
     head = "error[compile] " + (o.file.empty() ? bind_path : o.file) +
            ": python_bind_src does not build (the compiler output follows)";
   return head + "\n" + out + (out.empty() || out.back() == '\n' ? "" : "\n");

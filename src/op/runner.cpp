@@ -323,6 +323,9 @@ constexpr auto make_table(std::index_sequence<N...>) {
   return std::array<void (*)(void*, uint8_t**), sizeof...(N)>{&call_n<N>...};
 }
 constexpr size_t kMaxArgs = 64;
+// torch_npu's caching allocator rounds every device block up to 512 bytes (kMinBlockSize in
+// torch_npu/csrc/core/npu/NPUCachingAllocator.cpp, docs/sources.md): the GM a kernel may touch without a fault.
+constexpr uint64_t kDeviceAllocGranule = 512;
 constexpr auto kCallTable = make_table(std::make_index_sequence<kMaxArgs + 1>{});
 struct LaunchCtx {
   void* fn;
@@ -510,6 +513,7 @@ std::optional<Failure> OpRunner::run(const RunSpec& spec, RunResult& res) {
     }
     owned.push_back(p);
     kgen::sim::gm_set_label(p, label.c_str());
+    kgen::sim::gm_set_granule(p, kDeviceAllocGranule);
     return static_cast<uint8_t*>(p);
   };
   LaunchCtx ctx;

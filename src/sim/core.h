@@ -134,6 +134,9 @@ struct Core {
   int atomic_op = 0;
   DType atomic_dt = DType::Unknown;
   std::vector<TraceRec> trace;
+  // An MTE3 store whose GM bytes land in an allocation's rounding (gm.h gm_set_granule) and in no tensor: the
+  // UB bytes it reads there may be uninitialised, as on the chip, where they only fill the padding.
+  bool store_to_padding = false;
 };
 
 // The core that runs now; fails (category "param") when no kernel is running.

@@ -21,6 +21,23 @@ void store_to_gm(Core& c, uint8_t* dst, const uint8_t* src, uint64_t bytes) {
   for (uint64_t i = 0; i + es <= bytes; i += es) atomic_combine(c.atomic_dt, c.atomic_op, dst + i, src + i);
 }
 
+// The UB side of an MTE3 store of `len` bytes to GM `gm`: read as any access, except that the bytes landing in the
+// GM allocation's rounding (no tensor's data) may be uninitialised, as on the chip (core.h store_to_padding).
+const uint8_t* store_source(const rt::LocalRef& ub, uint64_t off, const void* gm, uint64_t len, const char* api,
+                            const Loc& loc) {
+  const uint64_t inside = gm_tensor_bytes(gm, len);
+  const uint8_t* s = touch(ub, off, inside, false, kMTE3, api, loc);
+  if (inside < len) {
+    struct Padding {   // reset even when a check throws (tests run the emulator with throw_on_error)
+      Core& c;
+      explicit Padding(Core& core) : c(core) { c.store_to_padding = true; }
+      ~Padding() { c.store_to_padding = false; }
+    } padding(cur());
+    touch(ub, off + inside, len - inside, false, kMTE3, api, loc);
+  }
+  return s;   // touch returns the start of the range whatever its length
+}
+
 const char* copy_api(bool count_form) { return count_form ? "DataCopy" : "DataCopy"; }
 }  // namespace
 }  // namespace kgen::sim
@@ -95,7 +112,9 @@ void data_copy(AscendC::TPosition dpos, const LocalRef* dl, void* dg, AscendC::T
   for (uint32_t i = 0; i < q.blockCount; ++i) {
     // GM addresses are the kernel's (race checks and the trace key on them); data moves through gm_data's alias.
     const uint8_t* sgi = sl ? nullptr : static_cast<const uint8_t*>(sg) + i * sstep;
-    const uint8_t* s = sl ? touch(*sl, i * sstep, len, false, pipe, api, loc) : gm_data(sgi);
+    const uint8_t* s = sl ? (dl ? touch(*sl, i * sstep, len, false, pipe, api, loc)
+                                : store_source(*sl, i * sstep, static_cast<uint8_t*>(dg) + i * dstep, len, api, loc))
+                          : gm_data(sgi);
     if (!sl) gm_access(sgi, len, false, pipe, api, loc);
     if (!dl) gm_access(static_cast<uint8_t*>(dg) + i * dstep, len, true, pipe, api, loc);
     if (dl) {
@@ -172,7 +191,7 @@ void data_copy_pad(const LocalRef* dl, void* dg, const LocalRef* sl, const void*
     gm_check_range(dg, gstep * (p.blockCount - 1) + len, true, api, loc);
     issue(kMTE3);
     for (uint32_t i = 0; i < p.blockCount; ++i) {
-      const uint8_t* s = touch(*sl, i * ustep, len, false, kMTE3, api, loc);
+      const uint8_t* s = store_source(*sl, i * ustep, static_cast<uint8_t*>(dg) + i * gstep, len, api, loc);
       gm_access(static_cast<uint8_t*>(dg) + i * gstep, len, true, kMTE3, api, loc);
       store_to_gm(c, gm_data(static_cast<uint8_t*>(dg) + i * gstep), s, len);
     }

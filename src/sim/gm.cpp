@@ -26,6 +26,7 @@ struct GmBlock {
   uint32_t id;
   uint8_t* alias = nullptr;   // the emulator's mapping (GmAlloc buffers); nullptr: registered memory, no guard
   uint64_t mapped = 0;        // bytes mapped (whole pages)
+  uint64_t reach = 0;         // bytes a kernel may touch when above size: the device allocator's rounding
   bool open = false;          // never closed (tiling data)
   bool closed = false;
   std::string label;
@@ -40,6 +41,14 @@ std::string where(const void* addr) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%p", addr);
   return buf;
+}
+
+// "N-byte buffer", with the allocation's size when the device allocator's rounding made it larger.
+std::string buffer_desc(const GmBlock& b, const char* noun) {
+  std::string s = std::to_string(b.size) + "-byte " + noun;
+  if (b.reach > b.size)
+    s += " (" + std::to_string(b.reach) + " bytes allocated: the device allocator rounds to 512)";
+  return s;
 }
 
 GmBlock* block_of(const void* addr, uintptr_t& base) {
@@ -219,6 +228,24 @@ bool gm_locate(uint64_t addr, uint32_t& id, uint64_t& offset) {
   offset = addr - it->first;
   return true;
 }
+void gm_set_granule(const void* ptr, uint64_t granule) {
+  auto& m = blocks();
+  auto it = m.find(reinterpret_cast<uintptr_t>(ptr));
+  if (it == m.end() || granule == 0) return;
+  GmBlock& b = it->second;
+  uint64_t reach = std::max<uint64_t>(granule, (b.size + granule - 1) / granule * granule);
+  if (b.alias) reach = std::min(reach, b.mapped);
+  if (reach <= b.size) return;
+  if (b.alias) std::memset(b.alias + b.size, 0xFF, reach - b.size);   // not the data of any tensor
+  b.reach = reach;
+}
+uint64_t gm_tensor_bytes(const void* addr, uint64_t bytes) {
+  uintptr_t base = 0;
+  const GmBlock* b = block_of(addr, base);
+  const uintptr_t a = reinterpret_cast<uintptr_t>(addr);
+  if (!b || a >= base + b->size) return b ? 0 : bytes;
+  return std::min<uint64_t>(bytes, base + b->size - a);
+}
 void gm_unregister(void* ptr) { blocks().erase(reinterpret_cast<uintptr_t>(ptr)); }
 
 bool gm_find(const void* addr, uintptr_t& base, uint64_t& size) {
@@ -284,10 +311,11 @@ void gm_protect(bool on) {
 
 void gm_check_range(const void* addr, uint64_t bytes, bool write, const char* api, const Loc& loc) {
   if (bytes == 0) return;
-  uintptr_t base;
-  uint64_t size;
+  uintptr_t base = 0;
   uintptr_t a = reinterpret_cast<uintptr_t>(addr);
-  if (!gm_find(addr, base, size)) {
+  const GmBlock* blk = block_of(addr, base);
+  const uint64_t size = blk ? std::max(blk->size, blk->reach) : 0;   // what the allocation really holds
+  if (!blk || a >= base + size + (size == 0)) {
     if (addr == nullptr)
       fail("gm-out-of-bounds", api, loc, std::string(write ? "writes" : "reads") + " through a null GM address (SetGlobalBuffer was not called, or the argument is null)");
     // Just past the end of a buffer (within one buffer length): most likely an offset or tail error.
@@ -299,8 +327,8 @@ void gm_check_range(const void* addr, uint64_t bytes, bool write, const char* ap
       if (past < it->second.size || past < 4096)
         fail("gm-out-of-bounds", api, loc,
              std::string(write ? "writes " : "reads ") + fmt_bytes(bytes) + " starting " + std::to_string(past) +
-                 " bytes past the end of a " + std::to_string(it->second.size) +
-                 "-byte GM buffer (byte offset " + std::to_string(a - it->first) +
+                 " bytes past the end of a " + buffer_desc(it->second, "GM buffer") + " (byte offset " +
+                 std::to_string(a - it->first) +
                  " of it); check the block offset and tail length");
     }
     fail("gm-out-of-bounds", api, loc,
@@ -309,10 +337,11 @@ void gm_check_range(const void* addr, uint64_t bytes, bool write, const char* ap
   }
   if (a + bytes > base + size) {
     uint64_t off = a - base;
+    const std::string what = buffer_desc(*blk, "buffer");
     fail("gm-out-of-bounds", api, loc,
          std::string(write ? "writes" : "reads") + " GM bytes [" + std::to_string(off) + ", " +
-             std::to_string(off + bytes) + ") of a " + std::to_string(size) + "-byte buffer: " +
-             std::to_string(a + bytes - base - size) + " bytes past its end (check the block offset and tail length)");
+             std::to_string(off + bytes) + ") of a " + what + ": " + std::to_string(a + bytes - base - size) +
+             " bytes past its end (check the block offset and tail length)");
   }
 }
 }  // namespace kgen::sim

@@ -24,6 +24,12 @@ uint8_t* gm_data(const void* addr);
 // CANN kernels read through a plain pointer as often as through GET_TILING_DATA).
 void gm_set_label(const void* ptr, const char* label);
 void gm_set_open(const void* ptr, bool open);
+// The buffer stands for a device allocation rounded up to `granule` bytes (torch_npu's caching allocator: 512):
+// kernels may read and write up to the rounded size without a fault, as on the chip; the extra bytes start as
+// 0xFF and are no tensor's data (outputs are compared at their own size).
+void gm_set_granule(const void* ptr, uint64_t granule);
+// How many of the bytes [addr, addr + bytes) lie inside their buffer's own size (the rest: its rounding).
+uint64_t gm_tensor_bytes(const void* addr, uint64_t bytes);
 // Closes (PROT_NONE) or reopens the visible mapping of every buffer that is not open; launch.cpp brackets each
 // launch with it and installs the fault handler once.
 void gm_protect(bool on);

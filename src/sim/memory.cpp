@@ -65,7 +65,7 @@ void check_and_record(Core& c, Mem m, uint32_t addr, uint64_t bytes, bool write,
   for (size_t i = lo; i < hi; ++i) {
     const Seg& s = pool.segs[i];
     uint32_t start = i ? pool.segs[i - 1].end : 0;
-    if (!write && !s.init)
+    if (!write && !s.init && !c.store_to_padding)
       fail("uninit-read", api, loc,
            std::string("reads ") + range_str(m, addr, bytes) + " but " + range_str(m, start, s.end - start) +
                " was never written (UB starts with garbage); copy data in, Duplicate a value, or shrink the count");

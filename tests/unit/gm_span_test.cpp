@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "kernel_operator.h"
+#include "sim/gm.h"
 #include "sim/gm_races.h"
 #include "sim/testing.h"
 #include "sim/trace_io.h"
@@ -107,4 +108,84 @@ TEST(GmSpans, WrittenElementsFollowTheWritesNotTheValues) {
   std::vector<bool> wb = kgen::sim::gm_written_elements(y, 256, 1);
   EXPECT_TRUE(wb[0] && wb[3] && !wb[4] && wb[8]);
   GmFree(y);
+}
+
+namespace {
+// One DataCopy of `n` floats from UB to GM (out) and one back (in): a kernel that moves a whole 32-byte block for
+// a 1-element tensor, as MultiKernelBench's own reduce_sum example does for its 0-d result.
+template <int n>
+void k_block_store(GM_ADDR in, GM_ADDR out) {
+  KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> b;
+  pipe.InitBuffer(b, n * sizeof(float));
+  LocalTensor<float> t = b.Get<float>();
+  GlobalTensor<float> ig, og;
+  ig.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(in), 1);
+  og.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(out), 1);
+  DataCopy(t, ig, n);
+  event_t e = static_cast<event_t>(GetTPipePtr()->FetchEventID(HardEvent::MTE2_MTE3));
+  SetFlag<HardEvent::MTE2_MTE3>(e);
+  WaitFlag<HardEvent::MTE2_MTE3>(e);
+  DataCopy(og, t, n);
+}
+}  // namespace
+
+TEST(GmGranule, DeviceRoundingAllowsWholeBlocks) {
+  kgen::sim::set_throw_on_error(true);
+  // A 4-byte tensor: without the device allocator's rounding a 32-byte DataCopy is out of bounds...
+  float* in = static_cast<float*>(GmAlloc(sizeof(float)));
+  float* out = static_cast<float*>(GmAlloc(sizeof(float)));
+  in[0] = 3.5f;
+  std::string e = error_of([&] { ICPU_RUN_KF(k_block_store<8>, 1, (GM_ADDR)in, (GM_ADDR)out); });
+  EXPECT_NE(e.find("gm-out-of-bounds"), std::string::npos) << e;
+  // ...with it (512 bytes, torch_npu's caching allocator) it is what the chip does; the padding reads as 0xFF.
+  kgen::sim::gm_set_granule(in, 512);
+  kgen::sim::gm_set_granule(out, 512);
+  EXPECT_EQ(error_of([&] { ICPU_RUN_KF(k_block_store<8>, 1, (GM_ADDR)in, (GM_ADDR)out); }), "");
+  EXPECT_EQ(out[0], 3.5f);
+  uint32_t pad;
+  std::memcpy(&pad, reinterpret_cast<uint8_t*>(out) + 4, 4);
+  EXPECT_EQ(pad, 0xFFFFFFFFu);   // the padding of `in`, copied: no tensor's data
+  // Past the rounded size is still a fault, and the message says how much was allocated.
+  e = error_of([&] { ICPU_RUN_KF(k_block_store<136>, 1, (GM_ADDR)in, (GM_ADDR)out); });
+  EXPECT_NE(e.find("gm-out-of-bounds"), std::string::npos) << e;
+  EXPECT_NE(e.find("512 bytes allocated"), std::string::npos) << e;
+  GmFree(in);
+  GmFree(out);
+}
+
+namespace {
+// One float computed in UB (SetValue), stored with a whole 32-byte DataCopy: the other 7 floats of the block were
+// never written.
+void k_partial_store(GM_ADDR out) {
+  KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> b;
+  pipe.InitBuffer(b, 32);
+  LocalTensor<float> t = b.Get<float>();
+  t.SetValue(0, 42.0f);
+  GlobalTensor<float> og;
+  og.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(out), 8);
+  event_t e = static_cast<event_t>(GetTPipePtr()->FetchEventID(HardEvent::S_MTE3));
+  SetFlag<HardEvent::S_MTE3>(e);
+  WaitFlag<HardEvent::S_MTE3>(e);
+  DataCopy(og, t, 8);
+}
+}  // namespace
+
+TEST(GmGranule, GarbageMayFillOnlyThePadding) {
+  kgen::sim::set_throw_on_error(true);
+  // Into a 1-float tensor: the 7 garbage floats land in the allocation's rounding, which is no tensor's data.
+  float* one = static_cast<float*>(GmAlloc(sizeof(float)));
+  kgen::sim::gm_set_granule(one, 512);
+  EXPECT_EQ(error_of([&] { ICPU_RUN_KF(k_partial_store, 1, (GM_ADDR)one); }), "");
+  EXPECT_EQ(one[0], 42.0f);
+  // Into an 8-float tensor they would be its data: still an uninit-read.
+  float* eight = static_cast<float*>(GmAlloc(8 * sizeof(float)));
+  kgen::sim::gm_set_granule(eight, 512);
+  std::string e = error_of([&] { ICPU_RUN_KF(k_partial_store, 1, (GM_ADDR)eight); });
+  EXPECT_NE(e.find("uninit-read"), std::string::npos) << e;
+  GmFree(one);
+  GmFree(eight);
 }

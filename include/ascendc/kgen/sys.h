@@ -11,6 +11,9 @@ void set_sys_workspace(const uint8_t* workspace, const char* api, Loc loc);
 uint8_t* user_workspace(uint8_t* workspace, Loc loc);
 }  // namespace kgen::rt
 
+// Global in CANN (kernel_operator_swap_mem_intf.h), and AscendC::GetSysWorkSpacePtr names the same function.
+inline uint8_t* GetSysWorkSpacePtr() { return kgen::rt::sys_workspace(); }
+
 namespace AscendC {
 // On an AIV of a MIX kernel GetBlockIdx() = block * GetTaskRatio() + GetSubBlockIdx(); GetBlockNum() is blockDim.
 inline int64_t GetBlockIdx() { return kgen::rt::block_idx(); }
@@ -22,7 +25,7 @@ inline int64_t GetSystemCycle() { return kgen::rt::system_cycle(); }
 
 // Workspace (CANN CPU-debug semantics): the system workspace is the emulator's own GM buffer (16 MB, what
 // GetLibApiWorkSpaceSize reserves); the kernel's workspace argument is the user workspace.
-inline uint8_t* GetSysWorkSpacePtr() { return kgen::rt::sys_workspace(); }
+using ::GetSysWorkSpacePtr;
 inline void SetSysWorkspace(GM_ADDR workspace, kgen::rt::Loc loc = kgen::rt::Loc::current()) {
   kgen::rt::set_sys_workspace(workspace, "SetSysWorkspace", loc);
 }

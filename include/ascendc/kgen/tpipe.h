@@ -7,6 +7,9 @@ class TPipe;
 
 template <TPosition src, TPosition dst, int32_t depth, auto mask = 0> class TQueBind {
  public:
+  static constexpr bool isTQue = true;   // what TPipe::InitBuffer(que, num, len) accepts, as in CANN
+  static constexpr TPosition srcPosition = src, dstPosition = dst;
+  static constexpr int32_t queDepth = depth;
   TQueBind() = default;
   template <typename T> LocalTensor<T> AllocTensor(kgen::rt::Loc loc = kgen::rt::Loc::current()) {
     return kgen::TensorAccess::make<T>(kgen::rt::queue_alloc(handle_, sizeof(T), loc));
@@ -49,6 +52,7 @@ template <TPosition pos, int32_t depth, auto mask = 0> class TQue : public TQueB
 
 template <TPosition pos = TPosition::VECCALC> class TBuf {
  public:
+  static constexpr bool isTQue = false;
   TBuf() = default;
   template <typename T> LocalTensor<T> Get(kgen::rt::Loc loc = kgen::rt::Loc::current()) {
     return kgen::TensorAccess::make<T>(kgen::rt::tbuf_get(handle_, 0, sizeof(T), 0, true, loc));
@@ -74,10 +78,14 @@ class TPipe {
   void Init(kgen::rt::Loc loc = kgen::rt::Loc::current()) { kgen::rt::pipe_reset(id_, loc); }
   void Destroy() { kgen::rt::pipe_reset(id_, kgen::rt::Loc::current()); }
   void Reset(kgen::rt::Loc loc = kgen::rt::Loc::current()) { kgen::rt::pipe_reset(id_, loc); }
-  template <TPosition src, TPosition dst, int32_t depth, auto mask>
-  bool InitBuffer(TQueBind<src, dst, depth, mask>& que, uint8_t num, uint32_t len,
-                  kgen::rt::Loc loc = kgen::rt::Loc::current()) {
-    return kgen::rt::pipe_init_queue(id_, que.handle_, src, dst, depth, num, len, loc);
+  // CANN's form: any queue type T (so `InitBuffer<decltype(que)>(que, ...)` compiles too), a TBuf refused.
+  template <class T>
+  bool InitBuffer(T& que, uint8_t num, uint32_t len, kgen::rt::Loc loc = kgen::rt::Loc::current()) {
+    static_assert((T::isTQue), "TPipe::InitBuffer(T& que, uint8_t num, uint32_t len) not supports T as TBuf");
+    if constexpr (T::isTQue)   // no follow-on errors after the assertion
+      return kgen::rt::pipe_init_queue(id_, que.handle_, T::srcPosition, T::dstPosition, T::queDepth, num, len, loc);
+    else
+      return false;
   }
   template <TPosition pos>
   bool InitBuffer(TBuf<pos>& buf, uint32_t len, kgen::rt::Loc loc = kgen::rt::Loc::current()) {
@@ -93,5 +101,12 @@ class TPipe {
  private:
   int32_t id_;
 };
-inline TPipe* GetTPipePtr() { return static_cast<TPipe*>(kgen::rt::current_pipe_object()); }
+using TEventID = int8_t;
+}  // namespace AscendC
+
+// Global in CANN (kernel_common.h); also reachable as AscendC::GetTPipePtr, the same function, so that
+// `using namespace AscendC;` leaves one candidate.
+inline AscendC::TPipe* GetTPipePtr() { return static_cast<AscendC::TPipe*>(kgen::rt::current_pipe_object()); }
+namespace AscendC {
+using ::GetTPipePtr;
 }  // namespace AscendC
