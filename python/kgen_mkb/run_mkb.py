@@ -67,6 +67,22 @@ def _npy_bytes(t):
     return buf.getvalue(), str(t.dtype).replace("torch.", "")
 
 
+def send_outputs(channel, prefix, outs, traces, with_traces):
+    """Frames "npy PREFIX.K" for each output, then (with_traces) "trace PREFIX.N" for each launch trace in the
+    folder; returns the outputs' dtype names."""
+    dtypes = []
+    for k, t in enumerate(outs):
+        data, dt = _npy_bytes(t)
+        dtypes.append(dt)
+        _frame(channel, "npy", f"{prefix}.{k}", data)
+    if with_traces:
+        launches = sorted(n for n in os.listdir(traces) if "-" not in n)
+        for n, name in enumerate(launches):
+            with open(os.path.join(traces, name), "rb") as f:
+                _frame(channel, "trace", f"{prefix}.{n}", f.read())
+    return dtypes
+
+
 def _load_arg(a):
     import numpy as np
     import torch
@@ -193,17 +209,8 @@ def main(argv):
                               f"a custom_ops_lib call returned (nor a view of one, unchanged) — PyTorch computed it, "
                               f"not the AscendC kernel")
                         return 3
-                dtypes = []
-                for k, t in enumerate(outs):
-                    data, dt = _npy_bytes(t)
-                    dtypes.append(dt)
-                    _frame(a.channel, "npy", f"{trial['id']}.{k}", data)
-                if first:
-                    launches = sorted(n for n in os.listdir(traces) if "-" not in n)
-                    for n, name in enumerate(launches):
-                        with open(os.path.join(traces, name), "rb") as f:
-                            _frame(a.channel, "trace", f"{trial['id']}.{n}", f.read())
-                    first = False
+                dtypes = send_outputs(a.channel, trial["id"], outs, traces, first)
+                first = False
                 notes = []
                 notes_path = os.path.join(a.work, "notes.txt")
                 if os.path.exists(notes_path):

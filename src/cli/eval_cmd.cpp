@@ -66,7 +66,9 @@ int run_eval(EvalCli& c) {
                cs.bound.empty() ? "" : ", " + cs.bound + "-bound");
     if (!cs.first_mismatch.empty()) fmt::print("    first mismatch: {}\n", cs.first_mismatch);
   }
-  if (r.verdict == eval::Verdict::Correct)
+  if (r.verdict == eval::Verdict::Correct && r.eager_modeled_us <= 0)
+    fmt::print("no eager PyTorch baseline for this task ({}: kernel {:.2f} us)\n", label, r.modeled_us);
+  else if (r.verdict == eval::Verdict::Correct)
     fmt::print("speedup {:.2f}x over eager PyTorch ({}: kernel {:.2f} us, eager {:.2f} us, summed over cases)\n",
                r.speedup, label, r.modeled_us, r.eager_modeled_us);
   fmt::print("evaluated in {:.1f} s (PyTorch reference {:.1f} s, compiling {:.1f} s, runs {:.1f} s)\n", r.seconds,

@@ -14,6 +14,9 @@ std::string default_suite() { return sandbox::paths().source_dir + "/tasks"; }
 std::string resolve_task_arg(const std::string& task, const std::string& suite, std::string& err) {
   std::error_code ec;
   fs::path p = task;
+  // An NPUKernelBench task folder (validation/module.py, test_cases.csv) is a task as it is.
+  if (fs::is_regular_file(p / "validation" / "module.py", ec) && fs::is_regular_file(p / "validation" / "test_cases.csv", ec))
+    return fs::absolute(p).lexically_normal().string();
   if (!fs::is_regular_file(p, ec)) {
     const std::string root = suite.empty() ? default_suite() : suite;
     fs::path in_suite = fs::path(root) / (task + ".py");

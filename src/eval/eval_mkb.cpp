@@ -145,15 +145,7 @@ void eval_mkb(const EvalOptions& o, EvalResult& R) {
     }
     if (done == 0) {
       Modeled m;
-      std::string err;
-      for (const std::string& tr : traces)
-        if (!add_launch(tr, prof, true, m, err))
-          return J.stop({Verdict::RuntimeError, "protocol",
-                         {"error[protocol] " + o.candidate + ": a launch trace that is not valid (" + err + ")"}});
-      if (traces.empty())
-        return J.stop({Verdict::Cheating, "",
-                       {"cheating " + o.candidate + ": ModelNew.forward returned its outputs without launching a "
-                        "kernel"}});
+      if (!model_launches(traces, prof, o.candidate, "ModelNew.forward", m, J)) return false;
       set_modeled(cr, m);
       R.timeline = timeline_of(m.lanes, cr.name);
       if (mismatch.empty() && !within_physics(m, tensor_bytes(want), prof, o.candidate, "", J)) return false;

@@ -33,6 +33,19 @@ nlohmann::json summary_of(const sandbox::Frame& f) {
   }
 }
 
+bool model_launches(const std::vector<std::string>& traces, const perf::Profile& p, const std::string& candidate,
+                    const std::string& what, Modeled& m, Judgement& j) {
+  std::string err;
+  for (const std::string& tr : traces)
+    if (!add_launch(tr, p, true, m, err))
+      return j.stop({Verdict::RuntimeError, "protocol",
+                     {"error[protocol] " + candidate + ": a launch trace that is not valid (" + err + ")"}});
+  if (traces.empty())
+    return j.stop({Verdict::Cheating, "", {"cheating " + candidate + ": " + what + " returned its outputs without "
+                                           "launching a kernel"}});
+  return true;
+}
+
 bool within_physics(const Modeled& m, double out_bytes, const perf::Profile& p, const std::string& candidate,
                     const std::string& where, Judgement& j) {
   const double lb = lower_bound_us(out_bytes, 1, p);

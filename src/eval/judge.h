@@ -31,6 +31,10 @@ bool take_output(const sandbox::Frame& f, std::map<size_t, op::NpyArray>& outs, 
                  const std::string& candidate);
 // A "json" frame's summary, or {} when it is not JSON (it is the child's claim).
 nlohmann::json summary_of(const sandbox::Frame& f);
+// The modeled time of a forward's launch traces (perf/ktrace_io.h bytes) into `m`: false with a protocol verdict
+// for a trace that is not valid, a cheating verdict when there is no launch at all (`what`: "ModelNew").
+bool model_launches(const std::vector<std::string>& traces, const perf::Profile& p, const std::string& candidate,
+                    const std::string& what, Modeled& m, Judgement& j);
 // The physical lower bound (modeled.h) for a forward writing `out_bytes`: false with a cheating verdict when the
 // modeled time `m` is below it. `where` names the case ("case default: ").
 bool within_physics(const Modeled& m, double out_bytes, const perf::Profile& p, const std::string& candidate,

@@ -1,5 +1,6 @@
 // Anti-cheat checks on a candidate's sources (see static_checks.h for the rules).
 #include "eval/static_checks.h"
+#include "op/project.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -192,11 +193,31 @@ std::vector<std::string> check_op_project(const std::string& dir) {
     if (ext != ".json" && ext != ".md") files.push_back(it->path());
   }
   std::sort(files.begin(), files.end());
+  std::vector<std::string> texts;
   for (const auto& f : files) {
     std::ifstream in(f);
     std::stringstream ss;
     ss << in.rdbuf();
-    auto d = check_cpp_source(f.string(), ss.str());
+    texts.push_back(ss.str());
+  }
+  // The aclnn layer of a cann-ops project is never built (op/project.h): what it calls (CANN's own aclnn kernels)
+  // cannot run, unless a file that is built includes it. Reached: included, directly or not, by a checked file.
+  std::vector<bool> checked(files.size());
+  for (size_t i = 0; i < files.size(); ++i) checked[i] = !op::aclnn_layer_file(files[i].string());
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (size_t i = 0; i < files.size(); ++i) {
+      if (checked[i]) continue;
+      const std::regex inc("#\\s*include\\s*[\"<][^\">]*" +
+                           std::regex_replace(files[i].filename().string(), std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)") +
+                           "[\">]");
+      for (size_t k = 0; k < files.size() && !checked[i]; ++k)
+        if (checked[k] && std::regex_search(texts[k], inc)) checked[i] = grew = true;
+    }
+  }
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (!checked[i]) continue;
+    auto d = check_cpp_source(files[i].string(), texts[i]);
     out.insert(out.end(), d.begin(), d.end());
   }
   return out;

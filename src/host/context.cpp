@@ -37,6 +37,7 @@ struct CallState {
   int32_t tiling_cond = -1;
   bool atomic = false;
   fe::PlatFormInfos* platform = nullptr;
+  void* compile_info = nullptr;   // what the op's TilingParse filled, during its TilingFunc
 };
 
 namespace {
@@ -258,6 +259,27 @@ TilingResult run_tiling(const OpCall& call, size_t capacity) {
   st.workspace_buf.assign(Access::cv_bytes(kMaxWorkspaces, sizeof(size_t)) / 8 + 1, 0);
   Access::cv_init(st.workspace_buf.data(), kMaxWorkspaces, 0);
   st.workspace = reinterpret_cast<gert::ContinuousVector*>(st.workspace_buf.data());
+  // TilingParse first, on a fresh compile info (CANN runs it once per compiled op; its result is the same).
+  struct CompileInfo {
+    const OpEntry* op;
+    void* p;
+    ~CompileInfo() {
+      if (p) op->free_compile_info(p);
+    }
+  } ci{st.op, nullptr};
+  if (st.op->tiling_parse) {
+    ci.p = st.op->make_compile_info();
+    st.compile_info = ci.p;
+    gert::TilingParseContext pc;
+    Access::set_state(pc, &st);
+    uint32_t parse_status = 0;
+    std::string perr = guarded([&] { return st.op->tiling_parse(&pc); }, parse_status);
+    if (!perr.empty() || parse_status != ge::GRAPH_SUCCESS) {
+      r.message = perr.empty() ? "TilingParse returned " + status_text(parse_status) : "TilingParse " + perr;
+      r.status = int(parse_status);
+      return r;
+    }
+  }
   gert::TilingContext tc;
   Access::set_state(tc, &st);
   int failures_before = kgen::tiling::save_failures();
@@ -376,6 +398,10 @@ size_t* TilingContext::GetWorkspaceSizes(const size_t workspace_count) {
 }
 size_t TilingContext::GetWorkspaceNum() const { return kgen_state_->workspace->GetSize(); }
 fe::PlatFormInfos* TilingContext::GetPlatformInfo() const { return kgen_state_->platform; }
+const void* TilingContext::GetCompileInfo() const { return kgen_state_->compile_info; }
+void* TilingParseContext::GetCompiledInfoRaw() { return kgen_state_->compile_info; }
+fe::PlatFormInfos* TilingParseContext::GetPlatformInfo() const { return kgen_state_->platform; }
+const char* TilingParseContext::GetCompiledJson() const { return "{}"; }
 int32_t TilingContext::GetDeterministic() const { return 0; }
 
 // InferShapeContext

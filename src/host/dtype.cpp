@@ -1,4 +1,5 @@
 // ge::DataType / ge::Format names for the op runner (op_host.h).
+#include "graph/utils/type_utils.h"
 #include "host/op_host.h"
 
 namespace kgen::host {
@@ -64,3 +65,23 @@ const char* format_enum_name(int format) {
   return kFmtEnum[format];
 }
 }  // namespace kgen::host
+
+namespace ge {
+int GetSizeByDataType(DataType data_type) {
+  size_t n = kgen::host::dtype_size(static_cast<int>(data_type));
+  return n ? static_cast<int>(n) : -1;
+}
+bool TypeUtils::GetDataTypeLength(DataType data_type, uint32_t& length) {
+  size_t n = kgen::host::dtype_size(static_cast<int>(data_type));
+  if (!n) return false;
+  length = static_cast<uint32_t>(n);
+  return true;
+}
+std::string TypeUtils::DataTypeToSerialString(DataType data_type) {
+  return kgen::host::dtype_enum_name(static_cast<int>(data_type));
+}
+std::string TypeUtils::FormatToSerialString(Format format) {
+  return kgen::host::format_enum_name(static_cast<int>(format));
+}
+}  // namespace ge
+

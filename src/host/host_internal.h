@@ -17,6 +17,7 @@ class OpParamDefImpl {
   std::vector<int> dtypes, formats, unknown_shape_formats;
   bool dtype_list = false, format_list = false;
   bool value_depend = false;   // ValueDepend(REQUIRED|OPTIONAL): TilingFunc and InferShape may read its data
+  bool scalar = false;         // Scalar(): the aclnn API takes an aclScalar* for it
 };
 class OpAttrDefImpl {
  public:
@@ -92,7 +93,13 @@ struct OpEntry {
   gert::OpImplRegisterV2::InferShapeKernelFunc infer_shape = nullptr;
   gert::OpImplRegisterV2::InferDataTypeKernelFunc infer_dtype = nullptr;
   gert::OpImplRegisterV2::TilingKernelFunc tiling = nullptr;
+  gert::OpImplRegisterV2::TilingParseFunc tiling_parse = nullptr;   // IMPL_OP(...).TilingParse<T>
+  void* (*make_compile_info)() = nullptr;                            // new T
+  void (*free_compile_info)(void*) = nullptr;                        // delete T
 };
+// What IMPL_OP(type) registrations (src/host/op_impl.cpp) give an OpDef that does not set it itself: its
+// functions, and ValueDepend for the inputs named by InputsDataDependency / TilingInputsDataDependency.
+void merge_impl(OpEntry& e);
 // The registered op of that type, or nullptr.
 const OpEntry* find_op(const std::string& type);
 }  // namespace kgen::host

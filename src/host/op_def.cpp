@@ -54,7 +54,10 @@ OpParamDef& OpParamDef::ValueDepend(Option, DependScope) {
 }
 OpParamDef& OpParamDef::IgnoreContiguous(void) { return *this; }
 OpParamDef& OpParamDef::AutoContiguous() { return *this; }
-OpParamDef& OpParamDef::Scalar() { return *this; }
+OpParamDef& OpParamDef::Scalar() {
+  impl_->scalar = true;
+  return *this;
+}
 OpParamDef& OpParamDef::ScalarList() { return *this; }
 OpParamDef& OpParamDef::To(const ge::DataType) { return *this; }
 OpParamDef& OpParamDef::To(const char*) { return *this; }
@@ -231,6 +234,7 @@ ParamInfo param_info(const ops::OpParamDef& p) {
   pi.formats = im.formats;
   pi.unknown_shape_formats = im.unknown_shape_formats;
   pi.value_depend = im.value_depend;
+  pi.scalar = im.scalar;
   return pi;
 }
 
@@ -338,14 +342,20 @@ OpEntry make_entry(ops::OpDef& def) {
 std::vector<OpInfo> registered_ops() {
   std::lock_guard<std::mutex> lock(reg_mutex());
   std::vector<OpInfo> out;
-  for (auto& e : registry()) out.push_back(e.info);
+  for (auto& e : registry()) {
+    merge_impl(e);
+    out.push_back(e.info);
+  }
   return out;
 }
 
 const OpEntry* find_op(const std::string& type) {
   std::lock_guard<std::mutex> lock(reg_mutex());
   for (auto& e : registry())
-    if (e.info.type == type) return &e;
+    if (e.info.type == type) {
+      merge_impl(e);   // IMPL_OP registrations may come from any file of the library, in any order
+      return &e;
+    }
   return nullptr;
 }
 }  // namespace kgen::host

@@ -29,6 +29,7 @@ struct ParamInfo {                 // one this->Input(...) / this->Output(...) o
   std::vector<int> formats;        // Format({...}), same columns
   std::vector<int> unknown_shape_formats;
   bool value_depend = false;       // ValueDepend(...): the host sees its data (else GetAddr() is null, as on the chip)
+  bool scalar = false;             // Scalar(): the aclnn call passes an aclScalar, which arrives as a 1-element tensor
 };
 struct AttrInfo {                  // one this->Attr(...), in declaration order
   std::string name;

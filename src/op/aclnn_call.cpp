@@ -1,4 +1,6 @@
 // exec_aclnn: the aclnn two-phase call of a MultiKernelBench binding, run through the op runner (runner.h).
+#include <cmath>
+#include <cstring>
 #include <memory>
 
 #include "op/aclnn_call.h"
@@ -77,6 +79,58 @@ std::string abi_mismatch(const std::string& type, const BindArg& a) {
   return "";
 }
 
+// An aclScalar for a Scalar() input, as the aclnn layer hands it to the op: a 1-element tensor of the input's dtype
+// in the OpDef column the tensor inputs select (else the param's first dtype).
+bool scalar_tensor(const host::OpInfo& info, size_t i, const std::vector<BindArg>& args, const BindArg& a,
+                   std::vector<uint8_t>& buf, int& dtype) {
+  const auto& dts = info.inputs[i].dtypes;
+  if (dts.empty()) return false;
+  dtype = dts[0];
+  for (size_t col = 0; col < dts.size(); ++col) {
+    bool fits = true;
+    for (size_t k = 0; k < info.inputs.size() && k < args.size() && fits; ++k)
+      if (args[k].kind == BindArg::Tensor && col < info.inputs[k].dtypes.size())
+        fits = info.inputs[k].dtypes[col] == args[k].dtype;
+    if (fits) {
+      dtype = dts[col];
+      break;
+    }
+  }
+  const double v = a.kind == BindArg::Float ? a.f : a.kind == BindArg::Int ? static_cast<double>(a.i) : a.b;
+  buf.assign(host::dtype_size(dtype), 0);
+  switch (dtype) {
+    case 0: { float f = static_cast<float>(v); std::memcpy(buf.data(), &f, 4); return true; }
+    case 11: { std::memcpy(buf.data(), &v, 8); return true; }
+    case 1: case 27: {   // float16 / bfloat16, round to nearest even through float
+      float f = static_cast<float>(v);
+      uint32_t x;
+      std::memcpy(&x, &f, 4);
+      uint16_t h;
+      if (dtype == 27) {
+        h = static_cast<uint16_t>((x + 0x7FFFu + ((x >> 16) & 1u)) >> 16);
+      } else {
+        uint32_t sign = (x >> 16) & 0x8000u, ax = x & 0x7FFFFFFFu;
+        if (ax >= 0x7F800000u) h = static_cast<uint16_t>(sign | 0x7C00u | (ax > 0x7F800000u ? 0x200u : 0));
+        else if (ax >= 0x477FF000u) h = static_cast<uint16_t>(sign | 0x7C00u);
+        else if (ax < 0x38800000u) {   // subnormal half
+          float m = std::fabs(f) * 16777216.0f;   // 2^24: units of the smallest subnormal
+          h = static_cast<uint16_t>(sign | static_cast<uint32_t>(std::nearbyint(m)));
+        } else {
+          uint32_t r = ax + 0xFFFu + ((ax >> 13) & 1u) - 0x38000000u;
+          h = static_cast<uint16_t>(sign | (r >> 13));
+        }
+      }
+      std::memcpy(buf.data(), &h, 2);
+      return true;
+    }
+    case 2: case 4: case 12: { buf[0] = static_cast<uint8_t>(static_cast<int64_t>(v)); return true; }
+    case 6: case 7: { int16_t x = static_cast<int16_t>(v); std::memcpy(buf.data(), &x, 2); return true; }
+    case 3: case 8: { int32_t x = static_cast<int32_t>(v); std::memcpy(buf.data(), &x, 4); return true; }
+    case 9: case 10: { int64_t x = static_cast<int64_t>(v); std::memcpy(buf.data(), &x, 8); return true; }
+    default: return false;
+  }
+}
+
 std::string kind_name(BindArg::Kind k) {
   static const char* n[] = {"tensor", "None", "int", "float", "bool", "str", "int list", "float list", "bool list"};
   return n[k];
@@ -119,11 +173,17 @@ std::string exec_aclnn(const std::string& api, std::vector<BindArg>& args) {
                     std::to_string(ni + na + no) + ": inputs, attrs, outputs in order (" + sig + ")")->text;
   }
   RunSpec spec;
+  std::vector<std::vector<uint8_t>> scalars(ni);   // the 1-element tensors of Scalar() inputs, alive for the run
   for (size_t i = 0; i < ni; ++i) {
     BindArg& a = args[i];
     Tensor t;
+    const bool number = a.kind == BindArg::Int || a.kind == BindArg::Float || a.kind == BindArg::Bool;
     if (a.kind == BindArg::None) {
       t.present = false;
+    } else if (number && info.inputs[i].scalar && scalar_tensor(info, i, args, a, scalars[i], t.dtype)) {
+      t.shape = {1};
+      t.data = scalars[i].data();
+      t.bytes = scalars[i].size();
     } else if (a.kind != BindArg::Tensor) {
       return fail("op-def", host, g_runner->param_line("Input", info.inputs[i].name),
                   api + " argument " + std::to_string(i + 1) + " (input '" + info.inputs[i].name + "') is a " +

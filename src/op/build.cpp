@@ -328,9 +328,12 @@ Command host_command(const Project& p, const std::string& soc) {
     c.argv.push_back("<host-pch>");
     c.pch = host_pch(soc);
   }
-  for (const std::string& a : std::vector<std::string>{"-shared", "-I" + hdir, p.host_cpp, "-L" + P.lib_dir,
-                                                       "-Wl,-rpath," + P.lib_dir, "-lkgen_host"})
-    c.argv.push_back(a);
+  c.argv.insert(c.argv.end(), {"-shared", "-I" + hdir});
+  // Every host file of the project in one command (one library, as CANN's CMake links them); a project found by
+  // hand (Project without host_sources) is its host file.
+  if (p.host_sources.empty()) c.argv.push_back(p.host_cpp);
+  else c.argv.insert(c.argv.end(), p.host_sources.begin(), p.host_sources.end());
+  c.argv.insert(c.argv.end(), {"-L" + P.lib_dir, "-Wl,-rpath," + P.lib_dir, "-lkgen_host"});
   c.name = library_name("host", c, p);
   if (c.pch_arg) c.argv[c.pch_arg] = plain_header(c.pch);
   return c;

@@ -55,7 +55,7 @@ bool first_include_is(const std::string& path, const std::regex& want, bool guar
 }  // namespace
 
 bool host_pch_applies(const Project& p) {
-  if (p.tiling_h.empty() || p.host_cpp.empty()) return false;
+  if (p.tiling_h.empty() || p.host_cpp.empty() || p.host_sources.size() > 1) return false;   // one TU only
   namespace fs = std::filesystem;
   // The host's own quoted include of its tiling header, as the compiler finds it (the host's folder first).
   const std::string tiling = fs::path(p.tiling_h).filename().string();

@@ -59,11 +59,12 @@ namespace {
 bool includes(const std::string& text, const std::string& header) {
   return std::regex_search(text, std::regex("#\\s*include\\s*[<\"]" + header + "[>\"]"));
 }
-std::vector<fs::path> files_in(const fs::path& d, const char* ext) {
+std::vector<fs::path> files_in(const fs::path& d, const char* ext, const char* ext2 = nullptr) {
   std::vector<fs::path> r;
   std::error_code ec;
   for (auto& e : fs::directory_iterator(d, ec))
-    if (e.is_regular_file() && e.path().extension() == ext) r.push_back(e.path());
+    if (e.is_regular_file() && (e.path().extension() == ext || (ext2 && e.path().extension() == ext2)))
+      r.push_back(e.path());
   std::sort(r.begin(), r.end());
   return r;
 }
@@ -85,6 +86,49 @@ std::string pick(const std::vector<fs::path>& cands, const std::string& header, 
   return std::string("ambiguous ") + role + " file in " + where.string() + ": " + list(hit) + " all include \"" +
          header + "\"; keep one op per project";
 }
+// The aclnn layer of a cann-ops project (the L2 API and its L0 ops over CANN's opdev framework): kgen's generated
+// aclnn call stands in for it.
+bool aclnn_layer(const fs::path& f) {
+  const std::string n = f.stem().string(), e = f.extension().string();
+  if (e != ".cpp" && e != ".cc" && e != ".h") return false;
+  return n.rfind("aclnn_", 0) == 0 || (n.size() > 3 && n.compare(n.size() - 3, 3, "_l0") == 0);
+}
+// The op types a text registers with OP_ADD(Type).
+std::vector<std::string> op_adds(const std::string& text) {
+  std::vector<std::string> r;
+  static const std::regex re(R"(\bOP_ADD\s*\(\s*(\w+)\s*\))");
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator(); ++it)
+    r.push_back((*it)[1].str());
+  return r;
+}
+// msopgen layout: the host file is the one that registers the OpDef; all of op_host/ but the aclnn layer is built.
+std::string pick_msopgen_host(const fs::path& hd, Project& p, std::string& op_type) {
+  std::vector<fs::path> all = files_in(hd, ".cpp", ".cc"), defs;
+  for (auto& f : all) {
+    if (aclnn_layer(f)) continue;
+    p.host_sources.push_back(f.string());
+    std::vector<std::string> ops = op_adds(read_text(f.string()));
+    if (!ops.empty()) {
+      defs.push_back(f);
+      op_type = ops[0];
+    }
+  }
+  if (defs.size() > 1)
+    return "ambiguous host (op_host) file in " + hd.string() + ": " + list(defs) +
+           " all register an OpDef with OP_ADD; keep one op per project";
+  if (defs.empty()) {   // no OP_ADD anywhere: the single file that includes op_def_registry.h, as before
+    std::vector<fs::path> cands;
+    for (auto& f : all)
+      if (!aclnn_layer(f)) cands.push_back(f);
+    std::string e = pick(cands, "register/op_def_registry.h", "host (op_host)", hd, p.host_cpp);
+    if (!e.empty()) return e;
+  } else {
+    p.host_cpp = defs[0].string();
+  }
+  // host_cpp first: its diagnostics and line lookups are the OpDef's
+  std::stable_partition(p.host_sources.begin(), p.host_sources.end(), [&](const std::string& f) { return f == p.host_cpp; });
+  return "";
+}
 }  // namespace
 
 std::string find_project(const std::string& dir_in, Project& p) {
@@ -102,13 +146,24 @@ std::string find_project(const std::string& dir_in, Project& p) {
     hd = dir / "op_host";
     kd = dir / "op_kernel";
   }
-  std::string e = pick(files_in(hd, ".cpp"), "register/op_def_registry.h", "host (op_host)", hd, p.host_cpp);
+  std::string op_type, e;
+  if (p.msopgen) {
+    e = pick_msopgen_host(hd, p, op_type);
+  } else {
+    e = pick(files_in(hd, ".cpp"), "register/op_def_registry.h", "host (op_host)", hd, p.host_cpp);
+    p.host_sources = {p.host_cpp};
+  }
   if (!e.empty()) return e;
-  e = pick(files_in(kd, ".cpp"), "kernel_operator.h", "kernel (op_kernel)", kd, p.kernel_cpp);
-  if (!e.empty()) return e;
+  if (!op_type.empty() && fs::is_regular_file(kd / (snake_case(op_type) + ".cpp"), ec)) {
+    p.kernel_cpp = (kd / (snake_case(op_type) + ".cpp")).string();   // the file CANN's build compiles
+  } else {
+    e = pick(files_in(kd, ".cpp"), "kernel_operator.h", "kernel (op_kernel)", kd, p.kernel_cpp);
+    if (!e.empty()) return e;
+  }
   // Tiling header: the local header(s) the host includes; the one with BEGIN_TILING_DATA_DEF wins.
   std::vector<fs::path> hs = files_in(hd, ".h");
-  std::string host_text = read_text(p.host_cpp);
+  std::string host_text;   // every host file: the tiling header is included where the TilingFunc is
+  for (const std::string& f : p.host_sources) host_text += read_text(f);
   std::vector<fs::path> with_def, included;
   for (auto& h : hs) {
     std::string t = read_text(h.string());
@@ -133,4 +188,5 @@ std::string find_project(const std::string& dir_in, Project& p) {
   if (js.size() == 1) p.json = js[0].string();
   return "";
 }
+bool aclnn_layer_file(const std::string& path) { return aclnn_layer(fs::path(path)); }
 }  // namespace kgen::op

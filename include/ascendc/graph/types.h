@@ -27,4 +27,6 @@ enum Format {
   FORMAT_NCL, FORMAT_FRACTAL_Z_WINO, FORMAT_C1HWC0, FORMAT_FRACTAL_NZ_C0_16, FORMAT_FRACTAL_NZ_C0_32,
   FORMAT_FRACTAL_NZ_C0_2, FORMAT_FRACTAL_NZ_C0_4, FORMAT_FRACTAL_NZ_C0_8, FORMAT_END, FORMAT_MAX = 0xff
 };
+// The element size in bytes of a data type, -1 when it has none (CANN graph/types.h).
+int GetSizeByDataType(DataType data_type);
 }  // namespace ge

@@ -63,6 +63,12 @@ template <TPosition pos = TPosition::VECCALC> class TBuf {
   template <typename T> LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset, kgen::rt::Loc loc = kgen::rt::Loc::current()) {
     return kgen::TensorAccess::make<T>(kgen::rt::tbuf_get(handle_, size, sizeof(T), bufOffset, false, loc));
   }
+  // The queue calls CANN's TBuf inherits (kernel_tbuf_impl.h): AllocTensor and DeQue are Get, EnQue and
+  // FreeTensor do nothing (a TBuf implies no synchronisation).
+  template <typename T> LocalTensor<T> AllocTensor(kgen::rt::Loc loc = kgen::rt::Loc::current()) { return Get<T>(loc); }
+  template <typename T> LocalTensor<T> DeQue(kgen::rt::Loc loc = kgen::rt::Loc::current()) { return Get<T>(loc); }
+  template <typename T> void EnQue(const LocalTensor<T>&) {}
+  template <typename T> void FreeTensor(LocalTensor<T>&) {}
 
  private:
   friend class TPipe;

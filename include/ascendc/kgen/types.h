@@ -84,6 +84,11 @@ struct bfloat16_t {
   template <class U> bfloat16_t& operator/=(U o) { return *this = static_cast<float>(*this) / static_cast<float>(o); }
   bfloat16_t operator-() const { bfloat16_t h; h.val = static_cast<uint16_t>(val ^ 0x8000u); return h; }
 };
+// The device compiler's names of the two IEEE float types, which kernels use beside half and float (answers of
+// NPUKernelBench that pass on the chip do).
+using float16_t = half;
+using float32_t = float;
+
 static_assert(sizeof(half) == 2 && sizeof(bfloat16_t) == 2);
 
 namespace kgen {

@@ -2,7 +2,9 @@
 // (OpParamDef), attributes (OpAttrDef), InferShape/InferDataType, and the AI Core part (TilingFunc, SoC configs).
 // kgen implements it in libkgen_host; OP_ADD (register/op_def_registry.h) registers the definition there.
 #pragma once
+#include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <vector>
 #include "exe_graph/runtime/infer_datatype_context.h"
 #include "exe_graph/runtime/infer_shape_context.h"
@@ -21,14 +23,35 @@ struct Access;
 }
 
 namespace gert {
-// The function types of CANN's register/op_impl_registry.h that OpDef takes.
+class TilingParseContext;
+// CANN's register/op_impl_registry.h: the function types OpDef takes, and the builder behind IMPL_OP(type) (the
+// macros are in register/op_impl_registry.h) that registers them by op type apart from the OpDef, as cann-ops
+// projects do in their tiling and infershape files. kgen's runner uses what the OpDef does not set itself.
 class OpImplRegisterV2 {
  public:
   using InferShapeKernelFunc = uint32_t (*)(InferShapeContext*);
   using InferShapeRangeKernelFunc = uint32_t (*)(InferShapeRangeContext*);
   using InferDataTypeKernelFunc = uint32_t (*)(InferDataTypeContext*);
   using TilingKernelFunc = uint32_t (*)(TilingContext*);
-  OpImplRegisterV2() = delete;
+  using TilingParseFunc = uint32_t (*)(TilingParseContext*);
+  explicit OpImplRegisterV2(const char* op_type);
+  OpImplRegisterV2& InferShape(InferShapeKernelFunc func);
+  OpImplRegisterV2& InferShapeRange(InferShapeRangeKernelFunc func);
+  OpImplRegisterV2& InferDataType(InferDataTypeKernelFunc func);
+  OpImplRegisterV2& Tiling(TilingKernelFunc func, size_t max_tiling_data_size = 2048);
+  // The compile info struct T that TilingParse fills once and TilingContext::GetCompileInfo() hands the tiling.
+  template <typename T>
+  OpImplRegisterV2& TilingParse(TilingParseFunc func) {
+    return TilingParseOf(func, [] { return static_cast<void*>(new T()); }, [](void* p) { delete static_cast<T*>(p); });
+  }
+  // The inputs whose values InferShape / the TilingFunc read (as ValueDepend in an OpDef).
+  OpImplRegisterV2& InputsDataDependency(std::initializer_list<int32_t> inputs);
+  OpImplRegisterV2& TilingInputsDataDependency(std::initializer_list<int32_t> inputs);
+  OpImplRegisterV2& OutputShapeDependOnCompute(std::initializer_list<int32_t> outputs);
+
+ private:
+  OpImplRegisterV2& TilingParseOf(TilingParseFunc func, void* (*make)(), void (*destroy)(void*));
+  const char* type_;
 };
 }  // namespace gert
 

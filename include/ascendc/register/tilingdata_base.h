@@ -34,7 +34,8 @@ template <class T>
 inline constexpr bool is_field_type =
     std::is_same_v<T, int8_t> || std::is_same_v<T, uint8_t> || std::is_same_v<T, int16_t> ||
     std::is_same_v<T, uint16_t> || std::is_same_v<T, int32_t> || std::is_same_v<T, uint32_t> ||
-    std::is_same_v<T, int64_t> || std::is_same_v<T, uint64_t> || std::is_same_v<T, float>;
+    std::is_same_v<T, int64_t> || std::is_same_v<T, uint64_t> || std::is_same_v<T, float> ||
+    std::is_same_v<T, bool>;   // not in CANN's list, but NPUKernelBench answers that pass on the chip use it
 
 // Kind of a REGISTER_TILING_DATA_CLASS(op, cls) registration: 0 the op's default struct, 1 an intermediate
 // struct ("<cls>Op"), 2 a per-tiling-key struct ("<op>_<digits>").
@@ -66,7 +67,7 @@ using reg_tag_t = RegTag<K, std::conditional_t<K == 0, void, C>>;
 #define KGEN_TILING_FIELD_TYPE_CHECK(type)                                                                     \
   static_assert(::kgen::tiling::is_field_type<type>,                                                           \
                 "TILING_DATA_FIELD_DEF / TILING_DATA_FIELD_DEF_ARR: only int8_t, uint8_t, int16_t, uint16_t, " \
-                "int32_t, uint32_t, int64_t, uint64_t and float fields are allowed (CANN)")
+                "int32_t, uint32_t, int64_t, uint64_t, float and bool fields are allowed (CANN)")
 
 #if defined(GET_TILING_DATA) && !defined(KGEN_TILING_HOST_SIDE)
 // ---------------------------------------------------------------------------------------------- kernel side

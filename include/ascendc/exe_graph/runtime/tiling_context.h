@@ -44,5 +44,11 @@ class TilingContext : public ExtendedKernelContext {
   size_t GetWorkspaceNum() const;
   fe::PlatFormInfos* GetPlatformInfo() const;
   int32_t GetDeterministic() const;
+  // What the op's TilingParse filled (IMPL_OP(...).TilingParse<T>), or nullptr when it registers none.
+  const void* GetCompileInfo() const;
+  template <typename T>
+  const T* GetCompileInfo() const {
+    return static_cast<const T*>(GetCompileInfo());
+  }
 };
 }  // namespace gert

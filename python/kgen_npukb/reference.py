@@ -1,0 +1,215 @@
+"""The trusted side of an NPUKernelBench evaluation (never inside the candidate's sandbox):
+
+    reference.py ref TASK --cases 0,3 --seed S --out DIR
+        per case i: torch.manual_seed(S + i), init = get_init_inputs(row), inputs = get_inputs(row) (device None:
+        the CPU), saved to DIR/in/case_i.pt for the candidate; Model(*init)(*inputs) on the CPU saved to
+        DIR/ref/case_i.pt (which the candidate never sees). A forward PyTorch 1.13 cannot run in float16/bfloat16
+        on the CPU is run in float32 and rounded back.
+    reference.py judge TASK --cases 0,3 --ref DIR --cand DIR
+        per case, the candidate's outputs (DIR/case_i/out_K.npy + dtypes.json, written by kgen from its result
+        channel) against the reference with the task's custom_check_precision(row, ref, new), else the harness's
+        default (an element fails when |ref - new| > 1e-3 and |ref - new| / (|ref| + 1e-7) > 1e-3, or is not finite).
+Prints one JSON object; problems of the task itself are {"error": "file:line: message"} with exit status 2.
+"""
+import argparse
+import copy
+import json
+import os
+import sys
+import traceback
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "kgen_mkb", "shims"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "shims"))   # framework.utils
+
+from kgen_npukb.task import Task, TaskError  # noqa: E402
+
+ATOL = RTOL = 1e-3   # base_config.yaml eval.max_abs_error / max_rel_error
+
+
+def _where(exc, task):
+    tb = exc.__traceback__
+    where = f"{task.module_path}:1"
+    while tb is not None:
+        f = tb.tb_frame.f_code.co_filename
+        if f.startswith(task.dir):
+            where = f"{f}:{tb.tb_lineno}"
+        tb = tb.tb_next
+    return where
+
+
+def _low(x):
+    import torch
+    return isinstance(x, torch.Tensor) and x.dtype in (torch.float16, torch.bfloat16)
+
+
+def _low_dtype(xs):
+    """The first float16/bfloat16 dtype among the inputs (tensor lists included), or None."""
+    for x in xs:
+        if _low(x):
+            return x.dtype
+        if isinstance(x, (list, tuple)):
+            d = _low_dtype(x)
+            if d is not None:
+                return d
+    return None
+
+
+def _up(x):
+    if _low(x):
+        return x.float()
+    if isinstance(x, (list, tuple)):
+        return type(x)(_up(v) for v in x)
+    return x
+
+
+def _forward(model, inputs):
+    import torch
+    with torch.no_grad():
+        try:
+            return model(*copy.deepcopy(inputs)), False
+        except RuntimeError as e:
+            if ("Half" not in str(e) and "BFloat16" not in str(e)) or _low_dtype(inputs) is None:
+                raise
+        target = _low_dtype(inputs)
+        m32 = copy.deepcopy(model).float()
+        out = m32(*[_up(x) for x in copy.deepcopy(inputs)])
+
+        def back(o):
+            if isinstance(o, torch.Tensor):
+                return o.to(target) if o.is_floating_point() else o
+            if isinstance(o, (list, tuple)):
+                return type(o)(back(v) for v in o)
+            return o
+        return back(out), True
+
+
+def cmd_ref(a):
+    import torch
+    task = Task(a.task)
+    module, prep = task.load_modules()
+    os.makedirs(os.path.join(a.out, "in"), exist_ok=True)
+    os.makedirs(os.path.join(a.out, "ref"), exist_ok=True)
+    done = []
+    for i in a.cases:
+        row = task.rows[i]
+        try:
+            torch.manual_seed(a.seed + i)
+            init = prep.get_init_inputs(row, device=None)
+            inputs = prep.get_inputs(row, device=None)
+            init = list(init) if isinstance(init, (list, tuple)) else [init]
+            inputs = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
+            torch.save({"init": init, "inputs": inputs}, os.path.join(a.out, "in", f"case_{i}.pt"))
+            model = module.Model(*init)
+            out, upcast = _forward(model, inputs)
+        except Exception as e:  # noqa: BLE001
+            print(json.dumps({"error": f"{_where(e, task)}: case {i}: the reference failed: "
+                                       f"{type(e).__name__}: {e}"}))
+            return 2
+        torch.save(out, os.path.join(a.out, "ref", f"case_{i}.pt"))
+        done.append({"case": i, "row": {k: str(v) for k, v in row.items()}, "upcast": upcast})
+    print(json.dumps({"op": task.op_name, "kernel": task.kernel_name, "level": task.level,
+                      "category": task.category, "cases": done}))
+    return 0
+
+
+def _load_new(d):
+    """The candidate's outputs (checked .npy files; bfloat16 travels as uint16)."""
+    import numpy as np
+    import torch
+    with open(os.path.join(d, "count")) as f:
+        n = int(f.read().strip() or 0)
+    outs = []
+    for k in range(n):
+        arr = np.load(os.path.join(d, f"out_{k}.npy"), allow_pickle=False)
+        if arr.dtype == np.uint16:   # kgen's bfloat16 (PyTorch has no uint16 tensors)
+            outs.append(torch.from_numpy(arr.view(np.int16).copy()).view(torch.bfloat16))
+        else:
+            outs.append(torch.from_numpy(arr.copy()))
+    return outs
+
+
+def _max(t):
+    import torch
+    if not isinstance(t, torch.Tensor) or t.numel() == 0:
+        return 0.0
+    t = t.float()
+    finite = t[torch.isfinite(t)]
+    return float("inf") if finite.numel() < t.numel() else float(finite.max())
+
+
+def cmd_judge(a):
+    import torch
+    task = Task(a.task)
+    _, prep = task.load_modules()
+    results = []
+    for i in a.cases:
+        ref = torch.load(os.path.join(a.ref, "ref", f"case_{i}.pt"))
+        refs = list(ref) if isinstance(ref, (list, tuple)) else [ref]
+        new = _load_new(os.path.join(a.cand, f"case_{i}"))
+        if len(new) != len(refs):
+            results.append({"case": i, "acc": False, "message": f"ModelNew returned {len(new)} output(s), the "
+                                                                 f"reference Model {len(refs)}"})
+            continue
+        for k, (r, n) in enumerate(zip(refs, new)):
+            if isinstance(r, torch.Tensor) and tuple(r.shape) != tuple(n.shape):
+                results.append({"case": i, "acc": False, "message": f"output {k} has shape {list(n.shape)}, the "
+                                                                     f"reference {list(r.shape)}"})
+                break
+        else:
+            shaped = new[0] if not isinstance(ref, (list, tuple)) else type(ref)(new)
+            try:
+                if hasattr(prep, "custom_check_precision"):
+                    acc, absd, reld = prep.custom_check_precision(task.rows[i], ref, shaped)
+                    rule = "custom_check_precision"
+                else:
+                    from framework.utils import check_precision   # kgen's copy of the harness's rule
+                    as_list = lambda o: list(o) if isinstance(o, (list, tuple)) else o  # noqa: E731
+                    acc, absd, reld = check_precision(as_list(ref), as_list(shaped), ATOL, RTOL)
+                    rule = "abs and rel 1e-3"
+            except Exception as e:  # noqa: BLE001
+                print(json.dumps({"error": f"{_where(e, task)}: case {i}: the precision check failed: "
+                                           f"{type(e).__name__}: {e}"}))
+                return 2
+            results.append({"case": i, "acc": bool(acc), "max_abs": _max(absd), "max_rel": _max(reld), "rule": rule})
+    print(json.dumps({"cases": results}))
+    return 0
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(prog="reference.py")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("ref")
+    r.add_argument("task")
+    r.add_argument("--cases", required=True)
+    r.add_argument("--seed", type=int, default=1024)
+    r.add_argument("--out", required=True)
+    j = sub.add_parser("judge")
+    j.add_argument("task")
+    j.add_argument("--cases", required=True)
+    j.add_argument("--ref", required=True)
+    j.add_argument("--cand", required=True)
+    a = ap.parse_args(argv)
+    a.cases = [int(c) for c in a.cases.split(",") if c != ""]
+    import torch
+    torch.set_num_threads(1)
+    import torch_npu  # noqa: F401  (kgen's shim: module.py imports it)
+    import types
+    # module.py imports kernel_gen_ops for ModelNew; the reference only runs Model.
+    absent = types.ModuleType("kernel_gen_ops")
+    absent.__getattr__ = lambda name: (_ for _ in ()).throw(
+        RuntimeError(f"kernel_gen_ops.{name}: the reference side runs Model only"))
+    sys.modules.setdefault("kernel_gen_ops", absent)
+    try:
+        return cmd_ref(a) if a.cmd == "ref" else cmd_judge(a)
+    except TaskError as e:
+        print(json.dumps({"error": str(e)}))
+        return 2
+    except Exception as e:  # noqa: BLE001
+        print(json.dumps({"error": f"{a.task}: {type(e).__name__}: {e}",
+                          "traceback": traceback.format_exc(limit=5)}))
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,204 @@
+// An op project against an NPUKernelBench task folder, as NPUKernelBench's harness checks it
+// (framework/batch_precision_eval.py): every row of validation/test_cases.csv is a case; the trusted side
+// (python/kgen_npukb/reference.py, outside the sandbox) makes each case's inputs and runs the task's Model; the
+// candidate side (python/kgen_npukb/run_npukb.py, in the sandbox) runs the task's ModelNew through the task's
+// pybind.cpp and the project on the emulator and sends its outputs back; the trusted side judges them with the task's
+// custom_check_precision (or the harness's 1e-3 rule). Modeled time: the first case's launches.
+#include <filesystem>
+#include <fmt/core.h>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "eval/eval_internal.h"
+#include "eval/judge.h"
+#include "eval/modeled.h"
+#include "op/npy.h"
+#include "sandbox/paths.h"
+#include "sandbox/process.h"
+
+namespace kgen::eval {
+namespace {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+std::string script() { return sandbox::paths().source_dir + "/python/kgen_npukb/reference.py"; }
+
+// Runs the trusted helper; its one JSON object, or a task failure in `R`.
+bool trusted(const EvalOptions& o, std::vector<std::string> args, EvalResult& R, json& out) {
+  std::vector<std::string> argv = {o.python, "-B", script()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  sandbox::Result r = sandbox::run(argv, o.timeout_s * 4 + 60);
+  std::string text = r.out;
+  size_t brace = text.rfind("\n{");
+  std::string last = brace == std::string::npos ? text : text.substr(brace + 1);
+  try {
+    out = json::parse(last);
+  } catch (...) {
+    set_fail(R, {Verdict::RuntimeError, "task",
+                 {"error[task] " + o.task + ": kgen's NPUKernelBench helper failed (status " +
+                  std::to_string(r.status) + "):", text.substr(0, 4000)}});
+    return false;
+  }
+  if (out.contains("error")) {
+    set_fail(R, {Verdict::RuntimeError, "task", {"error[task] " + out["error"].get<std::string>()}});
+    return false;
+  }
+  return true;
+}
+}  // namespace
+
+bool is_npukb_task(const std::string& path) {
+  std::error_code ec;
+  return fs::is_directory(path, ec) && fs::is_regular_file(fs::path(path) / "validation" / "module.py", ec) &&
+         fs::is_regular_file(fs::path(path) / "validation" / "test_cases.csv", ec);
+}
+
+void eval_npukb(const EvalOptions& o, EvalResult& R) {
+  TempDirGuard tmp("kgen-npukb-");
+  const std::string task = fs::absolute(o.task).string(), project = fs::absolute(o.candidate).string();
+  // The cases: every row (NPUKernelBench's static-shape mode runs one; kgen runs them all).
+  std::ifstream csv(fs::path(task) / "validation" / "test_cases.csv");
+  size_t rows = 0;
+  for (std::string line; std::getline(csv, line);)
+    if (line.find_first_not_of(" \t\r") != std::string::npos) ++rows;
+  std::string cases;
+  for (size_t i = 0; i + 1 < rows; ++i) cases += (cases.empty() ? "" : ",") + std::to_string(i);
+  if (cases.empty())
+    return set_fail(R, {Verdict::RuntimeError, "task", {"error[task] " + task + "/validation/test_cases.csv:1: no cases"}});
+  json ref;
+  auto t_ref = std::chrono::steady_clock::now();
+  if (!trusted(o, {"ref", task, "--cases", cases, "--seed", std::to_string(o.seed), "--out", tmp.path}, R, ref)) return;
+  R.reference_s = since(t_ref);
+
+  sandbox::Policy pol = candidate_policy(o);
+  pol.binds.push_back({project, false});
+  pol.binds.push_back({task, false});
+  pol.binds.push_back({tmp.path + "/in", false});
+  sandbox::Child c;
+  c.argv = {o.python, "-B", sandbox::paths().source_dir + "/python/kgen_npukb/run_npukb.py", task, project,
+            "--inputs", tmp.path + "/in", "--cases", cases, "--oprun", oprun_path(o), "--work", "kgen-npukb-work",
+            "--channel", "3", "--soc", o.soc};
+  c.clear_env = true;
+  c.env = {"KGEN_CACHE=" + cache_dir(o), "KGEN_PRIVATE_BUILD=1", "PYTHONDONTWRITEBYTECODE=1"};
+  if (o.max_records) c.env.push_back("KGEN_MAX_RECORDS=" + std::to_string(o.max_records));
+
+  const json& rc = ref["cases"];
+  perf::Profile prof = perf::load_profile(o.soc);
+  std::map<size_t, op::NpyArray> outs;
+  std::map<size_t, std::string> raw;
+  std::vector<std::string> traces;
+  size_t done = 0, first_case = 0;
+  Judgement J;
+  CaseResult first;                          // the modeled time of the first case that ran
+  std::map<size_t, std::string> failed_cases;   // index into rc -> the candidate run's diagnostic
+  std::vector<std::string> ran;              // case ids that delivered outputs
+  auto take = [&](const sandbox::Frame& fr) -> bool {
+    const std::string want = "c" + rc[std::min(done, rc.size() - 1)]["case"].dump();
+    std::string id = fr.name.substr(0, fr.name.find('.'));
+    if (done >= rc.size() || id != want)
+      return J.stop({Verdict::RuntimeError, "protocol",
+                     {"error[protocol] " + o.candidate + ": a result for '" + fr.name + "' out of order"}});
+    if (fr.kind == "npy") {
+      if (!take_output(fr, outs, J, o.candidate)) return false;
+      raw[std::strtoul(fr.name.c_str() + fr.name.find('.') + 1, nullptr, 10)] = fr.data;
+      return true;
+    }
+    if (fr.kind == "trace") {
+      traces.push_back(fr.data);
+      return true;
+    }
+    if (fr.kind != "json") return true;
+    const json got = summary_of(fr);
+    const std::string case_id = rc[done]["case"].dump();
+    if (got.contains("error")) {   // this case failed in the candidate's run; its text is only a diagnostic
+      std::string e = got["error"].is_string() ? sandbox::utf8_clean(got["error"].get<std::string>()) : "failed";
+      failed_cases[done] = e.substr(0, e.find('\n'));
+      outs.clear();
+      raw.clear();
+      traces.clear();
+      ++done;
+      return true;
+    }
+    ran.push_back(case_id);
+    // The outputs go where only the trusted judge reads them, as checked .npy files.
+    fs::path d = fs::path(tmp.path) / "cand" / ("case_" + case_id);
+    fs::create_directories(d);
+    for (auto& [k, bytes] : raw) std::ofstream(d / fmt::format("out_{}.npy", k), std::ios::binary) << bytes;
+    std::ofstream(d / "count") << raw.size();
+    if (ran.size() == 1) {   // the first case that ran: its launches are the modeled time
+      Modeled m;
+      if (!model_launches(traces, prof, o.candidate, "ModelNew", m, J)) return false;
+      set_modeled(first, m);
+      R.timeline = timeline_of(m.lanes, "case " + case_id);
+      first_case = done;
+    }
+    if (got.contains("notes") && got["notes"].is_array())
+      for (const auto& n : got["notes"])
+        if (n.is_string() && R.diagnostics.size() < 20) R.diagnostics.push_back(sandbox::utf8_clean(n.get<std::string>()));
+    outs.clear();
+    raw.clear();
+    traces.clear();
+    ++done;
+    return true;
+  };
+  c.on_frame = guarded(take, J);
+  auto t_run = std::chrono::steady_clock::now();
+  sandbox::Result res = sandbox::run(c, candidate_limits(o, static_cast<int>(rc.size())), pol, sandbox::default_mode());
+  R.run_s = since(t_run);
+  if (J.failed) return set_fail(R, J.fail);
+  if (done != rc.size() || res.status != 0 || res.timed_out) {
+    const std::string pending = done < rc.size() ? "case " + rc[done]["case"].dump() : "the end";
+    return set_fail(R, child_failure(o, res, "the NPUKernelBench run", pending));
+  }
+  std::map<std::string, json> judged;   // case id -> the judge's verdict
+  if (!ran.empty()) {
+    std::string list;
+    for (const std::string& id : ran) list += (list.empty() ? "" : ",") + id;
+    json verdicts;
+    if (!trusted(o, {"judge", task, "--cases", list, "--ref", tmp.path, "--cand", tmp.path + "/cand"}, R, verdicts))
+      return;
+    for (const json& v : verdicts["cases"]) judged[v["case"].dump()] = v;
+  }
+  size_t mismatches = 0, errors = 0;
+  std::string first_error;
+  for (size_t i = 0; i < rc.size(); ++i) {
+    CaseResult cr = i == first_case && !ran.empty() ? first : CaseResult{};
+    const json& row = rc[i]["row"];
+    cr.name = "#" + rc[i]["case"].dump();
+    for (auto it = row.begin(); it != row.end(); ++it)
+      if (it.key() != "case_id") cr.name += fmt::format(" {}={}", it.key(), it.value().get<std::string>());
+    if (auto f = failed_cases.find(i); f != failed_cases.end()) {
+      cr.first_mismatch = f->second;
+      if (!errors++) first_error = f->second;
+      R.cases.push_back(cr);
+      continue;
+    }
+    const json& v = judged[rc[i]["case"].dump()];
+    cr.correct = v.value("acc", false);
+    cr.max_abs_err = v.value("max_abs", 0.0);
+    cr.max_rel_err = v.value("max_rel", 0.0);
+    if (!cr.correct) {
+      cr.first_mismatch = v.contains("message") ? v["message"].get<std::string>()
+                                                : fmt::format("{} fails (max abs err {:.3g}, max rel err {:.3g})",
+                                                              v.value("rule", "the precision check"), cr.max_abs_err,
+                                                              cr.max_rel_err);
+      if (!mismatches++)
+        R.diagnostics.push_back(fmt::format("error[mismatch] {}: {}: {} — ModelNew's output differs from Model's",
+                                            o.candidate, cr.name, cr.first_mismatch));
+    }
+    R.cases.push_back(cr);
+  }
+  if (errors) R.diagnostics.push_back(first_error + (errors > 1 ? fmt::format(" (and {} more case(s) failed)", errors - 1) : ""));
+  R.trials = 1;   // NPUKernelBench runs each case once
+  if (!mismatches && !errors) {
+    R.verdict = Verdict::Correct;
+  } else if (mismatches) {
+    R.verdict = Verdict::WrongAnswer;
+  } else {
+    R.verdict = Verdict::RuntimeError;
+    size_t e = first_error.find(']');
+    R.error_category = first_error.rfind("error[", 0) == 0 && e != std::string::npos ? first_error.substr(6, e - 6) : "model";
+  }
+}
+}  // namespace kgen::eval
