@@ -47,10 +47,22 @@ mkdir -p "$W/Broken/validation"
 printf 'import torch\nclass Model:\n    pass\n' > "$W/Broken/validation/module.py"
 printf 'case_id;input_shape\n' > "$W/Broken/validation/test_cases.csv"
 "$KGEN" eval --task "$W/Broken" --candidate "$T/answer/0" --json > "$W/broken.json" 2>&1
-if grep -q 'test_cases.csv:1: no cases' "$W/broken.json"; then echo "ok: a task without cases is an error[task]"
+if grep -q 'test_cases.csv:1: no test cases' "$W/broken.json"; then echo "ok: a task without cases is an error[task]"
 else echo "FAIL: broken task"; head -c 1500 "$W/broken.json"; fail=1; fi
+# Tensor lists (DYNAMIC inputs and output, ListTensorDesc and the raw pointer table in the kernel, std::vector
+# arguments and results in the binding): every case passes; a kernel that skips the list's tail is wrong.
+L=$SRC/tests/data/npukb/tasks/level2/Foreach/AxpyListCustom
+expect list_answer "correct 4/4" "$L" "$L/answer/0"
+cp -r "$L/answer/0" "$W/listhead"
+sed -i 's/i += GetBlockNum()/i += 1000/; s/context->SetBlockDim(count < cores ? count : cores);/context->SetBlockDim(1);/' \
+  "$W/listhead/op_kernel/axpy_list_custom.cpp" "$W/listhead/op_host/axpy_list_custom.cpp"
+expect list_head_only "wrong-answer 1/4" "$L" "$W/listhead"
+# A list passed to an input the OpDef does not declare DYNAMIC: the op's error, naming the param.
+cp -r "$L/answer/0" "$W/notdynamic"
+sed -i '0,/ParamType(DYNAMIC)/s//ParamType(REQUIRED)/' "$W/notdynamic/op_host/axpy_list_custom.cpp"
+expect list_not_dynamic "runtime-error 0/4" "$L" "$W/notdynamic" "not DYNAMIC"
 # The checkout script on kgen's own tree.
 out=$(bash "$SRC/scripts/npukb_check.sh" "$SRC/tests/data/npukb" "$KGEN" 1 2>&1)
-if grep -q '^total: 1/1 tasks pass every case, 4/4 cases pass' <<<"$out"; then echo "ok: npukb_check.sh"
+if grep -q '^total: 2/2 tasks pass every case, 8/8 cases pass' <<<"$out"; then echo "ok: npukb_check.sh"
 else echo "FAIL: npukb_check.sh"; echo "$out" | tail -5; fail=1; fi
 exit $fail

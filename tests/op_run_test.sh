@@ -138,6 +138,30 @@ if [ $rc -eq 3 ] && grep -q "^error\[gm-out-of-bounds\] add_tiny_custom.cpp:$lin
   ok "gm_past_block: $(head -1 <<<"$o")"
 else bad "gm_past_block (rc $rc, want error[gm-out-of-bounds] add_tiny_custom.cpp:$line block 7)" "$o"; fi
 
+# Tensor lists on the command line: DYNAMIC inputs take FILE,FILE,...; a DYNAMIC output is written as y.K.npy.
+L=$SRC/tests/data/npukb/tasks/level2/Foreach/AxpyListCustom/answer/0
+$PY - "$W" <<'PY'
+import sys, numpy as np
+w = sys.argv[1]
+np.save(f"{w}/l1.npy", np.arange(12, dtype=np.float32).reshape(3, 4))
+np.save(f"{w}/l2.npy", np.full((3, 4), 2, np.float32))
+np.save(f"{w}/al.npy", np.array([0.5], np.float32))
+PY
+o=$("$KGEN" op run "$L" --input "x1=$W/l1.npy,$W/x100.npy" --input "x2=$W/l2.npy,$W/x100.npy" --input "alpha=$W/al.npy" \
+      --output-shape "y=3,4;100" --out "$W/list" 2>&1); rc=$?
+if [ $rc -eq 0 ] && $PY -c "
+import numpy as np, sys; w = sys.argv[1]
+a = np.load(w + '/l1.npy') + np.load(w + '/l2.npy') * 0.5
+b = np.load(w + '/x100.npy') * 1.5
+assert np.allclose(np.load(w + '/list/y.0.npy'), a) and np.allclose(np.load(w + '/list/y.1.npy'), b, rtol=1e-6)
+" "$W"; then ok "tensor-list inputs and output (y.0.npy, y.1.npy)"
+else bad "tensor-list op run (rc $rc)" "$o"; fi
+o=$("$KGEN" op run "$L" --input "x1=$W/l1.npy,$W/xh.npy" --input "x2=$W/l2.npy,$W/xh.npy" --input "alpha=$W/al.npy" \
+      --output-shape "y=3,4;4,512" --out "$W/list2" 2>&1); rc=$?
+if [ $rc -eq 3 ] && grep -q "error\[op-def\] .*axpy_list_custom.cpp:[0-9]*: the tensors of list 'x1' have different dtypes (float32 at 0, float16 at 1)" <<<"$o"; then
+  ok "tensor list of mixed dtypes: $(head -1 <<<"$o" | cut -c1-90)"
+else bad "tensor list of mixed dtypes (rc $rc)" "$o"; fi
+
 # The builds above precompiled kgen's first headers once (op/build.cpp ensure_pch): the kernel's kernel_operator.h
 # always, the host's register/tilingdata_base.h where the host starts with its tiling header.
 if ls "$KGEN_CACHE"/op/pch-*/kernel_operator.h.gch >/dev/null 2>&1; then ok "kernel_operator.h precompiled"

@@ -6,6 +6,7 @@
 #include "kgen/enums.h"
 #include "kgen/runtime.h"
 #include "kgen/tensor.h"
+#include "kgen/list_tensor.h"
 #include "kgen/tpipe.h"
 #include "kgen/data_copy.h"
 #include "kgen/sync.h"

@@ -666,8 +666,9 @@ inline int ge_of(at::ScalarType t) {
   }
 }
 inline const char* kind_name(int k) {
-  static const char* n[] = {"tensor", "None", "int", "float", "bool", "str", "int list", "float list", "bool list"};
-  return k >= 0 && k < 9 ? n[k] : "?";
+  static const char* n[] = {"tensor", "None", "int", "float", "bool", "str", "int list", "float list", "bool list",
+                            "tensor list"};
+  return k >= 0 && k < 10 ? n[k] : "?";
 }
 
 template <class T> struct Convert;   // BindArg -> a parameter of type T
@@ -679,6 +680,15 @@ template <> struct Convert<at::Tensor> {
     using K = kgen::op::BindArg;
     if (a.kind != K::Tensor) fail("argument " + std::to_string(i) + ": expected a tensor, got " + kind_name(a.kind));
     return at::Tensor::wrap(a.data, a.bytes, a.shape, scalar_type_of_ge(a.dtype));
+  }
+};
+template <> struct Convert<std::vector<at::Tensor>> {   // at::TensorList too
+  static std::vector<at::Tensor> from(const kgen::op::BindArg& a, size_t i) {
+    using K = kgen::op::BindArg;
+    if (a.kind != K::TensorList) fail("argument " + std::to_string(i) + ": expected a list of tensors, got " + kind_name(a.kind));
+    std::vector<at::Tensor> r;
+    for (const K& x : a.items) r.push_back(Convert<at::Tensor>::from(x, i));
+    return r;
   }
 };
 template <class T> struct Convert<std::optional<T>> {
@@ -772,7 +782,12 @@ template <class... T> struct is_tuple<std::tuple<T...>> : std::true_type {};
 template <class R> void put_any(const R& v, std::vector<kgen::op::BindArg>* out) {
   using K = kgen::op::BindArg;
   if constexpr (std::is_same_v<R, at::Tensor>) put_result(v, out);
-  else if constexpr (std::is_same_v<R, std::vector<at::Tensor>>) { for (const auto& t : v) put_result(t, out); }
+  else if constexpr (std::is_same_v<R, std::vector<at::Tensor>>) {   // a python list of tensors
+    K r;
+    r.kind = K::TensorList;
+    for (const auto& t : v) put_result(t, &r.items);
+    out->push_back(r);
+  }
   else if constexpr (is_tuple<R>::value) std::apply([&](const auto&... e) { (put_any(e, out), ...); }, v);
   else if constexpr (std::is_same_v<R, bool>) { K r; r.kind = K::Bool; r.b = v; out->push_back(r); }
   else if constexpr (std::is_integral_v<R>) { K r; r.kind = K::Int; r.i = v; out->push_back(r); }
@@ -873,6 +888,18 @@ struct ExecArgs {
     push(a, "at::Tensor");
   }
   void add(const std::optional<at::Tensor>& t) { if (t) add(*t); else add(at::Tensor()); }
+  // at::TensorList: one argument, an aclTensorList* for a DYNAMIC input or output of the generated aclnn function.
+  void add(const std::vector<at::Tensor>& l) {
+    ExecArgs each;
+    for (const at::Tensor& t : l) each.add(t);
+    kgen::op::BindArg a;
+    a.kind = kgen::op::BindArg::TensorList;
+    a.items = std::move(each.v);
+    for (auto& t : each.tmp) tmp.push_back(t);
+    size_t base = tmp.size() - each.tmp.size();
+    for (auto& [t, k] : each.writeback) writeback.push_back({t, base + k});
+    push(a, "at::TensorList");
+  }
   void add(const c10::Scalar& s) {
     kgen::op::BindArg a;
     if (s.isBoolean()) { a.kind = kgen::op::BindArg::Bool; a.b = s.toBool(); }

@@ -63,6 +63,9 @@ def _collect_traces():
 
 
 def _save_arg(a, d, i):
+    if isinstance(a, (list, tuple)) and a and all(isinstance(x, torch.Tensor) for x in a):
+        # a tensor list (at::TensorList / std::vector<at::Tensor>), e.g. the inputs of a Foreach op
+        return {"kind": "tensor_list", "items": [_save_arg(x, d, f"{i}_{k}") for k, x in enumerate(a)]}
     if isinstance(a, torch.Tensor):
         t = a.detach().cpu().contiguous()
         p = os.path.join(d, f"arg{i}.npy")
@@ -99,6 +102,8 @@ def _save_arg(a, d, i):
 def _load(r):
     if r["kind"] == "none":
         return None
+    if r["kind"] == "tensor_list":
+        return [_load(x) for x in r["items"]]
     if r["kind"] in ("int", "float", "bool"):
         return r["value"]
     arr = np.load(r["path"])
@@ -145,8 +150,9 @@ def call(name, args, kwargs):
         with open(os.path.join(d, "results.json")) as f:
             results = [_load(r) for r in json.load(f)]
         for r in results:
-            if isinstance(r, torch.Tensor):
-                returned.append((r, _digest(r)))
+            for t in (r if isinstance(r, list) else [r]):
+                if isinstance(t, torch.Tensor):
+                    returned.append((t, _digest(t)))
     finally:
         if not os.environ.get("KGEN_MKB_KEEP"):
             shutil.rmtree(d, ignore_errors=True)

@@ -56,6 +56,9 @@ std::vector<std::string> cc_command(const CcOptions& o, const std::string& tmp_d
   cmd.push_back("-I" + p.include_dir);
   cmd.push_back("-DASCENDC_CPU_DEBUG=1");
   cmd.push_back("-D__NPU_ARCH__=" + std::to_string(arch));
+  // bisheng's AI Core version macro: the SoC's AIC_version (AIC-C-220 on the 910B, AIC-C-200 on the 310P), which
+  // kernels test as `#if __CCE_AICORE__ == 220` (docs/sources.md S53).
+  cmd.push_back(std::string("-D__CCE_AICORE__=") + (arch == 2201 ? "220" : "200"));
   cmd.push_back("-DKGEN_SOC=\"" + o.soc + "\"");
   for (const auto& a : o.args) {
     if (!is_source(a) || !fs::exists(a)) { cmd.push_back(a); continue; }

@@ -4,6 +4,7 @@
 // size. The outputs come back on the sandbox's channel and are written to --out here. Exit status: 0 ok, 3 the op
 // or kernel is wrong (error[CATEGORY] FILE:LINE: ...), 2 usage, 1 internal. --json prints one JSON object on
 // stdout instead (the run's text goes to stderr).
+#include <utility>
 #include <signal.h>
 #include <unistd.h>
 
@@ -66,6 +67,8 @@ std::string output_file_name(const nlohmann::json& summary, size_t k) {
   if (summary.contains("outputs") && summary["outputs"].is_array() && k < summary["outputs"].size() &&
       summary["outputs"][k].contains("name") && summary["outputs"][k]["name"].is_string())
     n = summary["outputs"][k]["name"].get<std::string>();
+  // "y[2]", the third tensor of DYNAMIC output y, is written as y.2.npy
+  if (size_t b = n.find('['); b != std::string::npos && n.back() == ']') n = n.substr(0, b) + "." + n.substr(b + 1, n.size() - b - 2);
   bool ok = !n.empty() && n.size() <= 64 && n[0] != '.';
   for (char c : n) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.');
   return ok ? n : "output" + std::to_string(k);
@@ -93,15 +96,29 @@ int run_op(const OpRunOptions& o) {
     size_t eq = i.find('=');
     inputs.emplace_back(eq == std::string::npos ? "" : i.substr(0, eq), eq == std::string::npos ? i : i.substr(eq + 1));
   }
+  // A DYNAMIC input's tensor list is FILE,FILE,... (a name with a comma that is itself a file stays one file).
+  std::vector<std::vector<std::string>> files;
   std::vector<int> dtypes;
   for (auto& [n, f] : inputs) {
-    op::NpyArray a;
-    if (std::string e = op::read_npy(f, a); !e.empty()) {
-      std::cerr << "kgen op run: --input " << (n.empty() ? "" : n + "=") << f << ": " << e
-                << " — make it with numpy.save(\"" << fs::path(f).filename().string() << "\", array)\n";
-      return 2;
+    files.emplace_back();
+    std::error_code ec;
+    if (f.find(',') == std::string::npos || fs::exists(f, ec)) {
+      files.back().push_back(f);
+    } else {
+      std::string cur;
+      for (char ch : f + ",")
+        if (ch != ',') cur += ch;
+        else if (!cur.empty()) files.back().push_back(std::exchange(cur, ""));
     }
-    dtypes.push_back(a.dtype);
+    for (const std::string& one : files.back()) {
+      op::NpyArray a;
+      if (std::string e = op::read_npy(one, a); !e.empty()) {
+        std::cerr << "kgen op run: --input " << (n.empty() ? "" : n + "=") << f << ": " << e
+                  << " — make it with numpy.save(\"" << fs::path(one).filename().string() << "\", array)\n";
+        return 2;
+      }
+      if (&one == &files.back().front()) dtypes.push_back(a.dtype);   // a list has one dtype (the OpDef column's)
+    }
   }
   op::BuildEnv be = op::build_env();
   be.compile = op::sandboxed_compile;
@@ -122,10 +139,14 @@ int run_op(const OpRunOptions& o) {
     for (const std::string& f : pre.files) pol.binds.push_back({f, false});
     sandbox::Child c;
     c.argv = {oprun_path(), "run", p.dir, "--soc", o.soc, "--channel", "3"};
-    for (auto& [n, f] : inputs) {
-      std::string abs = fs::absolute(f).string();
-      pol.binds.push_back({abs, false});
-      c.argv.insert(c.argv.end(), {"--input", n.empty() ? abs : n + "=" + abs});
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      std::string arg;
+      for (const std::string& one : files[i]) {
+        std::string abs = fs::absolute(one).string();
+        pol.binds.push_back({abs, false});
+        arg += (arg.empty() ? "" : ",") + abs;
+      }
+      c.argv.insert(c.argv.end(), {"--input", inputs[i].first.empty() ? arg : inputs[i].first + "=" + arg});
     }
     for (auto& a : o.attrs) c.argv.insert(c.argv.end(), {"--attr", a});
     for (auto& s : o.output_shapes) c.argv.insert(c.argv.end(), {"--output-shape", s});

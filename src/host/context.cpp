@@ -13,8 +13,8 @@ namespace kgen::host {
 struct CallState {
   const OpCall* call = nullptr;
   const OpEntry* op = nullptr;
-  // inputs: by instance (present inputs in order), and the instance of each IR input (-1: absent)
-  std::vector<int> inst_of_ir;
+  // tensors by instance (op_host.h), and the instances of each IR param (none: an absent optional input)
+  std::vector<std::vector<int>> in_inst, out_inst;
   std::vector<gert::StorageShape> in_shapes, out_shapes;
   std::vector<gert::Shape> in_plain, out_plain;
   std::vector<gert::Tensor> in_tensors;
@@ -110,50 +110,68 @@ gert::StorageShape storage_of(const std::vector<int64_t>& dims) {
   return s;
 }
 
+// The instances of one IR param: a DYNAMIC param's tensors, else the param itself (none when absent).
+std::vector<const TensorArg*> instances(const TensorArg& t) {
+  std::vector<const TensorArg*> r;
+  if (t.is_list)
+    for (const TensorArg& x : t.items) r.push_back(&x);
+  else if (t.present)
+    r.push_back(&t);
+  return r;
+}
+gert::CompileTimeTensorDesc desc_of(const TensorArg& t) {
+  gert::CompileTimeTensorDesc d;
+  d.SetDataType(ge::DataType(t.dtype));
+  d.SetOriginFormat(ge::Format(t.format));
+  d.SetStorageFormat(ge::Format(t.format));
+  return d;
+}
+
 // Builds everything but the tiling outputs; returns "" or why the call does not fit the op.
 std::string build(CallState& st, const OpCall& call) {
   st.call = &call;
   st.op = find_op(call.op);
   if (!st.op) return "no operator " + call.op + " is registered (OP_ADD(" + call.op + ") in the op_host library)";
   const OpInfo& info = st.op->info;
+  std::vector<const TensorArg*> ins;
+  std::vector<bool> ins_value_depend;
   for (size_t i = 0; i < info.inputs.size(); ++i) {
-    bool present = i < call.inputs.size() && call.inputs[i].present;
-    st.inst_of_ir.push_back(present ? int(st.in_shapes.size()) : -1);
-    if (!present) continue;
-    const TensorArg& t = call.inputs[i];
-    st.in_shapes.push_back(storage_of(t.shape));
-    st.in_plain.push_back(st.in_shapes.back().GetStorageShape());
-    gert::CompileTimeTensorDesc d;
-    d.SetDataType(ge::DataType(t.dtype));
-    d.SetOriginFormat(ge::Format(t.format));
-    d.SetStorageFormat(ge::Format(t.format));
-    st.in_desc.push_back(d);
-    st.in_dt.push_back(ge::DataType(t.dtype));
+    st.in_inst.emplace_back();
+    if (i >= call.inputs.size()) continue;
+    for (const TensorArg* t : instances(call.inputs[i])) {
+      st.in_inst.back().push_back(int(ins.size()));
+      ins.push_back(t);
+      ins_value_depend.push_back(info.inputs[i].value_depend);
+    }
   }
-  st.in_tensors.resize(st.in_shapes.size());
-  for (size_t i = 0, k = 0; i < info.inputs.size(); ++i) {
-    if (st.inst_of_ir[i] < 0) continue;
-    const TensorArg& t = call.inputs[i];
+  for (const TensorArg* t : ins) {
+    st.in_shapes.push_back(storage_of(t->shape));
+    st.in_plain.push_back(st.in_shapes.back().GetStorageShape());
+    st.in_desc.push_back(desc_of(*t));
+    st.in_dt.push_back(ge::DataType(t->dtype));
+  }
+  st.in_tensors.resize(ins.size());
+  for (size_t k = 0; k < ins.size(); ++k) {
+    const TensorArg& t = *ins[k];
     int64_t n = st.in_shapes[k].GetStorageShape().GetShapeSize();
     // On the chip the host sees an input's data only when the OpDef declares it ValueDepend (aclnn copies it to
     // the host for TilingFunc / InferShape); any other input lives in device memory, out of the host's reach.
-    const void* data = info.inputs[i].value_depend ? t.data : nullptr;
+    const void* data = ins_value_depend[k] ? t.data : nullptr;
     size_t bytes = data ? size_t(n < 0 ? 0 : n) * dtype_size(t.dtype) : 0;
     Access::set_tensor(st.in_tensors[k], st.in_shapes[k], ge::Format(t.format), ge::DataType(t.dtype), data, bytes);
-    ++k;
   }
   for (size_t i = 0; i < info.outputs.size(); ++i) {
-    TensorArg t;
-    if (i < call.outputs.size()) t = call.outputs[i];
-    st.out_shapes.push_back(storage_of(t.shape));
-    st.out_plain.push_back(gert::Shape());
-    gert::CompileTimeTensorDesc d;
-    d.SetDataType(ge::DataType(t.dtype));
-    d.SetOriginFormat(ge::Format(t.format));
-    d.SetStorageFormat(ge::Format(t.format));
-    st.out_desc.push_back(d);
-    st.out_dt.push_back(ge::DT_UNDEFINED);
-    st.out_dt_set.push_back(false);
+    st.out_inst.emplace_back();
+    TensorArg none;
+    const TensorArg& param = i < call.outputs.size() ? call.outputs[i] : none;
+    for (const TensorArg* t : instances(param)) {
+      st.out_inst.back().push_back(int(st.out_shapes.size()));
+      st.out_shapes.push_back(storage_of(t->shape));
+      st.out_plain.push_back(gert::Shape());
+      st.out_desc.push_back(desc_of(*t));
+      st.out_dt.push_back(ge::DT_UNDEFINED);
+      st.out_dt_set.push_back(false);
+    }
   }
   for (size_t i = 0; i < info.attrs.size(); ++i) {
     AttrValue v = i < call.attrs.size() ? call.attrs[i] : info.attrs[i].value;
@@ -186,8 +204,8 @@ const gert::Tensor* tensor_at(const CallState& st, int inst) {
   return inst >= 0 && size_t(inst) < st.in_tensors.size() ? &st.in_tensors[inst] : nullptr;
 }
 int ir_inst(const CallState& st, size_t ir, size_t rel) {
-  if (ir >= st.inst_of_ir.size() || rel != 0) return -1;
-  return st.inst_of_ir[ir];
+  if (ir >= st.in_inst.size() || rel >= st.in_inst[ir].size()) return -1;
+  return st.in_inst[ir][rel];
 }
 }  // namespace
 

@@ -52,7 +52,14 @@ struct TensorArg {
   int dtype = 0;
   int format = 2;                  // ge::FORMAT_ND
   const void* data = nullptr;      // host copy of the values (GetInputTensor()->GetData<T>()), may be null
+  // A DYNAMIC param: its tensors, each one instance of the IR param (GetDynamicInputShape(ir, k)); the fields
+  // above are then unused. A list may be empty.
+  bool is_list = false;
+  std::vector<TensorArg> items;
 };
+// CANN numbers a call's tensors two ways: by IR param (the OpDef's Input/Output order; GetDynamicInput*(ir, k),
+// GetOptionalInput*(ir)) and by instance (every tensor present, a DYNAMIC param's k tensors in turn, absent optional
+// inputs skipped; GetInputShape(i), GetInputDesc(i), GetOutputShape(i)). An OpCall holds IR params.
 struct OpCall {
   std::string op;                  // OpInfo::type
   std::string soc;                 // "Ascend910B2", ...: what PlatformAscendC(context->GetPlatformInfo()) answers for
@@ -63,8 +70,8 @@ struct OpCall {
 struct InferResult {
   bool ok = false;
   std::string message;             // why not ok: the function returned failure, or none is set, ...
-  std::vector<std::vector<int64_t>> shapes;   // one per output
-  std::vector<int> dtypes;                    // one per output (from InferDataType, or -1 when it is not set)
+  std::vector<std::vector<int64_t>> shapes;   // one per output instance
+  std::vector<int> dtypes;                    // one per output instance (InferDataType's, or -1 when not set)
 };
 // Runs the op's InferShape (and InferDataType when set) on the call's inputs and attrs.
 InferResult infer(const OpCall& call);

@@ -88,9 +88,10 @@ bool scalar_tensor(const host::OpInfo& info, size_t i, const std::vector<BindArg
   dtype = dts[0];
   for (size_t col = 0; col < dts.size(); ++col) {
     bool fits = true;
-    for (size_t k = 0; k < info.inputs.size() && k < args.size() && fits; ++k)
-      if (args[k].kind == BindArg::Tensor && col < info.inputs[k].dtypes.size())
-        fits = info.inputs[k].dtypes[col] == args[k].dtype;
+    for (size_t k = 0; k < info.inputs.size() && k < args.size() && fits; ++k) {
+      const BindArg& t = args[k].kind == BindArg::TensorList && !args[k].items.empty() ? args[k].items[0] : args[k];
+      if (t.kind == BindArg::Tensor && col < info.inputs[k].dtypes.size()) fits = info.inputs[k].dtypes[col] == t.dtype;
+    }
     if (fits) {
       dtype = dts[col];
       break;
@@ -132,7 +133,8 @@ bool scalar_tensor(const host::OpInfo& info, size_t i, const std::vector<BindArg
 }
 
 std::string kind_name(BindArg::Kind k) {
-  static const char* n[] = {"tensor", "None", "int", "float", "bool", "str", "int list", "float list", "bool list"};
+  static const char* n[] = {"tensor", "None", "int", "float", "bool", "str", "int list", "float list", "bool list",
+                            "tensor list"};
   return n[k];
 }
 }  // namespace
@@ -184,15 +186,35 @@ std::string exec_aclnn(const std::string& api, std::vector<BindArg>& args) {
       t.shape = {1};
       t.data = scalars[i].data();
       t.bytes = scalars[i].size();
+    } else if (info.inputs[i].kind == host::ParamKind::Dynamic) {
+      if (a.kind != BindArg::TensorList)
+        return fail("op-def", host, g_runner->param_line("Input", info.inputs[i].name),
+                    api + " argument " + std::to_string(i + 1) + " (input '" + info.inputs[i].name + "') is a " +
+                        kind_name(a.kind) + ", but the input is DYNAMIC: the generated aclnn function takes an "
+                        "aclTensorList* — pass an at::TensorList")->text;
+      t.is_list = true;
+      for (const BindArg& x : a.items) {
+        Tensor e;
+        e.shape = x.shape;
+        e.dtype = x.dtype;
+        e.data = x.data;
+        e.bytes = x.bytes;
+        e.writeback = x.data;
+        t.items.push_back(e);
+      }
     } else if (a.kind != BindArg::Tensor) {
       return fail("op-def", host, g_runner->param_line("Input", info.inputs[i].name),
                   api + " argument " + std::to_string(i + 1) + " (input '" + info.inputs[i].name + "') is a " +
-                      kind_name(a.kind) + ", not a tensor")->text;
+                      kind_name(a.kind) + ", not a tensor" +
+                      (a.kind == BindArg::TensorList ? " — the input is not DYNAMIC in the OpDef: declare it "
+                                                                        ".ParamType(DYNAMIC) to take a tensor list, or pass one "
+                                                                        "tensor" : ""))->text;
     } else {
       t.shape = a.shape;
       t.dtype = a.dtype;
       t.data = a.data;
       t.bytes = a.bytes;
+      t.writeback = a.data;
     }
     t.origin = "argument " + std::to_string(i + 1);
     spec.inputs.push_back(t);
@@ -223,31 +245,52 @@ std::string exec_aclnn(const std::string& api, std::vector<BindArg>& args) {
                       kind_name(a.kind) + " but the attr is " + t)->text;
     spec.attrs.push_back(v);
   }
+  // Output instances (runner.h): one per output, a DYNAMIC output's list tensors in turn.
+  std::vector<const BindArg*> out_args;
   for (size_t o = 0; o < no; ++o) {
     BindArg& a = args[ni + na + o];
-    if (a.kind != BindArg::Tensor || !a.data)
+    const bool dynamic = info.outputs[o].kind == host::ParamKind::Dynamic;
+    std::string where = api + " argument " + std::to_string(ni + na + o + 1) + " (output '" + info.outputs[o].name + "')";
+    if (dynamic && a.kind != BindArg::TensorList)
       return fail("op-def", host, g_runner->param_line("Output", info.outputs[o].name),
-                  api + " argument " + std::to_string(ni + na + o + 1) + " (output '" + info.outputs[o].name +
-                      "') must be an allocated tensor")->text;
-    spec.output_shapes.push_back(a.shape);
-    spec.output_shape_given.push_back(true);
-    spec.output_dest.push_back(a.data);
-    spec.output_dest_bytes.push_back(a.bytes);
+                  where + " is a " + kind_name(a.kind) + ", but the output is DYNAMIC: the generated aclnn function "
+                  "takes an aclTensorList* — pass an at::TensorList of allocated tensors")->text;
+    std::vector<const BindArg*> tensors;
+    if (dynamic) {
+      for (const BindArg& x : a.items) tensors.push_back(&x);
+      spec.output_counts.push_back(static_cast<int>(a.items.size()));
+    } else {
+      tensors.push_back(&a);
+      spec.output_counts.push_back(1);
+    }
+    for (const BindArg* x : tensors) {
+      if (x->kind != BindArg::Tensor || !x->data)
+        return fail("op-def", host, g_runner->param_line("Output", info.outputs[o].name),
+                    where + " must be an allocated tensor" +
+                        (a.kind == BindArg::TensorList && !dynamic ? " (a tensor list is passed, but the output is "
+                                                                     "not DYNAMIC in the OpDef)" : ""))->text;
+      spec.output_shapes.push_back(x->shape);
+      spec.output_shape_given.push_back(true);
+      spec.output_dest.push_back(x->data);
+      spec.output_dest_bytes.push_back(x->bytes);
+      out_args.push_back(x);
+    }
   }
   RunResult res;
   if (auto f = g_runner->run(spec, res)) return f->text;
-  for (size_t o = 0; o < no; ++o) {
-    int want = args[ni + na + o].dtype;
-    int got = res.outputs[o].dtype;
+  for (size_t k = 0; k < out_args.size() && k < res.outputs.size(); ++k) {
+    int want = out_args[k]->dtype;
+    int got = res.outputs[k].dtype;
     if (want != got && !(want == 7 && got == kDtBf16))
-      return fail("op-def", host, g_runner->param_line("Output", info.outputs[o].name),
-                  "output '" + info.outputs[o].name + "' is " + host::dtype_name(got) + " in the OpDef column used, but the "
-                  "tensor passed for it is " + host::dtype_name(want) + " — allocate it with the op's output dtype")->text;
+      return fail("op-def", host, g_runner->param_line("Output", info.outputs[res.outputs[k].param].name),
+                  "output '" + res.outputs[k].name + "' is " + host::dtype_name(got) + " in the OpDef column used, "
+                  "but the tensor passed for it is " + host::dtype_name(want) +
+                  " — allocate it with the op's output dtype")->text;
   }
-  for (size_t o = 0; o < no; ++o) {
-    const BindArg& a = args[ni + na + o];
+  for (size_t k = 0; k < out_args.size() && k < res.outputs.size(); ++k) {
+    const BindArg& a = *out_args[k];
     launch_outputs().push_back({static_cast<const uint8_t*>(a.data), a.bytes, digest(a.data, a.bytes),
-                                res.outputs[o].unwritten == 0 && res.outputs[o].untraced == 0, info.outputs[o].name});
+                                res.outputs[k].unwritten == 0 && res.outputs[k].untraced == 0, res.outputs[k].name});
   }
   for (auto& n : res.notes) std::fprintf(stderr, "%s\n", n.c_str());
   return "";

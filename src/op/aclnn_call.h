@@ -9,7 +9,7 @@
 
 namespace kgen::op {
 struct BindArg {
-  enum Kind { Tensor, None, Int, Float, Bool, Str, IntList, FloatList, BoolList } kind = None;
+  enum Kind { Tensor, None, Int, Float, Bool, Str, IntList, FloatList, BoolList, TensorList } kind = None;
   // Tensor: contiguous host memory the caller owns, written in place for outputs.
   std::vector<int64_t> shape;
   int dtype = 0;                  // ge::DataType value
@@ -22,6 +22,7 @@ struct BindArg {
   std::vector<int64_t> ints;
   std::vector<double> floats;
   std::vector<bool> bools;
+  std::vector<BindArg> items;     // TensorList: its tensors (at::TensorList, std::vector<at::Tensor>)
   // The C++ type the binding passed to EXEC_NPU_CMD ("float", "int32_t", "std::vector<int64_t>", ...; "" when the
   // argument did not come from a binding). On the chip the aclnn function is called through a pointer typed from
   // these (pytorch_npu_helper.hpp), so a type that differs from the generated signature garbles the value.

@@ -9,8 +9,9 @@
 // $KGEN_CACHE/op/bind-<hash>.so; the project's host library is opened (aclnn_open), bind.so is dlopen'ed (its
 // EXEC_NPU_CMD calls resolve kgen::op::exec_aclnn in this executable) and kgen_bind_call(NAME, args) runs. ARGS.json
 // is a list of {"kind": "tensor", "path": "x.npy", "dtype": "float32"|"bfloat16"|...} / {"kind": "int"|"float"|
-// "bool"|"str"|"int_list"|"float_list"|"bool_list", "value": ...} / {"kind": "none"}; the returned tensors are
-// written as DIR/result<i>.npy and listed in DIR/results.json the same way.
+// "bool"|"str"|"int_list"|"float_list"|"bool_list", "value": ...} / {"kind": "none"} / {"kind": "tensor_list",
+// "items": [tensor, ...]} (an at::TensorList or std::vector<at::Tensor> parameter); the returned tensors are
+// written as DIR/result<i>.npy and listed in DIR/results.json the same way (a returned vector as a tensor_list).
 // Exit status: 0, 3 (the submission or its op is wrong: diagnostics on stderr), 2 (usage), 1 (internal).
 #include "op/call.h"
 
@@ -22,7 +23,9 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <future>
 #include <random>
@@ -224,21 +227,18 @@ int call_main(int argc, char** argv) {
     std::fprintf(stderr, "kgen-oprun call: %s: %s\n", args_path.c_str(), e.what());
     return 2;
   }
-  std::vector<NpyArray> arrays;
-  arrays.reserve(spec.size());
-  std::vector<BindArg> args;
-  for (auto& s : spec) {
-    BindArg a;
+  std::deque<NpyArray> arrays;   // stable addresses: the BindArgs point into them
+  std::string bad;
+  std::function<bool(const nlohmann::json&, BindArg&)> parse_arg = [&](const nlohmann::json& s, BindArg& a) {
     std::string kind = s.value("kind", "");
     if (kind == "tensor") {
       NpyArray arr;
       std::string path = s.value("path", "");
       if (std::string e = read_npy(path, arr); !e.empty()) {
-        std::fprintf(stderr, "kgen-oprun call: %s: %s\n", path.c_str(), e.c_str());
-        return 1;
+        bad = path + ": " + e;
+        return false;
       }
-      std::string dn = s.value("dtype", "");
-      if (dn == "bfloat16") arr.dtype = kDtBf16;
+      if (s.value("dtype", "") == "bfloat16") arr.dtype = kDtBf16;
       arrays.push_back(std::move(arr));
       auto& A = arrays.back();
       a.kind = BindArg::Tensor;
@@ -246,6 +246,17 @@ int call_main(int argc, char** argv) {
       a.dtype = A.dtype;
       a.data = A.data.data();
       a.bytes = A.data.size();
+    } else if (kind == "tensor_list") {
+      a.kind = BindArg::TensorList;
+      for (const auto& x : s.value("items", nlohmann::json::array())) {
+        BindArg e;
+        if (!parse_arg(x, e)) return false;
+        if (e.kind != BindArg::Tensor) {
+          bad = args_path + ": a tensor_list item is not a tensor";
+          return false;
+        }
+        a.items.push_back(std::move(e));
+      }
     } else if (kind == "none") {
       a.kind = BindArg::None;
     } else if (kind == "int") {
@@ -270,10 +281,24 @@ int call_main(int argc, char** argv) {
       a.kind = BindArg::BoolList;
       a.bools = s["value"].get<std::vector<bool>>();
     } else {
-      std::fprintf(stderr, "kgen-oprun call: %s: unknown argument kind '%s'\n", args_path.c_str(), kind.c_str());
-      return 2;
+      bad = args_path + ": unknown argument kind '" + kind + "'";
+      return false;
     }
-    args.push_back(std::move(a));
+    return true;
+  };
+  std::vector<BindArg> args;
+  try {
+    for (auto& s : spec) {
+      BindArg a;
+      if (!parse_arg(s, a)) {
+        std::fprintf(stderr, "kgen-oprun call: %s\n", bad.c_str());
+        return 2;
+      }
+      args.push_back(std::move(a));
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "kgen-oprun call: %s: %s\n", args_path.c_str(), e.what());
+    return 2;
   }
 
   std::vector<BindArg> results;
@@ -306,38 +331,58 @@ int call_main(int argc, char** argv) {
     Origin o = origin_of(text, bind);
     int line = bind_line(text, o, std::regex("\\.\\s*def\\s*\\(\\s*\"" + fn + "\""));
     for (size_t i = 0; i < results.size(); ++i) {
-      const BindArg& r = results[i];
-      std::string why;
-      if (!trusted_binding && r.kind == BindArg::Tensor && r.bytes && !launch_output(r.data, r.bytes, why)) {
-        std::fprintf(stderr, "cheating %s:%d: python_bind_src's %s returns a tensor (result %zu) that is not the "
-                     "kernel's work: %s — return the output tensor EXEC_NPU_CMD filled\n",
-                     o.file.c_str(), line, fn.c_str(), i, why.c_str());
-        return 3;
+      std::vector<const BindArg*> ts;
+      if (results[i].kind == BindArg::TensorList)
+        for (const BindArg& x : results[i].items) ts.push_back(&x);
+      else
+        ts.push_back(&results[i]);
+      for (size_t k = 0; k < ts.size(); ++k) {
+        const BindArg& r = *ts[k];
+        std::string why;
+        if (!trusted_binding && r.kind == BindArg::Tensor && r.bytes && !launch_output(r.data, r.bytes, why)) {
+          std::string which = std::to_string(i) + (results[i].kind == BindArg::TensorList ? "[" + std::to_string(k) + "]" : "");
+          std::fprintf(stderr, "cheating %s:%d: python_bind_src's %s returns a tensor (result %s) that is not the "
+                       "kernel's work: %s — return the output tensor EXEC_NPU_CMD filled\n",
+                       o.file.c_str(), line, fn.c_str(), which.c_str(), why.c_str());
+          return 3;
+        }
       }
     }
   }
   nlohmann::json out = nlohmann::json::array();
   std::error_code ec;
   fs::create_directories(out_dir, ec);
-  for (size_t i = 0; i < results.size(); ++i) {
-    const BindArg& r = results[i];
+  int files = 0;
+  std::function<bool(const BindArg&, nlohmann::json&)> put = [&](const BindArg& r, nlohmann::json& j) {
     if (r.kind == BindArg::Tensor) {
-      std::string path = out_dir + "/result" + std::to_string(i) + ".npy";
-      int dt = r.dtype;
-      if (std::string e = write_npy(path, r.shape, dt, r.data, r.bytes); !e.empty()) {
+      std::string path = out_dir + "/result" + std::to_string(files++) + ".npy";
+      if (std::string e = write_npy(path, r.shape, r.dtype, r.data, r.bytes); !e.empty()) {
         std::fprintf(stderr, "kgen-oprun call: %s\n", e.c_str());
-        return 1;
+        return false;
       }
-      out.push_back({{"kind", "tensor"}, {"path", path}, {"dtype", npy_dtype_name(dt)}, {"shape", r.shape}});
+      j = {{"kind", "tensor"}, {"path", path}, {"dtype", npy_dtype_name(r.dtype)}, {"shape", r.shape}};
+    } else if (r.kind == BindArg::TensorList) {
+      j = {{"kind", "tensor_list"}, {"items", nlohmann::json::array()}};
+      for (const BindArg& x : r.items) {
+        nlohmann::json e;
+        if (!put(x, e)) return false;
+        j["items"].push_back(e);
+      }
     } else if (r.kind == BindArg::Int) {
-      out.push_back({{"kind", "int"}, {"value", r.i}});
+      j = {{"kind", "int"}, {"value", r.i}};
     } else if (r.kind == BindArg::Float) {
-      out.push_back({{"kind", "float"}, {"value", r.f}});
+      j = {{"kind", "float"}, {"value", r.f}};
     } else if (r.kind == BindArg::Bool) {
-      out.push_back({{"kind", "bool"}, {"value", r.b}});
+      j = {{"kind", "bool"}, {"value", r.b}};
     } else {
-      out.push_back({{"kind", "none"}});
+      j = {{"kind", "none"}};
     }
+    return true;
+  };
+  for (const BindArg& r : results) {
+    nlohmann::json j;
+    if (!put(r, j)) return 1;
+    out.push_back(j);
   }
   std::ofstream(out_dir + "/results.json") << out.dump() << "\n";
   return 0;

@@ -2,6 +2,8 @@
 // inside the sandbox (src/sandbox), where it builds nothing into the shared cache (build.h).
 //   kgen-oprun run PROJECT [--input NAME=FILE.npy]... [--attr NAME=VALUE]... [--soc SOC]
 //                  [--output-shape NAME=D0,D1,...]... [--op TYPE] (--out DIR [--json-file FILE] | --channel FD)
+// A DYNAMIC (tensor-list) input takes --input NAME=A.npy,B.npy,...; a DYNAMIC output's shapes are
+// --output-shape NAME=D0,D1;D0,D1 (its tensors are written as NAME.0.npy, NAME.1.npy, ...).
 //   kgen-oprun run PROJECT --batch RUNS.json --channel FD [--soc SOC] [--op TYPE]
 //   kgen-oprun call ...      MultiKernelBench binding mode (src/op/call*.cpp)
 // --out writes <output>.npy files (and the run summary to --json-file); --channel sends them as frames
@@ -13,6 +15,7 @@
 #include <sys/stat.h>
 
 #include <chrono>
+#include <deque>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -63,13 +66,23 @@ int run_one(OpRunner& R, const Request& q, const std::string& out_dir, const std
   };
   const auto& info = R.info();
   const Project& p = R.project();
-  std::vector<NpyArray> arrays(q.inputs.size());
-  for (size_t i = 0; i < q.inputs.size(); ++i)
-    if (std::string e = read_npy(q.inputs[i].second, arrays[i]); !e.empty()) return usage("--input " + e);
-  // Map --input NAME=FILE onto the OpDef's inputs (positional when no name is given).
+  // Map --input NAME=FILE onto the OpDef's inputs (positional when no name is given); a DYNAMIC input takes a
+  // tensor list, FILE,FILE,... (one file: a list of one).
   RunSpec spec;
   spec.inputs.resize(info.inputs.size());
   for (auto& t : spec.inputs) t.present = false;
+  std::deque<NpyArray> arrays;
+  auto load = [&](const std::string& path, Tensor& t) {
+    arrays.emplace_back();
+    if (std::string e = read_npy(path, arrays.back()); !e.empty()) return "--input " + e;
+    t.present = true;
+    t.shape = arrays.back().shape;
+    t.dtype = arrays.back().dtype;
+    t.data = arrays.back().data.data();
+    t.bytes = arrays.back().data.size();
+    t.origin = path;
+    return std::string();
+  };
   size_t next = 0;
   for (size_t i = 0; i < q.inputs.size(); ++i) {
     size_t k = 0;
@@ -91,12 +104,20 @@ int run_one(OpRunner& R, const Request& q, const std::string& out_dir, const std
     }
     if (spec.inputs[k].present) return usage("--input " + info.inputs[k].name + " is given twice");
     Tensor& t = spec.inputs[k];
-    t.present = true;
-    t.shape = arrays[i].shape;
-    t.dtype = arrays[i].dtype;
-    t.data = arrays[i].data.data();
-    t.bytes = arrays[i].data.size();
-    t.origin = q.inputs[i].second;
+    if (info.inputs[k].kind == kgen::host::ParamKind::Dynamic) {
+      t.present = t.is_list = true;
+      t.origin = q.inputs[i].second;
+      std::string cur;
+      for (char c : q.inputs[i].second + ",") {
+        if (c != ',') { cur += c; continue; }
+        if (cur.empty()) continue;
+        t.items.emplace_back();
+        if (std::string e = load(cur, t.items.back()); !e.empty()) return usage(e);
+        cur.clear();
+      }
+    } else if (std::string e = load(q.inputs[i].second, t); !e.empty()) {
+      return usage(e);
+    }
   }
   size_t given = 0;
   for (auto& t : spec.inputs) given += t.present;
@@ -115,27 +136,47 @@ int run_one(OpRunner& R, const Request& q, const std::string& out_dir, const std
                               " required); missing: " + missing + " — pass --input NAME=FILE.npy for each"));
   }
   if (auto f = R.parse_attrs(q.attrs, spec.attrs)) return report(*f);
-  spec.output_shapes.resize(info.outputs.size());
-  spec.output_shape_given.assign(info.outputs.size(), false);
+  // --output-shape NAME=D0,D1,...; for a DYNAMIC output one shape per tensor, separated by ';' (this also sets
+  // its count). Shapes are per output instance (runner.h), so they are placed once every count is known.
+  std::vector<std::vector<std::vector<int64_t>>> shapes(info.outputs.size());
+  std::vector<bool> shape_given(info.outputs.size(), false);
   for (auto& [name, dims] : q.oshapes) {
     size_t k = 0;
     while (k < info.outputs.size() && info.outputs[k].name != name) ++k;
     if (k == info.outputs.size()) return usage("--output-shape " + name + ": the op has no output '" + name + "'");
+    const bool dynamic = info.outputs[k].kind == kgen::host::ParamKind::Dynamic;
     std::vector<int64_t> s;
     std::string cur;
-    for (char c : dims + ",") {
-      if (c == ',' || c == 'x') {
+    for (char c : dims + (dynamic ? ";" : ",")) {
+      if (c == ',' || c == 'x' || (c == ';' && dynamic)) {
         if (!cur.empty()) s.push_back(std::stoll(cur));
         cur.clear();
+        if (c == ';') {
+          shapes[k].push_back(s);
+          s.clear();
+        }
       } else if (std::isdigit(static_cast<unsigned char>(c))) {
         cur += c;
         if (cur.size() > 15) return usage("--output-shape " + name + "=" + dims + ": a dimension is too large");
       } else if (c != ' ') {
-        return usage("--output-shape " + name + "=" + dims + ": expected D0,D1,...");
+        return usage("--output-shape " + name + "=" + dims + (dynamic ? ": expected D0,D1;D0,D1 (one shape per tensor of "
+                                                                        "the DYNAMIC output)" : ": expected D0,D1,..."));
       }
     }
-    spec.output_shapes[k] = s;
-    spec.output_shape_given[k] = true;
+    if (!dynamic) shapes[k] = {s};
+    shape_given[k] = true;
+  }
+  int first_list = -1;   // a DYNAMIC output without shapes has as many tensors as the first DYNAMIC input
+  for (auto& t : spec.inputs)
+    if (t.is_list && first_list < 0) first_list = static_cast<int>(t.items.size());
+  for (size_t k = 0; k < info.outputs.size(); ++k) {
+    const bool dynamic = info.outputs[k].kind == kgen::host::ParamKind::Dynamic;
+    spec.output_counts.push_back(!dynamic ? 1 : shape_given[k] ? static_cast<int>(shapes[k].size()) : first_list);
+    if (!shape_given[k]) shapes[k].assign(dynamic ? std::max(first_list, 0) : 1, {});
+    for (auto& s : shapes[k]) {
+      spec.output_shapes.push_back(s);
+      spec.output_shape_given.push_back(shape_given[k]);
+    }
   }
   RunResult res;
   if (auto f = R.run(spec, res)) return report(*f);
@@ -173,7 +214,11 @@ int run_one(OpRunner& R, const Request& q, const std::string& out_dir, const std
         return 1;
       }
     } else {
-      std::string path = (fs::path(out_dir) / (o.name + ".npy")).string();
+      std::string file = o.name;   // "y[2]" (a DYNAMIC output's third tensor) is written as y.2.npy
+      for (char& c : file)
+        if (c == '[') c = '.';
+      if (!file.empty() && file.back() == ']') file.pop_back();
+      std::string path = (fs::path(out_dir) / (file + ".npy")).string();
       if (std::string e = write_npy(path, o.shape, o.dtype, o.data.data(), o.data.size()); !e.empty()) {
         std::fprintf(stderr, "kgen-oprun: %s\n", e.c_str());
         return 1;

@@ -243,11 +243,28 @@ std::optional<Failure> OpRunner::parse_attrs(const std::vector<std::pair<std::st
   return std::nullopt;
 }
 
-std::optional<Failure> OpRunner::pick_column(const RunSpec& spec, const std::vector<int>& want_out, int& column) const {
+// Whether every tensor of t (one, or a DYNAMIC input's list) has dtype `want`; `bad` gets the first that has not.
+static bool tensor_dtype_matches(const Tensor& t, int want, int* bad = nullptr) {
+  if (!t.present) return true;
+  if (!t.is_list) {
+    if (bad) *bad = t.dtype;
+    return dtype_matches(t.dtype, want);
+  }
+  for (const Tensor& x : t.items)
+    if (!dtype_matches(x.dtype, want)) {
+      if (bad) *bad = x.dtype;
+      return false;
+    }
+  if (bad && !t.items.empty()) *bad = t.items[0].dtype;
+  return true;
+}
+
+std::optional<Failure> OpRunner::pick_column(const std::vector<Tensor>& inputs, const std::vector<int>& want_out,
+                                             int& column) const {
   int n = std::max(1, column_count(info_));
   auto inputs_match = [&](int j) {
     for (size_t i = 0; i < info_.inputs.size(); ++i)
-      if (spec.inputs[i].present && !dtype_matches(spec.inputs[i].dtype, param_dtype(info_.inputs[i], j))) return false;
+      if (!tensor_dtype_matches(inputs[i], param_dtype(info_.inputs[i], j))) return false;
     return true;
   };
   auto outputs_match = [&](int j) {
@@ -262,7 +279,7 @@ std::optional<Failure> OpRunner::pick_column(const RunSpec& spec, const std::vec
     if (inputs_match(j)) column = j;
   if (column >= 0) {
     for (size_t i = 0; i < info_.inputs.size(); ++i) {
-      if (!spec.inputs[i].present) continue;
+      if (!inputs[i].present) continue;
       int f = param_format(info_.inputs[i], column);
       if (!plain_format(f))
         return fail("op-def", project_.host_cpp, param_line("Input", info_.inputs[i].name),
@@ -275,14 +292,23 @@ std::optional<Failure> OpRunner::pick_column(const RunSpec& spec, const std::vec
   // No column: say what was given and what the OpDef accepts.
   std::string given, accepts, names;
   size_t bad = 0;
+  int bad_dtype = 0;
   bool found_bad = false;
   for (size_t i = 0; i < info_.inputs.size(); ++i) {
     names += (i ? ", " : "") + info_.inputs[i].name;
+    int shown = inputs[i].dtype;
+    tensor_dtype_matches(inputs[i], -2, &shown);
     given += (i ? ", " : "") + info_.inputs[i].name + " " +
-             (spec.inputs[i].present ? npy_dtype_name(spec.inputs[i].dtype) : "(absent)");
+             (!inputs[i].present ? std::string("(absent)")
+              : inputs[i].is_list ? "list of " + std::to_string(inputs[i].items.size()) + " " + npy_dtype_name(shown)
+                                  : npy_dtype_name(shown));
     bool any = false;
-    for (int j = 0; j < n; ++j) any = any || !spec.inputs[i].present || dtype_matches(spec.inputs[i].dtype, param_dtype(info_.inputs[i], j));
-    if (!any && !found_bad) { bad = i; found_bad = true; }
+    for (int j = 0; j < n; ++j) any = any || tensor_dtype_matches(inputs[i], param_dtype(info_.inputs[i], j));
+    if (!any && !found_bad) {
+      bad = i;
+      found_bad = true;
+      bad_dtype = shown;
+    }
   }
   for (int j = 0; j < n; ++j) {
     accepts += "\n  column " + std::to_string(j) + ": (";
@@ -290,8 +316,8 @@ std::optional<Failure> OpRunner::pick_column(const RunSpec& spec, const std::vec
     accepts += ")";
   }
   std::string nm = info_.inputs.empty() ? "" : info_.inputs[bad].name;
-  std::string msg = found_bad ? "input '" + nm + "' has dtype " + npy_dtype_name(spec.inputs[bad].dtype) +
-                                    ", which its DataType list does not contain"
+  std::string msg = found_bad ? "input '" + nm + "' has " + (inputs[bad].is_list ? "a tensor of " : "") + "dtype " +
+                                    npy_dtype_name(bad_dtype) + ", which its DataType list does not contain"
                               : std::string("the input dtypes are no column of the OpDef's DataType lists");
   auto f = fail("op-def", project_.host_cpp, nm.empty() ? 0 : param_line("Input", nm),
                 msg + " — given: " + given + "; convert the inputs (e.g. arr.astype(np.float16)) or add the "
@@ -331,6 +357,20 @@ struct LaunchCtx {
   void* fn;
   std::vector<uint8_t*> args;
 };
+// The tensor-list descriptor CANN passes a kernel for a DYNAMIC param (the layout AscendC::ListTensorDesc decodes,
+// asc-devkit impl/basic_api/dav_c220/kernel_operator_list_tensor_impl.h, docs/sources.md): word 0 is the byte offset
+// of the pointer table; then per tensor k a header word (rank | k << 32) and its dims; then the k data pointers.
+std::vector<uint64_t> tensor_list_desc(const std::vector<std::vector<int64_t>>& shapes,
+                                       const std::vector<uint8_t*>& ptrs) {
+  std::vector<uint64_t> d(1, 0);
+  for (size_t k = 0; k < shapes.size(); ++k) {
+    d.push_back(static_cast<uint64_t>(shapes[k].size()) | (static_cast<uint64_t>(k) << 32));
+    for (int64_t x : shapes[k]) d.push_back(static_cast<uint64_t>(x));
+  }
+  d[0] = d.size() * sizeof(uint64_t);
+  for (uint8_t* p : ptrs) d.push_back(reinterpret_cast<uint64_t>(p));
+  return d;
+}
 }  // namespace
 
 std::optional<Failure> OpRunner::run(const RunSpec& spec, RunResult& res) {
@@ -339,45 +379,126 @@ std::optional<Failure> OpRunner::run(const RunSpec& spec, RunResult& res) {
   res.op = info_.type;
   res.soc = soc_;
   res.host_cached = host_cached_;
-  // --- inputs against the OpDef: count, presence -----------------------------------------------------------
-  for (auto& p : info_.inputs)
-    if (p.kind == host::ParamKind::Dynamic)
-      return fail("op-def", host_cpp, param_line("Input", p.name),
-                  "input '" + p.name + "' is DYNAMIC (a tensor list); kgen op run does not support dynamic inputs yet");
+  // --- inputs against the OpDef: count, presence, lists only for DYNAMIC inputs -------------------------------
   if (spec.inputs.size() != info_.inputs.size())
     return fail("op-def", host_cpp, 0, "internal: input list does not match the OpDef", 1);
-  for (size_t i = 0; i < info_.inputs.size(); ++i)
-    if (!spec.inputs[i].present && info_.inputs[i].kind == host::ParamKind::Required)
-      return fail("op-def", host_cpp, param_line("Input", info_.inputs[i].name),
-                  "required input '" + info_.inputs[i].name + "' is not given — pass --input " +
-                      info_.inputs[i].name + "=FILE.npy");
+  std::vector<Tensor> inputs = spec.inputs;
+  for (size_t i = 0; i < info_.inputs.size(); ++i) {
+    const host::ParamInfo& p = info_.inputs[i];
+    Tensor& t = inputs[i];
+    if (!t.present && p.kind == host::ParamKind::Required)
+      return fail("op-def", host_cpp, param_line("Input", p.name),
+                  "required input '" + p.name + "' is not given — pass --input " + p.name + "=FILE.npy");
+    if (!t.present && p.kind == host::ParamKind::Dynamic)
+      return fail("op-def", host_cpp, param_line("Input", p.name),
+                  "DYNAMIC input '" + p.name + "' is not given — pass its tensors (--input " + p.name +
+                      "=A.npy,B.npy,...)");
+    if (t.is_list && p.kind != host::ParamKind::Dynamic)
+      return fail("op-def", host_cpp, param_line("Input", p.name),
+                  "input '" + p.name + "' is given a list of " + std::to_string(t.items.size()) +
+                      " tensors but is not DYNAMIC in the OpDef — pass one tensor, or declare "
+                      ".ParamType(DYNAMIC) for a tensor list");
+    for (size_t k = 1; t.is_list && k < t.items.size(); ++k)
+      if (t.items[k].dtype != t.items[0].dtype)
+        return fail("op-def", host_cpp, param_line("Input", p.name),
+                    "the tensors of list '" + p.name + "' have different dtypes (" + npy_dtype_name(t.items[0].dtype) +
+                        " at 0, " + npy_dtype_name(t.items[k].dtype) + " at " + std::to_string(k) +
+                        "): a tensor list has the one dtype of the DataType column — convert them to one dtype");
+    if (!t.is_list && p.kind == host::ParamKind::Dynamic) {   // one tensor for a tensor list: a list of one
+      Tensor one = t;
+      t = Tensor{};
+      t.is_list = true;
+      t.origin = one.origin;
+      t.items.push_back(one);
+    }
+  }
   // --- dtype column, InferShape / InferDataType ---------------------------------------------------------------
   int column = 0;
-  if (auto f = pick_column(spec, {}, column)) return f;
+  if (auto f = pick_column(inputs, {}, column)) return f;
+  auto tensor_arg = [&](const Tensor& t, int dtype, int format) {
+    host::TensorArg a;
+    a.present = t.present;
+    a.shape = t.shape;
+    a.dtype = t.present ? dtype : 0;
+    a.format = plain_format(format) ? format : 2;
+    a.data = t.data;
+    return a;
+  };
   host::OpCall call;
   call.op = info_.type;
   call.soc = soc_;
+  size_t first_list = SIZE_MAX;   // tensors of the first DYNAMIC input: the default count of DYNAMIC outputs
   for (size_t i = 0; i < info_.inputs.size(); ++i) {
-    host::TensorArg t;
-    t.present = spec.inputs[i].present;
-    t.shape = spec.inputs[i].shape;
-    t.dtype = t.present ? param_dtype(info_.inputs[i], column) : 0;
-    t.format = param_format(info_.inputs[i], column);
-    if (!plain_format(t.format)) t.format = 2;
-    t.data = spec.inputs[i].data;
-    call.inputs.push_back(t);
+    int dt = param_dtype(info_.inputs[i], column), f = param_format(info_.inputs[i], column);
+    if (!inputs[i].is_list) {
+      call.inputs.push_back(tensor_arg(inputs[i], dt, f));
+      continue;
+    }
+    host::TensorArg l;
+    l.is_list = true;
+    for (const Tensor& x : inputs[i].items) l.items.push_back(tensor_arg(x, dt, f));
+    if (first_list == SIZE_MAX) first_list = inputs[i].items.size();
+    call.inputs.push_back(l);
   }
+  // Output instances: (param, k), with their shapes and dtypes as far as known.
+  struct Out {
+    size_t param;
+    int k;           // -1: not DYNAMIC
+    std::vector<int64_t> shape;
+    bool given = false;
+    int dtype = 0, format = 2;
+    std::string name;
+  };
+  std::vector<Out> outs;
   for (size_t o = 0; o < info_.outputs.size(); ++o) {
-    host::TensorArg t;
-    t.dtype = param_dtype(info_.outputs[o], column);
-    t.format = plain_format(param_format(info_.outputs[o], column)) ? param_format(info_.outputs[o], column) : 2;
-    if (o < spec.output_shape_given.size() && spec.output_shape_given[o]) t.shape = spec.output_shapes[o];
-    call.outputs.push_back(t);
+    const host::ParamInfo& p = info_.outputs[o];
+    int n = 1;
+    if (p.kind == host::ParamKind::Dynamic) {
+      n = o < spec.output_counts.size() && spec.output_counts[o] >= 0 ? spec.output_counts[o]
+          : first_list != SIZE_MAX                                    ? static_cast<int>(first_list)
+                                                                      : -1;
+      if (n < 0)
+        return fail("op-def", host_cpp, param_line("Output", p.name),
+                    "output '" + p.name + "' is DYNAMIC and no count is given, and the op has no DYNAMIC input to "
+                    "take it from — give its shapes with --output-shape " + p.name + "=D0,D1;D0,D1 (one per tensor)");
+    }
+    for (int k = 0; k < n; ++k) {
+      Out x;
+      x.param = o;
+      x.k = p.kind == host::ParamKind::Dynamic ? k : -1;
+      x.dtype = param_dtype(p, column);
+      int f = param_format(p, column);
+      x.format = plain_format(f) ? f : 2;
+      x.name = p.name + (x.k >= 0 ? "[" + std::to_string(k) + "]" : "");
+      size_t idx = outs.size();
+      if (idx < spec.output_shape_given.size() && spec.output_shape_given[idx]) {
+        x.given = true;
+        x.shape = spec.output_shapes[idx];
+      }
+      outs.push_back(x);
+    }
   }
+  auto set_outputs = [&] {
+    call.outputs.clear();
+    for (size_t o = 0; o < info_.outputs.size(); ++o) {
+      host::TensorArg l;
+      l.is_list = info_.outputs[o].kind == host::ParamKind::Dynamic;
+      for (const Out& x : outs) {
+        if (x.param != o) continue;
+        host::TensorArg a;
+        a.shape = x.shape;
+        a.dtype = x.dtype;
+        a.format = x.format;
+        if (l.is_list) l.items.push_back(a);
+        else l = a;
+      }
+      call.outputs.push_back(l);
+    }
+  };
+  set_outputs();
   call.attrs = spec.attrs;
   bool all_given = true;
-  for (size_t o = 0; o < info_.outputs.size(); ++o)
-    all_given = all_given && o < spec.output_shape_given.size() && spec.output_shape_given[o];
+  for (const Out& x : outs) all_given = all_given && x.given;
   if (info_.has_infer_shape) {
     host::InferResult ir = host::infer(call);
     if (!ir.ok && !all_given)
@@ -385,39 +506,44 @@ std::optional<Failure> OpRunner::run(const RunSpec& spec, RunResult& res) {
                   "the InferShape function failed: " + ir.message +
                       " — fix it, or give every output's shape with --output-shape NAME=D0,D1,...");
     if (ir.ok) {
-      for (size_t o = 0; o < info_.outputs.size() && o < ir.shapes.size(); ++o)
-        if (!(o < spec.output_shape_given.size() && spec.output_shape_given[o])) call.outputs[o].shape = ir.shapes[o];
+      for (size_t k = 0; k < outs.size() && k < ir.shapes.size(); ++k)
+        if (!outs[k].given) outs[k].shape = ir.shapes[k];
       bool differs = false;
-      for (size_t o = 0; o < ir.dtypes.size() && o < call.outputs.size(); ++o)
-        differs = differs || (ir.dtypes[o] >= 0 && ir.dtypes[o] != call.outputs[o].dtype);
+      std::vector<int> want(info_.outputs.size(), -1);   // per output param: its first instance's inferred dtype
+      for (size_t k = 0; k < ir.dtypes.size() && k < outs.size(); ++k) {
+        differs = differs || (ir.dtypes[k] >= 0 && ir.dtypes[k] != outs[k].dtype);
+        if (want[outs[k].param] < 0) want[outs[k].param] = ir.dtypes[k];
+      }
       if (differs) {
         int c2 = column;
-        if (auto f = pick_column(spec, ir.dtypes, c2)) return f;
+        if (auto f = pick_column(inputs, want, c2)) return f;
         column = c2;
-        for (size_t o = 0; o < call.outputs.size(); ++o) {
-          int want = o < ir.dtypes.size() ? ir.dtypes[o] : -1;
-          call.outputs[o].dtype = want >= 0 ? want : param_dtype(info_.outputs[o], column);
+        for (size_t k = 0; k < outs.size(); ++k) {
+          int w = k < ir.dtypes.size() ? ir.dtypes[k] : -1;
+          outs[k].dtype = w >= 0 ? w : param_dtype(info_.outputs[outs[k].param], column);
         }
       }
+      set_outputs();
     }
   } else if (!all_given) {
     std::string missing;
-    for (size_t o = 0; o < info_.outputs.size(); ++o)
-      if (!(o < spec.output_shape_given.size() && spec.output_shape_given[o])) missing += (missing.empty() ? "" : ", ") + info_.outputs[o].name;
+    for (const Out& x : outs)
+      if (!x.given) missing += (missing.empty() ? "" : ", ") + x.name;
     return fail("infer-shape", host_cpp, find_line(host_cpp, R"(:\s*public\s+(?:ops::)?OpDef)"),
                 "the OpDef sets no InferShape (SetInferShape) and no shape was given for output(s) " + missing +
-                    " — add an InferShape function or pass --output-shape " + info_.outputs[0].name + "=D0,D1,...");
+                    " — add an InferShape function or pass --output-shape " + info_.outputs[outs[0].param].name +
+                    (outs[0].k >= 0 ? "=D0,D1;D0,D1 (one shape per tensor)" : "=D0,D1,..."));
   }
   res.column = column;
-  for (size_t o = 0; o < call.outputs.size(); ++o) {
-    for (int64_t d : call.outputs[o].shape)
+  for (const Out& x : outs) {
+    for (int64_t d : x.shape)
       if (d < 0)
         return fail("infer-shape", host_cpp, func_line("SetInferShape"),
-                    "output '" + info_.outputs[o].name + "' has shape " + shape_str(call.outputs[o].shape) +
+                    "output '" + x.name + "' has shape " + shape_str(x.shape) +
                         " with an unknown (negative) dimension — give it with --output-shape");
-    if (call.outputs[o].dtype < 0 || host::dtype_size(call.outputs[o].dtype) == 0)
-      return fail("op-def", host_cpp, param_line("Output", info_.outputs[o].name),
-                  "output '" + info_.outputs[o].name + "' has no plain dtype in DataType column " + std::to_string(column));
+    if (x.dtype < 0 || host::dtype_size(x.dtype) == 0)
+      return fail("op-def", host_cpp, param_line("Output", info_.outputs[x.param].name),
+                  "output '" + x.name + "' has no plain dtype in DataType column " + std::to_string(column));
   }
   // --- TilingFunc ---------------------------------------------------------------------------------------------
   if (!info_.has_tiling)
@@ -431,10 +557,18 @@ std::optional<Failure> OpRunner::run(const RunSpec& spec, RunResult& res) {
                     " — aclnn stops here on the chip; check the conditions under which it returns failure for inputs " +
                     [&] {
                       std::string s;
-                      for (size_t i = 0; i < call.inputs.size(); ++i)
-                        if (call.inputs[i].present)
-                          s += (s.empty() ? "" : ", ") + info_.inputs[i].name + " " + shape_str(call.inputs[i].shape) +
-                               " " + dname(call.inputs[i].dtype);
+                      for (size_t i = 0; i < call.inputs.size(); ++i) {
+                        const host::TensorArg& t = call.inputs[i];
+                        if (t.is_list) {
+                          std::string l;
+                          for (auto& x : t.items) l += (l.empty() ? "" : ", ") + shape_str(x.shape);
+                          s += (s.empty() ? "" : ", ") + info_.inputs[i].name + " [" + l + "] " +
+                               (t.items.empty() ? "" : dname(t.items[0].dtype));
+                        } else if (t.present) {
+                          s += (s.empty() ? "" : ", ") + info_.inputs[i].name + " " + shape_str(t.shape) + " " +
+                               dname(t.dtype);
+                        }
+                      }
                       return s;
                     }());
   if (tr.save_failures > 0)
@@ -516,33 +650,70 @@ std::optional<Failure> OpRunner::run(const RunSpec& spec, RunResult& res) {
     kgen::sim::gm_set_granule(p, kDeviceAllocGranule);
     return static_cast<uint8_t*>(p);
   };
+  // A DYNAMIC param reaches the kernel as one GM address: a tensor-list descriptor, which kernels read through
+  // plain pointers (ListTensorDesc, or the pointer table directly), so it stays open like the tiling data.
+  auto list_arg = [&](const std::vector<std::vector<int64_t>>& shapes, const std::vector<uint8_t*>& ptrs,
+                      const std::string& label) {
+    std::vector<uint64_t> d = tensor_list_desc(shapes, ptrs);
+    uint8_t* p = alloc(d.size() * 8, label);
+    if (alloc_failed) return p;
+    std::memcpy(p, d.data(), d.size() * 8);
+    kgen::sim::gm_set_open(p, true);
+    return p;
+  };
+  std::vector<std::pair<const Tensor*, uint8_t*>> input_gm;   // for writing back in-place results
+  auto tensor_gm = [&](const Tensor& t, const std::string& label) {
+    uint8_t* p = alloc(t.bytes, label);
+    if (!alloc_failed && t.bytes) std::memcpy(p, t.data, t.bytes);
+    if (!alloc_failed) input_gm.push_back({&t, p});
+    return p;
+  };
   LaunchCtx ctx;
   ctx.fn = fn;
-  for (size_t i = 0; i < info_.inputs.size(); ++i) {
-    const Tensor& t = spec.inputs[i];
-    if (!t.present) { ctx.args.push_back(nullptr); continue; }
-    uint8_t* p = alloc(t.bytes, "input '" + info_.inputs[i].name + "'");
-    if (alloc_failed) break;
-    if (t.bytes) std::memcpy(p, t.data, t.bytes);
-    ctx.args.push_back(p);
+  for (size_t i = 0; i < info_.inputs.size() && !alloc_failed; ++i) {
+    const Tensor& t = inputs[i];
+    const std::string label = "input '" + info_.inputs[i].name + "'";
+    if (!t.present) {
+      ctx.args.push_back(nullptr);
+    } else if (!t.is_list) {
+      ctx.args.push_back(tensor_gm(t, label));
+    } else {
+      std::vector<std::vector<int64_t>> shapes;
+      std::vector<uint8_t*> ptrs;
+      for (size_t k = 0; k < t.items.size() && !alloc_failed; ++k) {
+        ptrs.push_back(tensor_gm(t.items[k], "input '" + info_.inputs[i].name + "[" + std::to_string(k) + "]'"));
+        shapes.push_back(t.items[k].shape);
+      }
+      if (!alloc_failed) ctx.args.push_back(list_arg(shapes, ptrs, "the tensor list of " + label));
+    }
   }
-  std::vector<uint8_t*> outs;
+  std::vector<uint8_t*> out_ptr;
   std::vector<size_t> out_bytes;
-  for (size_t o = 0; o < info_.outputs.size(); ++o) {
+  for (size_t k = 0; k < outs.size() && !alloc_failed; ++k) {
     size_t n = 1;
-    for (int64_t d : call.outputs[o].shape) n *= static_cast<size_t>(d);
-    size_t bytes = n * host::dtype_size(call.outputs[o].dtype);
-    if (o < spec.output_dest.size() && spec.output_dest[o] && spec.output_dest_bytes[o] != bytes)
-      return fail("op-def", host_cpp, param_line("Output", info_.outputs[o].name),
-                  "output '" + info_.outputs[o].name + "' needs " + std::to_string(bytes) + " bytes (" +
-                      shape_str(call.outputs[o].shape) + " " + dname(call.outputs[o].dtype) + ") but the caller's tensor has " +
-                      std::to_string(spec.output_dest_bytes[o]) + " — allocate the output with the shape InferShape gives");
-    uint8_t* p = alloc(bytes, "output '" + info_.outputs[o].name + "'");
+    for (int64_t d : outs[k].shape) n *= static_cast<size_t>(d);
+    size_t bytes = n * host::dtype_size(outs[k].dtype);
+    if (k < spec.output_dest.size() && spec.output_dest[k] && spec.output_dest_bytes[k] != bytes)
+      return fail("op-def", host_cpp, param_line("Output", info_.outputs[outs[k].param].name),
+                  "output '" + outs[k].name + "' needs " + std::to_string(bytes) + " bytes (" + shape_str(outs[k].shape) +
+                      " " + dname(outs[k].dtype) + ") but the caller's tensor has " +
+                      std::to_string(spec.output_dest_bytes[k]) + " — allocate the output with the shape InferShape gives");
+    uint8_t* p = alloc(bytes, "output '" + outs[k].name + "'");
     if (alloc_failed) break;
     std::memset(p, 0xFF, bytes);   // poison: NaN for floats; elements still all-0xFF afterwards were never written
-    outs.push_back(p);
+    out_ptr.push_back(p);
     out_bytes.push_back(bytes);
-    ctx.args.push_back(p);
+  }
+  for (size_t o = 0; o < info_.outputs.size() && !alloc_failed; ++o) {
+    std::vector<std::vector<int64_t>> shapes;
+    std::vector<uint8_t*> ptrs;
+    for (size_t k = 0; k < outs.size(); ++k)
+      if (outs[k].param == o) {
+        shapes.push_back(outs[k].shape);
+        ptrs.push_back(out_ptr[k]);
+      }
+    if (info_.outputs[o].kind != host::ParamKind::Dynamic) ctx.args.push_back(ptrs.at(0));
+    else ctx.args.push_back(list_arg(shapes, ptrs, "the tensor list of output '" + info_.outputs[o].name + "'"));
   }
   size_t ws = 0;
   for (size_t w : tr.workspace_sizes) ws += w;
@@ -570,28 +741,35 @@ std::optional<Failure> OpRunner::run(const RunSpec& spec, RunResult& res) {
                      kCallTable[L->args.size()](L->fn, L->args.data());
                    },
                    &ctx, kgen::rt::Loc::current());
+  // --- inputs the kernel wrote (in place), back to the caller's memory ------------------------------------------
+  for (auto& [t, p] : input_gm) {
+    if (!t->writeback || !t->bytes) continue;
+    const std::vector<bool> w = kgen::sim::gm_written_elements(p, t->bytes, 1);
+    if (std::find(w.begin(), w.end(), true) != w.end()) std::memcpy(t->writeback, p, t->bytes);
+  }
   // --- outputs --------------------------------------------------------------------------------------------------
-  for (size_t o = 0; o < info_.outputs.size(); ++o) {
+  for (size_t k = 0; k < outs.size(); ++k) {
     OutputResult r;
-    r.name = info_.outputs[o].name;
-    r.shape = call.outputs[o].shape;
-    r.dtype = call.outputs[o].dtype;
+    r.name = outs[k].name;
+    r.param = outs[k].param;
+    r.shape = outs[k].shape;
+    r.dtype = outs[k].dtype;
     size_t es = host::dtype_size(r.dtype);
-    r.elements = es ? out_bytes[o] / es : 0;
+    r.elements = es ? out_bytes[k] / es : 0;
     // Unwritten: still the poison bytes and never the target of a GM write (the emulator's write record).
-    const std::vector<bool> written = kgen::sim::gm_written_elements(outs[o], r.elements, static_cast<uint32_t>(es));
+    const std::vector<bool> written = kgen::sim::gm_written_elements(out_ptr[k], r.elements, static_cast<uint32_t>(es));
     // Untraced: no traced write, yet no longer the poison: something outside the emulated API wrote it.
     for (size_t e = 0; e < r.elements; ++e) {
       if (written[e]) continue;
-      const uint8_t* q = outs[o] + e * es;
+      const uint8_t* q = out_ptr[k] + e * es;
       bool all = true;
       for (size_t b = 0; b < es && all; ++b) all = q[b] == 0xFF;
       (all ? r.unwritten : r.untraced) += 1;
     }
-    if (o < spec.output_dest.size() && spec.output_dest[o]) {
-      std::memcpy(spec.output_dest[o], outs[o], out_bytes[o]);
+    if (k < spec.output_dest.size() && spec.output_dest[k]) {
+      std::memcpy(spec.output_dest[k], out_ptr[k], out_bytes[k]);
     } else {
-      r.data.assign(outs[o], outs[o] + out_bytes[o]);
+      r.data.assign(out_ptr[k], out_ptr[k] + out_bytes[k]);
     }
     if (r.unwritten)
       res.notes.push_back("warning: " + std::to_string(r.unwritten) + " of " + std::to_string(r.elements) +

@@ -43,17 +43,27 @@ struct Tensor {
   const void* data = nullptr;
   size_t bytes = 0;
   std::string origin;           // where it came from, for messages ("x.npy", "argument 2")
+  // Caller memory that the kernel's writes to this input go back to (exec_aclnn: on the chip the input is the
+  // tensor's own device memory, so an in-place op such as ForeachZeroInplace changes it); null: not returned.
+  void* writeback = nullptr;
+  // A DYNAMIC input's tensors (the fields above unused). A single tensor given for a DYNAMIC input is a list of one.
+  bool is_list = false;
+  std::vector<Tensor> items;
 };
+// Outputs are numbered by instance (host/op_host.h): an output param is one instance, a DYNAMIC one as many as
+// output_counts says (-1 or absent: as many as the first DYNAMIC input has tensors, Foreach's rule).
 struct RunSpec {
   std::vector<Tensor> inputs;                              // OpDef input order
   std::vector<host::AttrValue> attrs;                      // OpDef attr order, complete (see parse_attrs)
-  std::vector<std::vector<int64_t>> output_shapes;         // per output; empty vector with given[i]=false: infer
+  std::vector<int> output_counts;                          // per OpDef output: instances of a DYNAMIC one
+  std::vector<std::vector<int64_t>> output_shapes;         // per output instance; given[i]=false: infer
   std::vector<bool> output_shape_given;
-  std::vector<void*> output_dest;                          // optional: caller memory per output (exec_aclnn)
+  std::vector<void*> output_dest;                          // optional: caller memory per output instance (exec_aclnn)
   std::vector<size_t> output_dest_bytes;
 };
 struct OutputResult {
-  std::string name;
+  std::string name;             // the OpDef's name; "y[2]" for the third tensor of DYNAMIC output y
+  size_t param = 0;             // its OpDef output
   std::vector<int64_t> shape;
   int dtype = 0;
   std::vector<uint8_t> data;    // empty when written into output_dest
@@ -68,7 +78,7 @@ struct RunResult {
   int column = 0;
   bool host_cached = false, kernel_cached = false;
   double build_s = 0;               // compiling the host and kernel libraries in this run (0 when both cached)
-  std::vector<OutputResult> outputs;
+  std::vector<OutputResult> outputs;   // per output instance
   std::vector<std::string> notes;   // warning/note lines
 };
 
@@ -89,7 +99,8 @@ class OpRunner {
   int param_line(const char* what, const std::string& name) const;
 
  private:
-  std::optional<Failure> pick_column(const RunSpec& spec, const std::vector<int>& want_out, int& column) const;
+  std::optional<Failure> pick_column(const std::vector<Tensor>& inputs, const std::vector<int>& want_out,
+                                     int& column) const;
   Defines defines_for(int column) const;
   int func_line(const char* setter) const;   // definition line of the function passed to SetTiling / SetInferShape
   Project project_;
