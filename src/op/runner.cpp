@@ -243,20 +243,10 @@ std::optional<Failure> OpRunner::parse_attrs(const std::vector<std::pair<std::st
   return std::nullopt;
 }
 
-// Whether every tensor of t (one, or a DYNAMIC input's list) has dtype `want`; `bad` gets the first that has not.
-static bool tensor_dtype_matches(const Tensor& t, int want, int* bad = nullptr) {
-  if (!t.present) return true;
-  if (!t.is_list) {
-    if (bad) *bad = t.dtype;
-    return dtype_matches(t.dtype, want);
-  }
-  for (const Tensor& x : t.items)
-    if (!dtype_matches(x.dtype, want)) {
-      if (bad) *bad = x.dtype;
-      return false;
-    }
-  if (bad && !t.items.empty()) *bad = t.items[0].dtype;
-  return true;
+// The dtype of an input: a DYNAMIC input's list has one (run() refuses mixed lists before any column is picked).
+static int tensor_dtype(const Tensor& t) { return t.is_list && !t.items.empty() ? t.items[0].dtype : t.dtype; }
+static bool tensor_dtype_matches(const Tensor& t, int want) {
+  return !t.present || (t.is_list && t.items.empty()) || dtype_matches(tensor_dtype(t), want);
 }
 
 std::optional<Failure> OpRunner::pick_column(const std::vector<Tensor>& inputs, const std::vector<int>& want_out,
@@ -292,23 +282,17 @@ std::optional<Failure> OpRunner::pick_column(const std::vector<Tensor>& inputs, 
   // No column: say what was given and what the OpDef accepts.
   std::string given, accepts, names;
   size_t bad = 0;
-  int bad_dtype = 0;
   bool found_bad = false;
   for (size_t i = 0; i < info_.inputs.size(); ++i) {
     names += (i ? ", " : "") + info_.inputs[i].name;
-    int shown = inputs[i].dtype;
-    tensor_dtype_matches(inputs[i], -2, &shown);
+    const int shown = tensor_dtype(inputs[i]);
     given += (i ? ", " : "") + info_.inputs[i].name + " " +
              (!inputs[i].present ? std::string("(absent)")
               : inputs[i].is_list ? "list of " + std::to_string(inputs[i].items.size()) + " " + npy_dtype_name(shown)
                                   : npy_dtype_name(shown));
     bool any = false;
     for (int j = 0; j < n; ++j) any = any || tensor_dtype_matches(inputs[i], param_dtype(info_.inputs[i], j));
-    if (!any && !found_bad) {
-      bad = i;
-      found_bad = true;
-      bad_dtype = shown;
-    }
+    if (!any && !found_bad) { bad = i; found_bad = true; }
   }
   for (int j = 0; j < n; ++j) {
     accepts += "\n  column " + std::to_string(j) + ": (";
@@ -317,7 +301,7 @@ std::optional<Failure> OpRunner::pick_column(const std::vector<Tensor>& inputs, 
   }
   std::string nm = info_.inputs.empty() ? "" : info_.inputs[bad].name;
   std::string msg = found_bad ? "input '" + nm + "' has " + (inputs[bad].is_list ? "a tensor of " : "") + "dtype " +
-                                    npy_dtype_name(bad_dtype) + ", which its DataType list does not contain"
+                                    npy_dtype_name(tensor_dtype(inputs[bad])) + ", which its DataType list does not contain"
                               : std::string("the input dtypes are no column of the OpDef's DataType lists");
   auto f = fail("op-def", project_.host_cpp, nm.empty() ? 0 : param_line("Input", nm),
                 msg + " — given: " + given + "; convert the inputs (e.g. arr.astype(np.float16)) or add the "
