@@ -57,6 +57,13 @@ cp -r "$L/answer/0" "$W/listhead"
 sed -i 's/i += GetBlockNum()/i += 1000/; s/context->SetBlockDim(count < cores ? count : cores);/context->SetBlockDim(1);/' \
   "$W/listhead/op_kernel/axpy_list_custom.cpp" "$W/listhead/op_host/axpy_list_custom.cpp"
 expect list_head_only "wrong-answer 1/4" "$L" "$W/listhead"
+# In place: a kernel that writes its result into its input list x1, and a binding that returns x1; on the chip the
+# input is the tensor's own memory, so the caller sees the kernel's writes.
+cp -r "$L" "$W/AxpyListCustom"
+sed -i 's/return result;/return x1;/' "$W/AxpyListCustom/validation/pybind.cpp"
+sed -i 's/yGm.SetGlobalBuffer(yList.GetDataPtr<T>(i), n);/yGm.SetGlobalBuffer(x1List.GetDataPtr<T>(i), n);/' \
+  "$W/AxpyListCustom/answer/0/op_kernel/axpy_list_custom.cpp"
+expect list_in_place "correct 4/4" "$W/AxpyListCustom" "$W/AxpyListCustom/answer/0"
 # A list passed to an input the OpDef does not declare DYNAMIC: the op's error, naming the param.
 cp -r "$L/answer/0" "$W/notdynamic"
 sed -i '0,/ParamType(DYNAMIC)/s//ParamType(REQUIRED)/' "$W/notdynamic/op_host/axpy_list_custom.cpp"

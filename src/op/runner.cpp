@@ -727,9 +727,7 @@ std::optional<Failure> OpRunner::run(const RunSpec& spec, RunResult& res) {
                    &ctx, kgen::rt::Loc::current());
   // --- inputs the kernel wrote (in place), back to the caller's memory ------------------------------------------
   for (auto& [t, p] : input_gm) {
-    if (!t->writeback || !t->bytes) continue;
-    const std::vector<bool> w = kgen::sim::gm_written_elements(p, t->bytes, 1);
-    if (std::find(w.begin(), w.end(), true) != w.end()) std::memcpy(t->writeback, p, t->bytes);
+    if (t->writeback && t->bytes && kgen::sim::gm_range_written(p, t->bytes)) std::memcpy(t->writeback, p, t->bytes);
   }
   // --- outputs --------------------------------------------------------------------------------------------------
   for (size_t k = 0; k < outs.size(); ++k) {

@@ -171,6 +171,16 @@ std::vector<bool> gm_written_elements(const void* addr, uint64_t elements, uint3
   return w;
 }
 
+bool gm_range_written(const void* addr, uint64_t bytes) {
+  const uint64_t a = reinterpret_cast<uintptr_t>(addr), b = a + bytes;
+  auto& m = spans();
+  auto it = m.upper_bound(a);
+  if (it != m.begin()) --it;
+  for (; it != m.end() && it->first < b; ++it)
+    if (it->second.w_core != kNone && it->second.end > a) return true;
+  return false;
+}
+
 void gm_access(const void* addr, uint64_t bytes, bool write, Pipe p, const char* api, const Loc& loc) {
   if (bytes == 0) return;
   Core& c = cur();

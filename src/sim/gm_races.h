@@ -19,6 +19,8 @@ size_t gm_span_count();
 // them has write history). The op runner's "never written" check uses it next to the poison bytes, so that an
 // integer result of -1 (all 0xFF, like the poison) written by the kernel is not taken for an unwritten element.
 std::vector<bool> gm_written_elements(const void* addr, uint64_t elements, uint32_t elem_size);
+// Whether any core wrote a byte of [addr, addr + bytes) in the last launch (one walk of the record, no per-byte map).
+bool gm_range_written(const void* addr, uint64_t bytes);
 // Whether any core wrote GM since the last reset (a launch can restart in another kernel type only before).
 bool gm_written();
 // The number of SyncAlls of the running launch that every core took part in (0 outside a launch).
