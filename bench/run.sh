@@ -21,5 +21,7 @@ echo "== evaluation throughput: fresh level-1 vector candidates through kgen ben
 bench/eval_throughput.sh "$build" 2
 echo "== the expert library: every program of kernels/ through kgen bench --generator expert (modeled, Ascend910B2)"
 bench/expert_library.sh "$build" 5 2
+echo "== timing-only runs at benchmark sizes (6.4 GB tensors, a 4096^3 matmul): wall, emulation, peak RSS"
+bench/timing_only.sh "$build" 3
 echo "== kgen serve under load: 2,000 requests over 60 s, 2 % fresh candidates (docs/rl.md)"
 bench/serve_load.sh "$build" 2000 60 0.02 2

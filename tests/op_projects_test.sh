@@ -1,5 +1,6 @@
 #!/bin/bash
-# The op projects of examples/op_projects end to end: random inputs (tests/op_compare.py, seeded), `kgen op run`,
+# The op projects of examples/op_projects end to end: random inputs (tests/op_compare.py, seeded), `kgen op run
+# --timing-check` (the timing-only trace must equal the full run's),
 # outputs compared with PyTorch; two shapes per project (one whose rows / length are not a multiple of 32 bytes)
 # and float16 where the project supports it. Then `kgen op new` projects, run as generated: every output must be
 # the elementwise sum of the inputs; and `kgen op new` refuses to overwrite a directory.
@@ -37,11 +38,15 @@ run_case() {
   fi
   local -a argv
   mapfile -t argv <<<"$args"
-  if ! "$KGEN" op run "$proj" "${argv[@]}" --out "$d/out" >"$d/log" 2>&1; then
+  if ! "$KGEN" op run "$proj" "${argv[@]}" --out "$d/out" --timing-check >"$d/log" 2>&1; then
     echo "FAIL $op $dt [$shape]: kgen op run failed:"
     sed 's/^/    /' "$d/log" | head -20
     FAILS=$((FAILS + 1))
     return
+  fi
+  if ! grep -q "timing check: the timing-only trace equals the full run's" "$d/log"; then   # docs/emulator.md
+    echo "FAIL $op $dt [$shape]: $(grep "timing check" "$d/log" || echo "no timing check line")"
+    FAILS=$((FAILS + 1))
   fi
   if ! $PY "$CMP" check "$d" "$d/out"; then
     FAILS=$((FAILS + 1))

@@ -5,7 +5,8 @@
 # `kgen op run` runs it against numpy (flat, f16, an attr, a row program with a resident weight); --dump-after
 # check|plan_buffers|all, and an unknown pass (exit 2, the pass list); --emit mkb through `kgen op run-mkb`; a tile
 # program as `kgen eval --candidate` (correct, and compile-error with the diagnostics); finally
-# `kgen bench --generator expert` over the whole suite: every expert program evaluated, all correct but KNOWN_FAILING,
+# `kgen bench --generator expert --timing-check` over the whole suite: every expert program evaluated, all correct but
+# KNOWN_FAILING, each correct one's timing-only trace equal to its full run's,
 # every task without an expert program missing. Between them, random conv geometries through the cube lowering.
 set -u
 KGEN=$1
@@ -206,7 +207,7 @@ check "conv sweep: 30 random geometries match torch" test "$rc" = 0
 
 # ---- kgen bench --generator expert over the whole suite ----
 t0=$(date +%s)
-"$KGEN" bench --suite "$SRC/tasks" --generator expert --out bench --jobs 2 --trials 1 > bench.txt 2> bench.err
+"$KGEN" bench --suite "$SRC/tasks" --generator expert --out bench --jobs 2 --trials 1 --timing-check > bench.txt 2> bench.err
 rc=$?
 t1=$(date +%s)
 sed -n '1,3p' bench.txt
@@ -251,6 +252,9 @@ for t, xs in sorted(by.items()):
             bad.append(f"{t}: correct: remove it from KNOWN_FAILING")
         if t not in known and verdict != "correct":
             bad.append(f"{t}: {verdict}: {first}")
+        # --timing-check: the timing-only trace of the first case equals the full run's (docs/emulator.md)
+        if verdict == "correct" and x.get("timing_check") != "equal":
+            bad.append(f"{t}: timing check: {x.get('timing_check')}")
 print(f"     {len(experts)} expert programs, {len(by)} tasks evaluated, {len(missing)} missing, {correct} correct")
 for b in bad:
     print("     " + b[:600])

@@ -19,12 +19,17 @@
 #include "cli/op_cmd.h"
 #include <chrono>
 #include <fmt/core.h>
+#include <fmt/ranges.h>
 
 #include "cli/sandbox_flags.h"
 #include "op/build.h"
 #include "op/npy.h"
 #include "op/prebuild.h"
 #include "op/project.h"
+#include "perf/ktrace_io.h"
+#include "perf/model.h"
+#include "perf/profile.h"
+#include "perf/trace_diff.h"
 #include "sandbox/paths.h"
 #include "sandbox/sandbox.h"
 
@@ -34,7 +39,8 @@ namespace fs = std::filesystem;
 
 struct OpRunOptions {
   std::string project, out, soc = "Ascend910B2", op;
-  std::vector<std::string> inputs, positional, attrs, output_shapes;
+  std::vector<std::string> inputs, positional, attrs, output_shapes, input_shapes;
+  bool timing_only = false, timing_check = false;
   double timeout = 600;
   double memory_mb = 16384;
   double file_mb = 4096;
@@ -76,6 +82,10 @@ std::string output_file_name(const nlohmann::json& summary, size_t k) {
 
 int run_op(const OpRunOptions& o) {
   if (int rc = require_sandbox("kgen op run")) return rc;
+  if (o.out.empty() && !o.timing_only) {
+    std::cerr << "kgen op run: --out DIR is required (where the outputs are written); only --timing-only runs write none\n";
+    return 2;
+  }
   if (!fs::exists(oprun_path())) {
     std::cerr << "kgen op run: " << oprun_path() << " is missing (build the kgen-oprun target)\n";
     return 1;
@@ -120,6 +130,26 @@ int run_op(const OpRunOptions& o) {
       if (&one == &files.back().front()) dtypes.push_back(a.dtype);   // a list has one dtype (the OpDef column's)
     }
   }
+  for (const std::string& spec : o.input_shapes) {   // NAME=DTYPE:D0,D1 (checked in full by kgen-oprun)
+    size_t eq = spec.find('='), colon = spec.find(':');
+    int dt = eq == std::string::npos || colon == std::string::npos ? -1
+                                                                    : op::npy_dtype_from_name(spec.substr(eq + 1, colon - eq - 1));
+    if (dt < 0) {
+      std::cerr << "kgen op run: --input-shape " << spec << ": expected NAME=DTYPE:D0,D1,... with a dtype such as "
+                   "float32, float16, bfloat16, int32 (for example x=float32:4096,393216)\n";
+      return 2;
+    }
+    dtypes.push_back(dt);
+  }
+  if (!o.input_shapes.empty() && !o.timing_only) {
+    std::cerr << "kgen op run: --input-shape gives an input without data: add --timing-only (the run models the "
+                 "kernel's time at that size and computes no values)\n";
+    return 2;
+  }
+  if (o.timing_only && o.timing_check) {
+    std::cerr << "kgen op run: --timing-check runs the kernel both ways itself: drop --timing-only\n";
+    return 2;
+  }
   op::BuildEnv be = op::build_env();
   be.compile = op::sandboxed_compile;
   op::set_build_env(be);
@@ -128,6 +158,8 @@ int run_op(const OpRunOptions& o) {
   int status = 0;
   nlohmann::json summary = nlohmann::json::object();
   std::vector<std::string> outputs;   // npy bytes, by output index
+  std::string trace;                  // the launch trace (timing-only), modeled here
+  std::string timing_trace;           // --timing-check: the timing-only run's trace, compared with `trace` here
   sandbox::Result r;
   if (!pre.host.ok) {
     out = pre.host.diag;
@@ -149,6 +181,9 @@ int run_op(const OpRunOptions& o) {
       c.argv.insert(c.argv.end(), {"--input", inputs[i].first.empty() ? arg : inputs[i].first + "=" + arg});
     }
     for (auto& a : o.attrs) c.argv.insert(c.argv.end(), {"--attr", a});
+    for (auto& a : o.input_shapes) c.argv.insert(c.argv.end(), {"--input-shape", a});
+    if (o.timing_only) c.argv.insert(c.argv.end(), {"--timing-only", "--trace"});
+    if (o.timing_check) c.argv.insert(c.argv.end(), {"--timing-check", "--trace"});
     for (auto& s : o.output_shapes) c.argv.insert(c.argv.end(), {"--output-shape", s});
     if (!o.op.empty()) c.argv.insert(c.argv.end(), {"--op", o.op});
     c.clear_env = true;
@@ -170,6 +205,10 @@ int run_op(const OpRunOptions& o) {
           if (outputs.size() <= k) outputs.resize(k + 1);
           outputs[k] = f.data;
         }
+      } else if (f.kind == "trace" && f.name == "run") {
+        trace = f.data;
+      } else if (f.kind == "trace" && f.name == "run.timing") {
+        timing_trace = f.data;
       } else if (f.kind == "json" && f.name == "run") {
         try {
           summary = nlohmann::json::parse(f.data);
@@ -182,6 +221,10 @@ int run_op(const OpRunOptions& o) {
     lim.wall_s = o.timeout > 0 ? o.timeout : 0;
     lim.cpu_s = o.timeout > 0 ? o.timeout + 5 : 0;
     lim.memory_bytes = static_cast<size_t>(o.memory_mb * 1024 * 1024);
+    if (o.timing_only) {   // GM at the real size is reserved address space, never touched: bound the memory instead
+      lim.data_bytes = lim.memory_bytes;
+      lim.memory_bytes = 0;
+    }
     lim.file_bytes = static_cast<size_t>(o.file_mb * 1024 * 1024);
     lim.channel_bytes = 8ull << 30;
     r = sandbox::run(c, lim, pol, sandbox::default_mode());
@@ -245,6 +288,49 @@ int run_op(const OpRunOptions& o) {
                        {"unwritten", k < summary["outputs"].size() ? summary["outputs"][k].value("unwritten", 0) : 0}});
     }
   }
+  nlohmann::json modeled;   // the timing-only run's trace through the performance model (never the child's claim)
+  if (status == 0 && o.timing_only) {
+    perf::KTrace kt;
+    std::string err;
+    if (!perf::decode_ktrace(trace, kt, err)) {
+      out += "error[protocol] " + o.project + ": no valid launch trace came back (" + (err.empty() ? "none sent" : err) + ")\n";
+      status = 3;
+    } else {
+      const perf::Result m = perf::model(kt, perf::load_profile(o.soc));
+      const double us = m.steady_us > 0 ? m.steady_us : m.time_us;
+      const double launch = us - m.body_us;
+      modeled = {{"label", "modeled"}, {"soc", o.soc}, {"us", us}, {"body_us", m.body_us}, {"launch_us", launch},
+                 {"launch_share", us > 0 ? launch / us : 0.0}, {"bound", m.bound}, {"gm_bytes", m.gm_bytes},
+                 {"gbps", m.gbps}, {"input_shapes", o.input_shapes}};
+      listing += fmt::format("modeled on {} (timing-only, {}): {:.1f} us per launch back to back (body {:.1f} us, "
+                             "launch {:.1f} us = {:.1f} %), {}-bound, {:.3f} GB between GM and the cores\n",
+                             o.soc, o.input_shapes.empty() ? std::string("inputs as given") : fmt::format("{}", fmt::join(o.input_shapes, " ")),
+                             us, m.body_us, launch, us > 0 ? 100 * launch / us : 0.0, m.bound, m.gm_bytes / 1e9);
+      // The run's own account of its cost (a resource report, not a verdict: the time above is modeled here).
+      modeled["records"] = summary.value("records", 0);
+      modeled["emulate_s"] = summary.value("seconds", 0.0);
+      modeled["peak_rss_mb"] = summary.value("peak_rss_mb", 0.0);
+      listing += fmt::format("  emulated in {:.2f} s ({:.2f} s in all): {} trace records, {:.0f} MiB of GM reserved, "
+                             "peak RSS {:.0f} MiB (as the run reports it)\n",
+                             summary.value("seconds", 0.0), r.seconds, summary.value("records", 0),
+                             summary.value("gm_bytes", 0.0) / 1048576.0, summary.value("peak_rss_mb", 0.0));
+      if (summary.value("value_reads", 0) > 0)
+        listing += fmt::format("  note: {} scalar reads of values a timing-only run does not compute (first: {}); if "
+                               "the kernel's control flow depends on them its trace here differs from a full run's — "
+                               "check with --timing-check at a small shape\n",
+                               summary.value("value_reads", 0), sandbox::utf8_clean(summary.value("first_value_read", "")));
+    }
+  }
+  nlohmann::json timing_check;   // the two traces compared here, never the child's verdict on them
+  if (status == 0 && o.timing_check) {
+    const nlohmann::json tc = summary.value("timing_check", nlohmann::json::object());
+    std::string diff = tc.contains("failed") ? "the timing-only run failed: " + sandbox::utf8_clean(tc.value("failed", ""))
+                                             : perf::first_difference(trace, timing_trace);
+    timing_check = {{"equal", diff.empty()}, {"first_difference", diff}};
+    listing += diff.empty() ? fmt::format("timing check: the timing-only trace equals the full run's ({} records)\n",
+                                          summary.value("records", 0))
+                            : "timing check: the traces differ — " + diff + "\n";
+  }
   const bool cached = pre.host.cached && pre.files.size() > 1 && summary.value("build_s", 0.0) == 0.0;
   if (status == 0) {
     std::string head = sandbox::utf8_clean(fmt::format(
@@ -270,6 +356,8 @@ int run_op(const OpRunOptions& o) {
   std::cerr << out << std::flush;
   nlohmann::json j = status == 0 ? summary : nlohmann::json::object();
   j["outputs"] = jouts;
+  if (!modeled.is_null()) j["modeled"] = modeled;
+  if (!timing_check.is_null()) j["timing_check"] = timing_check;
   j["cached"] = cached;
   j["ok"] = status == 0;
   j["exit"] = status;
@@ -290,13 +378,21 @@ CLI::App* add_op_command(CLI::App& app, int& exit_code) {
   run->add_option("files", o.positional, "Input .npy files in OpDef input order (instead of --input)");
   run->add_option("--input", o.inputs, "NAME=FILE.npy, one per OpDef input (positional FILE.npy in OpDef order also works)");
   run->add_option("--attr", o.attrs, "NAME=VALUE (lists: 1,2,3; list of lists: 1,2;3,4); defaults from the OpDef");
-  run->add_option("--out", o.out, "Directory for the outputs (<output name>.npy)")->required();
+  run->add_option("--out", o.out, "Directory for the outputs (<output name>.npy); required unless --timing-only");
   run->add_option("--soc", o.soc, "SoC profile (Ascend910B1..4, Ascend310P3)")->capture_default_str();
   run->add_option("--output-shape", o.output_shapes, "NAME=D0,D1,... (instead of the project's InferShape)");
   run->add_option("--op", o.op, "Operator type, when the host file registers several");
   run->add_option("--timeout", o.timeout, "Wall-clock limit in seconds for build and run")->capture_default_str();
   run->add_option("--memory-mb", o.memory_mb, "Address-space limit of the runner process (MiB)")->capture_default_str();
   run->add_option("--max-file-mb", o.file_mb, "Largest file the runner may write (MiB)")->capture_default_str();
+  run->add_option("--input-shape", o.input_shapes,
+                  "NAME=DTYPE:D0,D1,... an input by shape alone (with --timing-only), e.g. x=float32:4096,393216");
+  run->add_flag("--timing-only", o.timing_only,
+                "Model the kernel's time at this size without computing values (GM is address space, not memory); "
+                "prints the modeled time, no outputs are written");
+  run->add_flag("--timing-check", o.timing_check,
+                "Run fully, then timing-only, and report whether the two traces are equal (then timing-only runs of "
+                "this kernel are exact)");
   run->add_flag("--json", o.json, "Print a JSON summary (outputs, shapes, dtypes, block_dim, tiling_key, errors) on stdout");
   add_sandbox_flags(run);
   run->callback([&exit_code] { exit_code = run_op(o); });

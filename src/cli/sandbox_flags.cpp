@@ -20,6 +20,9 @@ void add_sandbox_flags(CLI::App* cmd, eval::EvalOptions* o) {
         ->capture_default_str();
     cmd->add_option("--max-records", o->max_records,
                     "Pipe instructions per core before a runaway kernel is stopped as a timeout (default 30 million)");
+    cmd->add_flag("--timing-check", o->timing_check,
+                  "Also run each op project's first case timing-only and compare its trace with the full run's "
+                  "(results.json timing_check: \"equal\" or the first difference)");
   }
 }
 

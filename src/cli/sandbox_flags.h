@@ -6,7 +6,7 @@
 
 namespace kgen::cli {
 // --unsafe-no-sandbox (sets sandbox::default_mode() to Unsafe, with a warning on stderr) and, with `o`,
-// --secret-trials N and --max-records N.
+// --secret-trials N, --max-records N and --timing-check.
 void add_sandbox_flags(CLI::App* cmd, eval::EvalOptions* o = nullptr);
 // 0 when untrusted code may run here (the sandbox works, or --unsafe-no-sandbox); else prints why and how to fix it
 // (prefixed by `who`) and returns 2.

@@ -20,6 +20,7 @@
 #include "op/npy.h"
 #include "op/prebuild.h"
 #include "op/project.h"
+#include "perf/trace_diff.h"
 #include "sandbox/paths.h"
 
 namespace kgen::eval {
@@ -190,7 +191,8 @@ void eval_op_project(const EvalOptions& o, EvalResult& R) {
   pol.binds.push_back({p.dir, false});
   for (const std::string& l : libs) pol.binds.push_back({l, false});
   for (const Run& r : runs) {
-    json jr = {{"id", r.id}, {"inputs", json::array()}, {"trace", !r.secret && r.trial == 0}};
+    json jr = {{"id", r.id}, {"inputs", json::array()}, {"trace", !r.secret && r.trial == 0},
+               {"timing_check", o.timing_check && r.case_index == 0 && !r.secret && r.trial == 0}};
     for (const auto& in : r.meta["inputs"]) {
       std::string f = (r.dir / in["file"].get<std::string>()).string();
       jr["inputs"].push_back(sandbox::hide_file(pol, f, sandbox::default_mode()));
@@ -218,7 +220,7 @@ void eval_op_project(const EvalOptions& o, EvalResult& R) {
   std::map<std::string, size_t> by_id;
   for (size_t i = 0; i < runs.size(); ++i) by_id[runs[i].id] = i;
   std::map<size_t, op::NpyArray> outs;   // output index -> array, for the run in progress
-  std::string trace_bytes;
+  std::string trace_bytes, timing_bytes;   // a run's trace; with --timing-check, case 0's timing-only trace too
   size_t done = 0;
   Judgement J;
   auto judge = [&](const sandbox::Frame& fr) -> bool {
@@ -233,7 +235,7 @@ void eval_op_project(const EvalOptions& o, EvalResult& R) {
     CaseResult& cr = cases[r.case_index];
     if (fr.kind == "npy") return take_output(fr, outs, J, o.candidate);
     if (fr.kind == "trace") {
-      trace_bytes = fr.data;
+      (fr.name.size() > 7 && fr.name.compare(fr.name.size() - 7, 7, ".timing") == 0 ? timing_bytes : trace_bytes) = fr.data;
       return true;
     }
     if (fr.kind != "json") return true;
@@ -288,6 +290,16 @@ void eval_op_project(const EvalOptions& o, EvalResult& R) {
                         ": no valid launch trace came back (" + (err.empty() ? "none sent" : err) + ")"}});
       set_modeled(cr, m);
       if (r.case_index == 0) R.timeline = timeline_of(m.lanes, cr.name);
+      if (o.timing_check && r.case_index == 0) {   // the two traces compared here, not by the candidate's process
+        const json tc = got.value("timing_check", json::object());
+        std::string diff = tc.contains("failed") && tc["failed"].is_string()
+                               ? "the timing-only run failed: " + sandbox::utf8_clean(tc["failed"].get<std::string>()).substr(0, 400)
+                               : perf::first_difference(trace_bytes, timing_bytes);
+        R.timing_check = diff.empty() ? "equal" : diff;
+        if (!diff.empty())
+          R.diagnostics.push_back("note: timing check, case " + cr.name + ": the timing-only trace differs from the full "
+                                  "run's — " + diff);
+      }
       std::string tj = (r.dir / "trace.json").string();
       cr.eager_modeled_us = eager_us_of(tj, o);
       // Every output byte must be written; inputs may be read in part.
@@ -297,6 +309,7 @@ void eval_op_project(const EvalOptions& o, EvalResult& R) {
     R.build_s += got.value("build_s", 0.0) > 0 && got.value("build_s", 0.0) < 1e4 ? got.value("build_s", 0.0) : 0.0;
     outs.clear();
     trace_bytes.clear();
+    timing_bytes.clear();
     ++done;
     if (!mismatch.empty()) {
       cr.first_mismatch = fmt::format("{}trial {}: {}", r.secret ? "secret " : "", r.trial, mismatch);

@@ -296,6 +296,7 @@ std::string stored_candidate_key(const std::string& candidate_hash, const EvalOp
     k += fmt::format("tol{:g},{:g},{:g},{:g},{:g},{:g}", o.fp32.atol, o.fp32.rtol, o.fp16.atol, o.fp16.rtol,
                      o.bf16.atol, o.bf16.rtol);
   if (o.timeout_s != d.timeout_s) k += fmt::format("to{:g}", o.timeout_s);
+  if (o.timing_check) k += "tc";
   return k;
 }
 

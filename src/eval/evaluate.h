@@ -57,6 +57,8 @@ struct EvalOptions {
   int processes = 256;              // processes and threads at once (a pids cgroup, where one can be made)
   uint64_t max_records = 0;         // trace records per core before a runaway kernel is stopped (0: the
                                     // emulator's default, 30 million; sim/trace.cpp)
+  bool timing_check = false;        // op projects: case 0's first trial runs again timing-only (sim/timing.h) and
+                                    // its trace is compared with the full run's (EvalResult::timing_check)
   int jobs = 1;                     // reserved: cases run one after the other
   std::string python = "/usr/bin/python3";
   std::string oprun;                // kgen-oprun; default: next to the running executable
@@ -72,7 +74,7 @@ std::string task_hash_of(const std::string& task);
 std::string candidate_hash_of(const std::string& candidate);
 // The results store's key for a candidate: its content hash qualified by every setting that can change its verdict
 // (trials, secret trials, seed, tolerances, timeout), so a run with other settings evaluates again instead of
-// reusing: "<hash>@t5s1seed42" plus "tol..." and "to..." when they differ from the defaults.
+// reusing: "<hash>@t5s1seed42" plus "tol...", "to..." and "tc" when they differ from the defaults.
 std::string stored_candidate_key(const std::string& candidate_hash, const EvalOptions& o);
 // kgen's cache folder: o.cache, else $KGEN_CACHE, else ${XDG_CACHE_HOME:-~/.cache}/kgen (reference data, compiled
 // tile programs, LLM replies under llm/).

@@ -144,6 +144,7 @@ json to_json(const EvalResult& r) {
               {"reference_s", num(r.reference_s)},
               {"build_s", num(r.build_s)},
               {"run_s", num(r.run_s)},
+              {"timing_check", r.timing_check},
               {"timeline", to_json(r.timeline)}};
 }
 
@@ -223,6 +224,7 @@ bool from_json(const json& j, EvalResult& r, std::string& err) {
     return false;
   if (auto tit = j.find("timeline"); tit != j.end() && !timeline_from_json(*tit, r.timeline, w + "timeline: ", err))
     return false;
+  if (j.contains("timing_check") && !get(j, "timing_check", r.timing_check, w, err)) return false;
   auto cit = j.find("cases");
   if (cit != j.end()) {
     if (!cit->is_array()) { err = w + "field 'cases': expected an array, got " + type_of(*cit); return false; }

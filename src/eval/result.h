@@ -59,6 +59,8 @@ struct EvalResult {
   double speedup = 0;                             // eager_modeled_us / modeled_us when correct, else 0
   double seconds = 0;                             // wall time of the evaluation
   double reference_s = 0, build_s = 0, run_s = 0; // where it went: PyTorch reference, compiling the candidate, runs
+  std::string timing_check;                       // EvalOptions::timing_check: "equal", else the first difference
+                                                  // of the timing-only trace from the full run's ("" not checked)
   Timeline timeline;
 };
 // Orders results by (correct, speedup), then a candidate that compiled and ran before one that did not: true when a

@@ -4,6 +4,9 @@
 //                  [--output-shape NAME=D0,D1,...]... [--op TYPE] (--out DIR [--json-file FILE] | --channel FD)
 // A DYNAMIC (tensor-list) input takes --input NAME=A.npy,B.npy,...; a DYNAMIC output's shapes are
 // --output-shape NAME=D0,D1;D0,D1 (its tensors are written as NAME.0.npy, NAME.1.npy, ...).
+// --timing-only runs the kernel for its trace alone (sim/timing.h): inputs may be given by shape,
+// --input-shape NAME=DTYPE:D0,D1,..., and no outputs are written; --timing-check runs fully, then timing-only, and
+// reports whether the two traces are equal (summary "timing_check").
 //   kgen-oprun run PROJECT --batch RUNS.json --channel FD [--soc SOC] [--op TYPE]
 //   kgen-oprun call ...      MultiKernelBench binding mode (src/op/call*.cpp)
 // --out writes <output>.npy files (and the run summary to --json-file); --channel sends them as frames
@@ -12,6 +15,7 @@
 // "inputs": ["a.npy", ...] (OpDef order), "attrs": ["NAME=VALUE", ...], "trace": true}, ...]}, one process for every
 // case and trial of an evaluation (the host library loads once).
 // Exit status: 0 ok, 3 the op or kernel is wrong (error[...] line), 2 usage, 1 internal.
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include <chrono>
@@ -28,8 +32,9 @@
 #include "op/npy.h"
 #include "op/runner.h"
 #include "sandbox/channel.h"
+#include "sim/launch.h"
 #include "sim/soc.h"
-#include "sim/trace_export.h"
+#include "perf/trace_diff.h"
 
 namespace {
 namespace fs = std::filesystem;
@@ -54,8 +59,57 @@ using Pairs = std::vector<std::pair<std::string, std::string>>;
 struct Request {
   std::string id = "run";
   Pairs inputs, attrs, oshapes;   // (name or "", value)
+  Pairs input_shapes;             // --input-shape NAME=DTYPE:D0,D1 (timing-only: no data)
   bool trace = false;
+  bool timing_only = false;       // the trace at this size, no values (sim/timing.h)
+  bool timing_check = false;      // run fully, then timing-only, and compare the two traces
 };
+
+// DTYPE:D0,D1,... (a DYNAMIC input: DTYPE:D0,D1;D0,D1, one shape per tensor) -> tensors without data.
+std::string parse_shape_spec(const std::string& name, const std::string& spec, bool list, std::vector<Tensor>& out) {
+  const std::string what = "--input-shape " + name + "=" + spec;
+  size_t colon = spec.find(':');
+  if (colon == std::string::npos) return what + ": expected DTYPE:D0,D1,... (for example float32:4096,393216)";
+  const int dt = npy_dtype_from_name(spec.substr(0, colon));
+  if (dt < 0) return what + ": unknown dtype '" + spec.substr(0, colon) + "' (float32, float16, bfloat16, int32, ...)";
+  std::vector<int64_t> shape;
+  std::string cur;
+  for (char c : spec.substr(colon + 1) + ";") {
+    if (std::isdigit(static_cast<unsigned char>(c))) {
+      cur += c;
+      if (cur.size() > 12) return what + ": a dimension is too large";
+    } else if (c == ',' || c == 'x' || c == ';') {
+      if (!cur.empty()) shape.push_back(std::stoll(cur));
+      else if (c != ';' || shape.empty()) return what + ": an empty dimension";
+      cur.clear();
+      if (c != ';') continue;
+      if (out.size() == 1 && !list) return what + ": ';' separates the tensors of a DYNAMIC input only";
+      Tensor t;
+      t.shape = shape;
+      t.dtype = dt;
+      t.origin = what;
+      uint64_t n = npy_dtype_size(dt);
+      for (int64_t d : shape) {
+        if (d > 0 && n > (1ull << 44) / static_cast<uint64_t>(d))
+          return what + ": more than 16 TiB — kgen models tensors up to that size";
+        n *= static_cast<uint64_t>(d);
+      }
+      t.bytes = n;
+      out.push_back(t);
+      shape.clear();
+    } else if (c != ' ') {
+      return what + ": unexpected '" + std::string(1, c) + "'; expected DTYPE:D0,D1,...";
+    }
+  }
+  return "";
+}
+
+// The peak resident memory of this process in MiB (getrusage: the sandbox has no /proc).
+double peak_rss_mb() {
+  struct rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_maxrss) / 1024.0;
+}
 
 // One request on the opened runner; the result goes to --out or the channel. Returns the exit status.
 int run_one(OpRunner& R, const Request& q, const std::string& out_dir, const std::string& json_file, int channel,
@@ -119,6 +173,26 @@ int run_one(OpRunner& R, const Request& q, const std::string& out_dir, const std
       return usage(e);
     }
   }
+  for (const auto& [name, value] : q.input_shapes) {
+    size_t k = 0;
+    while (k < info.inputs.size() && info.inputs[k].name != name) ++k;
+    if (k >= info.inputs.size())
+      return usage("--input-shape " + name + ": the OpDef of " + info.type + " has no input '" + name + "'");
+    if (spec.inputs[k].present) return usage("--input-shape " + name + ": the input is given twice");
+    const bool list = info.inputs[k].kind == kgen::host::ParamKind::Dynamic;
+    std::vector<Tensor> ts;
+    if (std::string e = parse_shape_spec(name, value, list, ts); !e.empty()) return usage(e);
+    Tensor& t = spec.inputs[k];
+    if (list) {
+      t.present = t.is_list = true;
+      t.origin = ts.front().origin;
+      t.items = ts;
+      for (Tensor& x : t.items) x.present = true;
+    } else {
+      t = ts.front();
+      t.present = true;
+    }
+  }
   size_t given = 0;
   for (auto& t : spec.inputs) given += t.present;
   if (given != info.inputs.size()) {
@@ -179,7 +253,58 @@ int run_one(OpRunner& R, const Request& q, const std::string& out_dir, const std
     }
   }
   RunResult res;
-  if (auto f = R.run(spec, res)) return report(*f);
+  spec.trace = q.trace || q.timing_check;
+  spec.timing_only = q.timing_only && !q.timing_check;
+  // On a channel the trace goes straight into its frame, a core at a time ("trace ID"; the timing-only run of a
+  // --timing-check "trace ID.timing"), never held whole.
+  auto stream_trace = [channel](RunSpec& s, const std::string& name) {
+    if (channel < 0) return;
+    s.trace_begin = [channel, name](uint64_t n) { return kgen::sandbox::write_frame_head(channel, "trace", name, n); };
+    s.trace_put = [channel](const std::string& p) { return kgen::sandbox::write_all(channel, p.data(), p.size()); };
+  };
+  stream_trace(spec, q.id);
+  nlohmann::json check;
+  if (q.timing_check) {   // the full run first, then the same launch timing-only: the traces must be equal
+    if (auto f = R.run(spec, res)) return report(*f);
+    RunSpec shapes_only = spec;
+    shapes_only.timing_only = true;
+    stream_trace(shapes_only, q.id + ".timing");
+    auto drop = [](Tensor& t) {
+      t.data = nullptr;
+      for (Tensor& x : t.items) x.data = nullptr;
+    };
+    // As a timing-only run at a real size gets them: floating-point inputs by shape alone; integer inputs (indices,
+    // masks, counts: they decide addresses) and ValueDepend ones with their data.
+    auto is_float = [](int dt) { return dt == 0 || dt == 1 || dt == 11 || dt == kDtBf16; };   // ge::DataType
+    for (size_t k = 0; k < info.inputs.size(); ++k) {
+      Tensor& t = shapes_only.inputs[k];
+      const int dt = t.is_list && !t.items.empty() ? t.items[0].dtype : t.dtype;
+      if (!info.inputs[k].value_depend && is_float(dt)) drop(t);
+    }
+    RunResult timed;
+    // An emulator error in the timing-only run is the check's finding, not the run's verdict: it comes back as an
+    // exception instead of ending the process (the full run's results are already made).
+    std::optional<Failure> failed;
+    kgen::sim::set_throw_on_error(true);
+    try {
+      failed = R.run(shapes_only, timed);
+    } catch (const kgen::sim::SimError& e) {
+      failed = Failure{3, e.line};
+    }
+    kgen::sim::set_throw_on_error(false);
+    if (failed) {
+      check = {{"failed", failed->text}};
+    } else {
+      check = {{"records", timed.records}, {"value_reads", timed.value_reads}};
+      if (channel < 0) {   // run by hand: compare here (on a channel the parent compares the two traces itself)
+        const std::string diff = kgen::perf::first_difference(res.trace, timed.trace);
+        check["equal"] = diff.empty();
+        check["first_difference"] = diff;
+      }
+    }
+  } else if (auto f = R.run(spec, res)) {
+    return report(*f);
+  }
   nlohmann::json j;
   j["ok"] = true;
   j["op"] = res.op;
@@ -193,6 +318,14 @@ int run_one(OpRunner& R, const Request& q, const std::string& out_dir, const std
   j["cached"] = res.host_cached && res.kernel_cached;
   j["build_s"] = res.build_s;
   j["outputs"] = nlohmann::json::array();
+  j["records"] = res.records;
+  j["gm_bytes"] = res.gm_bytes;
+  if (res.timing_only) {
+    j["timing_only"] = true;
+    j["value_reads"] = res.value_reads;
+    j["first_value_read"] = res.first_value_read;
+  }
+  if (!check.is_null()) j["timing_check"] = check;
   if (channel < 0) {
     std::printf("op %s on %s: kernel %s, block dim %u, tiling key %llu, tiling data %zu bytes, workspace %zu bytes%s\n",
                 res.op.c_str(), res.soc.c_str(), res.kernel.c_str(), res.block_dim,
@@ -207,7 +340,10 @@ int run_one(OpRunner& R, const Request& q, const std::string& out_dir, const std
     for (size_t i = 0; i < o.shape.size(); ++i) shape += (i ? "," : "") + std::to_string(o.shape[i]);
     nlohmann::json oj = {{"name", o.name}, {"shape", o.shape}, {"dtype", npy_dtype_name(o.dtype)},
                          {"unwritten", o.unwritten}, {"untraced", o.untraced}};
-    if (channel >= 0) {
+    if (res.timing_only) {   // no values: the shape is the result
+      if (channel < 0) std::printf("  output %s: shape [%s] %s (timing-only: not computed)\n", o.name.c_str(),
+                                   shape.c_str(), npy_dtype_name(o.dtype));
+    } else if (channel >= 0) {
       std::string bytes = npy_encode(o.shape, o.dtype, o.data.data(), o.data.size());
       if (!kgen::sandbox::write_frame(channel, "npy", q.id + "." + std::to_string(k), bytes)) {
         std::fprintf(stderr, "kgen-oprun: cannot write to the channel\n");
@@ -233,9 +369,21 @@ int run_one(OpRunner& R, const Request& q, const std::string& out_dir, const std
     for (auto& n : res.notes) std::printf("%s\n", n.c_str());
   j["notes"] = res.notes;
   j["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  j["peak_rss_mb"] = peak_rss_mb();
+  if (channel < 0 && res.timing_only)
+    std::printf("timing-only: %llu trace records, %.1f MiB of GM reserved, peak RSS %.1f MiB%s\n",
+                static_cast<unsigned long long>(res.records), res.gm_bytes / 1048576.0, peak_rss_mb(),
+                res.value_reads ? (", " + std::to_string(res.value_reads) + " scalar reads of values it did not "
+                                   "compute (first: " + res.first_value_read + ")").c_str()
+                                : "");
+  if (channel < 0 && !check.is_null())
+    std::printf("timing check: %s\n",
+                check.contains("failed")     ? ("the timing-only run failed: " + check.value("failed", "")).c_str()
+                : check.value("equal", false) ? ("the timing-only trace equals the full run's (" +
+                                                 std::to_string(check.value("records", 0)) + " records)").c_str()
+                                              : ("the traces differ: " + check.value("first_difference", "")).c_str());
   std::fflush(stdout);
   if (channel >= 0) {
-    if (q.trace && !kgen::sandbox::write_frame(channel, "trace", q.id, kgen::sim::last_trace_encoded())) return 1;
     if (!kgen::sandbox::write_frame(channel, "json", q.id, j.dump())) return 1;
   } else if (!json_file.empty()) {
     std::ofstream(json_file) << j.dump() << "\n";
@@ -258,6 +406,10 @@ bool parse_batch(const std::string& path, std::vector<Request>& out, std::string
         q.attrs.emplace_back(n, v);
       }
       q.trace = r.value("trace", false);
+      q.timing_only = r.value("timing_only", false);
+      q.timing_check = r.value("timing_check", false);
+      for (auto& [name, v] : r.value("input_shapes", nlohmann::json::object()).items())
+        q.input_shapes.emplace_back(name, v.get<std::string>());
       out.push_back(std::move(q));
     }
   } catch (const std::exception& e) {
@@ -303,6 +455,13 @@ int run_main(int argc, char** argv) {
       channel = std::stoi(v);
     } else if (a == "--trace") {
       one.trace = true;
+    } else if (a == "--timing-only") {
+      one.timing_only = true;
+    } else if (a == "--timing-check") {
+      one.timing_check = true;
+    } else if (a == "--input-shape") {
+      if (!val(v) || !split_eq(v, n, x)) return usage("--input-shape needs NAME=DTYPE:D0,D1,...");
+      one.input_shapes.emplace_back(n, x);
     } else if (!a.empty() && a[0] == '-') {
       return usage("unknown option " + a);
     } else if (project_dir.empty()) {
@@ -314,6 +473,9 @@ int run_main(int argc, char** argv) {
   if (project_dir.empty()) return usage("no project directory");
   if (out_dir.empty() && channel < 0) return usage("--out DIR or --channel FD is required");
   if (!batch.empty() && channel < 0) return usage("--batch needs --channel");
+  if (!one.input_shapes.empty() && !one.timing_only)
+    return usage("--input-shape gives an input without data: add --timing-only (the run models time, computes no values)");
+  if (one.timing_only && one.timing_check) return usage("--timing-check runs both ways itself: drop --timing-only");
   if (!kgen::sim::find_soc(soc)) return usage("unknown SoC '" + soc + "' (known: " + kgen::sim::soc_names() + ")");
   std::vector<Request> runs;
   if (batch.empty()) {
@@ -335,6 +497,8 @@ int run_main(int argc, char** argv) {
     NpyArray a;
     if (read_npy(path, a).empty()) predicted.emplace_back(name, a.dtype);
   }
+  for (auto& [name, value] : runs[0].input_shapes)
+    if (int dt = npy_dtype_from_name(value.substr(0, value.find(':'))); dt >= 0) predicted.emplace_back(name, dt);
   auto host_future = build_host(p, soc);
   if (Defines guess = predict_defines(p, predicted); !guess.empty()) build_kernel(p, soc, guess);
   OpRunner R;

@@ -66,6 +66,13 @@ size_t npy_dtype_size(int dtype) {
   const Kind* k = by_dtype(dtype);
   return k ? k->size : 0;
 }
+int npy_dtype_from_name(const std::string& name) {
+  if (name == "bfloat16" || name == "bf16") return kDtBf16;
+  for (const Kind& k : kKinds)
+    if (name == k.name) return k.dtype;
+  return -1;
+}
+
 const char* npy_dtype_name(int dtype) {
   if (dtype == kDtBf16) return "bfloat16";
   const Kind* k = by_dtype(dtype);

@@ -30,4 +30,5 @@ std::string write_npy(const std::string& path, const std::vector<int64_t>& shape
                       size_t bytes);
 size_t npy_dtype_size(int dtype);        // 0 when not a dtype .npy can carry (bf16: 2, stored as uint16)
 const char* npy_dtype_name(int dtype);   // "float32", ..., "bfloat16"
+int npy_dtype_from_name(const std::string& name);   // the inverse; -1 for a name it does not know
 }  // namespace kgen::op

@@ -16,8 +16,12 @@
 #include <utility>
 
 #include "op/npy.h"
+#include "perf/model.h"
 #include "sim/gm_races.h"
 #include "sim/soc.h"
+#include "sim/timing.h"
+#include "sim/trace_export.h"
+#include "sim/trace_io.h"
 #include "tikicpulib.h"
 
 namespace kgen::op {
@@ -377,6 +381,14 @@ std::optional<Failure> OpRunner::run(const RunSpec& spec, RunResult& res) {
       return fail("op-def", host_cpp, param_line("Input", p.name),
                   "DYNAMIC input '" + p.name + "' is not given — pass its tensors (--input " + p.name +
                       "=A.npy,B.npy,...)");
+    if (p.value_depend && t.present && !t.is_list && !t.data && t.bytes)
+      return fail("op-def", host_cpp, param_line("Input", p.name),
+                  "input '" + p.name + "' is ValueDepend (TilingFunc reads its values), so a timing-only run needs its "
+                  "data too — give it as --input " + p.name + "=FILE.npy, not by shape");
+    if (!t.data && t.bytes && t.present && !t.is_list && !spec.timing_only)
+      return fail("op-def", host_cpp, param_line("Input", p.name),
+                  "input '" + p.name + "' has a shape but no data: only a timing-only run (--timing-only) takes "
+                  "inputs by shape", 2);
     if (t.is_list && p.kind != host::ParamKind::Dynamic)
       return fail("op-def", host_cpp, param_line("Input", p.name),
                   "input '" + p.name + "' is given a list of " + std::to_string(t.items.size()) +
@@ -621,8 +633,9 @@ std::optional<Failure> OpRunner::run(const RunSpec& spec, RunResult& res) {
   bool alloc_failed = false;
   size_t alloc_failed_bytes = 0;
   // Each buffer is named for the raw-access message (gm.h); the tiling data stays open to plain pointers.
-  auto alloc = [&](size_t n, const std::string& label) {
-    void* p = AscendC::GmAlloc(n ? n : 1);
+  // A timing-only run's tensors without data are reservations (sim/gm.h gm_reserve): address space, no memory.
+  auto alloc = [&](size_t n, const std::string& label, bool no_data = false) {
+    void* p = no_data ? kgen::sim::gm_reserve(n ? n : 1) : AscendC::GmAlloc(n ? n : 1);
     if (!p) {
       alloc_failed = true;
       alloc_failed_bytes = n;
@@ -647,9 +660,10 @@ std::optional<Failure> OpRunner::run(const RunSpec& spec, RunResult& res) {
   };
   std::vector<std::pair<const Tensor*, uint8_t*>> input_gm;   // for writing back in-place results
   auto tensor_gm = [&](const Tensor& t, const std::string& label) {
-    uint8_t* p = alloc(t.bytes, label);
-    if (!alloc_failed && t.bytes) std::memcpy(p, t.data, t.bytes);
-    if (!alloc_failed) input_gm.push_back({&t, p});
+    uint8_t* p = alloc(t.bytes, label, spec.timing_only && !t.data);
+    if (alloc_failed) return p;
+    if (t.data && t.bytes) std::memcpy(p, t.data, t.bytes);
+    input_gm.push_back({&t, p});
     return p;
   };
   LaunchCtx ctx;
@@ -682,9 +696,9 @@ std::optional<Failure> OpRunner::run(const RunSpec& spec, RunResult& res) {
                   "output '" + outs[k].name + "' needs " + std::to_string(bytes) + " bytes (" + shape_str(outs[k].shape) +
                       " " + dname(outs[k].dtype) + ") but the caller's tensor has " +
                       std::to_string(spec.output_dest_bytes[k]) + " — allocate the output with the shape InferShape gives");
-    uint8_t* p = alloc(bytes, "output '" + outs[k].name + "'");
+    uint8_t* p = alloc(bytes, "output '" + outs[k].name + "'", spec.timing_only);
     if (alloc_failed) break;
-    std::memset(p, 0xFF, bytes);   // poison: NaN for floats; elements still all-0xFF afterwards were never written
+    if (!spec.timing_only) std::memset(p, 0xFF, bytes);   // poison: NaN for floats; elements still all-0xFF afterwards were never written
     out_ptr.push_back(p);
     out_bytes.push_back(bytes);
   }
@@ -702,7 +716,7 @@ std::optional<Failure> OpRunner::run(const RunSpec& spec, RunResult& res) {
   size_t ws = 0;
   for (size_t w : tr.workspace_sizes) ws += w;
   res.workspace_bytes = ws;
-  if (!alloc_failed) ctx.args.push_back(alloc(ws ? ws : 32, "the workspace"));
+  if (!alloc_failed) ctx.args.push_back(alloc(ws ? ws : 32, "the workspace", spec.timing_only));
   uint8_t* tiling = alloc_failed ? nullptr : alloc(tr.data_size, "the tiling data");
   if (alloc_failed)
     return fail("gm-alloc", host_cpp, func_line("SetTiling"),
@@ -716,18 +730,42 @@ std::optional<Failure> OpRunner::run(const RunSpec& spec, RunResult& res) {
     return fail("op-def", host_cpp, 0, "the op has " + std::to_string(ctx.args.size()) + " kernel arguments; kgen supports " +
                                            std::to_string(kMaxArgs));
   // --- launch ---------------------------------------------------------------------------------------------------
+  for (void* p : owned) {
+    uintptr_t base = 0;
+    uint64_t size = 0;
+    if (kgen::sim::gm_find(p, base, size)) res.gm_bytes += size;
+  }
   kgen::sim::gm_guard(true);   // candidates touch GM through the API only (sim/gm.h)
   kgen::rt::set_tiling_key(tr.tiling_key);
   kgen::rt::set_kernel_mode(implied_kernel_mode(project_.kernel_cpp));
+  struct TimingOnly {   // reset even when the launch throws (tests run the emulator with throw_on_error)
+    explicit TimingOnly(bool on) {
+      kgen::sim::reset_value_reads();
+      kgen::sim::set_timing_only(on);
+    }
+    ~TimingOnly() { kgen::sim::set_timing_only(false); }
+  } timing_only(spec.timing_only);
   kgen::rt::launch(res.kernel.c_str(), tr.block_dim, soc_.c_str(),
                    [](void* c) {
                      auto* L = static_cast<LaunchCtx*>(c);
                      kCallTable[L->args.size()](L->fn, L->args.data());
                    },
                    &ctx, kgen::rt::Loc::current());
+  for (const auto& core : kgen::sim::last_launch_trace().cores) res.records += core.recs.size();
+  if (spec.trace && spec.trace_put)   // GM as (allocation, offset): deterministic
+    perf::encode_launch(kgen::sim::last_launch_trace(), &kgen::sim::gm_locate, spec.trace_begin, spec.trace_put);
+  else if (spec.trace)
+    res.trace = kgen::sim::last_trace_encoded();
+  if (spec.timing_only) {   // the trace is the result: no values to write back or read
+    res.timing_only = true;
+    const kgen::sim::ValueReads vr = kgen::sim::value_reads();
+    res.value_reads = vr.count;
+    res.first_value_read = vr.first;
+  }
   // --- inputs the kernel wrote (in place), back to the caller's memory ------------------------------------------
   for (auto& [t, p] : input_gm) {
-    if (t->writeback && t->bytes && kgen::sim::gm_range_written(p, t->bytes)) std::memcpy(t->writeback, p, t->bytes);
+    if (!spec.timing_only && t->writeback && t->bytes && kgen::sim::gm_range_written(p, t->bytes))
+      std::memcpy(t->writeback, p, t->bytes);
   }
   // --- outputs --------------------------------------------------------------------------------------------------
   for (size_t k = 0; k < outs.size(); ++k) {
@@ -738,6 +776,10 @@ std::optional<Failure> OpRunner::run(const RunSpec& spec, RunResult& res) {
     r.dtype = outs[k].dtype;
     size_t es = host::dtype_size(r.dtype);
     r.elements = es ? out_bytes[k] / es : 0;
+    if (spec.timing_only) {   // a reservation: shape and dtype only
+      res.outputs.push_back(std::move(r));
+      continue;
+    }
     // Unwritten: still the poison bytes and never the target of a GM write (the emulator's write record).
     const std::vector<bool> written = kgen::sim::gm_written_elements(out_ptr[k], r.elements, static_cast<uint32_t>(es));
     // Untraced: no traced write, yet no longer the poison: something outside the emulated API wrote it.

@@ -16,6 +16,7 @@
 //    when the sum is 0 (CANN passes a valid address to a kernel whose workspace size is 0).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -60,6 +61,14 @@ struct RunSpec {
   std::vector<bool> output_shape_given;
   std::vector<void*> output_dest;                          // optional: caller memory per output instance (exec_aclnn)
   std::vector<size_t> output_dest_bytes;
+  // A timing-only run (sim/timing.h): the kernel's trace at this size, no values. Inputs may come without data
+  // (shape and dtype only; a ValueDepend input still needs its data); outputs are not read back.
+  bool timing_only = false;
+  bool trace = false;   // encode the launch trace into RunResult::trace, while the GM buffers it names still exist
+  // With `trace`, when set: the encoded trace streamed instead (begin(total bytes), then put(piece) a core at a time;
+  // perf::encode_launch), so a timing-only trace of millions of records is never held whole in encoded form.
+  std::function<bool(uint64_t)> trace_begin;
+  std::function<bool(const std::string&)> trace_put;
 };
 struct OutputResult {
   std::string name;             // the OpDef's name; "y[2]" for the third tensor of DYNAMIC output y
@@ -80,6 +89,12 @@ struct RunResult {
   double build_s = 0;               // compiling the host and kernel libraries in this run (0 when both cached)
   std::vector<OutputResult> outputs;   // per output instance
   std::vector<std::string> notes;   // warning/note lines
+  bool timing_only = false;
+  uint64_t value_reads = 0;         // timing-only: scalar reads of values the run did not compute (sim/timing.h)
+  std::string first_value_read;     // "file:line API"
+  uint64_t gm_bytes = 0;            // GM allocated for the launch (tensors, workspace, tiling)
+  uint64_t records = 0;             // trace records of the launch, all cores
+  std::string trace;                // perf/ktrace_io.h bytes, when RunSpec::trace
 };
 
 class OpRunner {

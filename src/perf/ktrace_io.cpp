@@ -5,7 +5,7 @@
 
 namespace kgen::perf {
 namespace {
-constexpr size_t kOpBytes = 72;
+constexpr size_t kOpBytes = kKtraceOpBytes;
 
 struct Out {
   std::string s;
@@ -36,34 +36,49 @@ struct In {
 };
 }  // namespace
 
-std::string encode_ktrace(const KTrace& t) {
+std::string encode_ktrace_head(const KTrace& t, uint32_t ncores, uint64_t nops) {
   Out o;
+  size_t names = 0;
+  for (auto& a : t.apis) names += 4 + a.size();
+  o.s.reserve(64 + t.kernel.size() + t.soc.size() + names + ncores * 17ull + nops * kOpBytes);
   o.s = "KGT1";
   o.put(t.block_dim);
   o.str(t.kernel);
   o.str(t.soc);
   o.put(static_cast<uint32_t>(t.apis.size()));
   for (auto& a : t.apis) o.str(a);
-  o.put(static_cast<uint32_t>(t.cores.size()));
-  for (const KCore& c : t.cores) {
-    o.put(c.block);
-    o.put(static_cast<uint8_t>(c.aic));
-    o.put(c.sub_block);
-    o.put(static_cast<uint64_t>(c.ops.size()));
-    size_t base = o.s.size();
-    o.s.resize(base + c.ops.size() * kOpBytes);
-    char* p = o.s.data() + base;
-    for (const Op& op : c.ops) {
-      auto w = [&p](const auto& v) {
-        std::memcpy(p, &v, sizeof v);
-        p += sizeof v;
-      };
-      w(static_cast<uint8_t>(op.kind)); w(op.pipe); w(op.pipe2); w(op.dtype);
-      w(op.api); w(op.line); w(op.elems); w(op.bytes); w(op.repeats); w(op.count); w(op.event); w(op.id);
-      w(op.gm_buf); w(op.gm_off); w(op.m); w(op.n); w(op.k);
-    }
-  }
+  o.put(ncores);
   return o.s;
+}
+
+void encode_ktrace_core(const KCore& c, std::string& out) {
+  Out o;
+  o.s.swap(out);
+  o.put(c.block);
+  o.put(static_cast<uint8_t>(c.aic));
+  o.put(c.sub_block);
+  o.put(static_cast<uint64_t>(c.ops.size()));
+  size_t base = o.s.size();
+  o.s.resize(base + c.ops.size() * kOpBytes);
+  char* p = o.s.data() + base;
+  for (const Op& op : c.ops) {
+    auto w = [&p](const auto& v) {
+      std::memcpy(p, &v, sizeof v);
+      p += sizeof v;
+    };
+    w(static_cast<uint8_t>(op.kind)); w(op.pipe); w(op.pipe2); w(op.dtype);
+    w(op.api); w(op.line); w(op.elems); w(op.bytes); w(op.repeats); w(op.count); w(op.event); w(op.id);
+    w(op.gm_buf); w(op.gm_off); w(op.m); w(op.n); w(op.k);
+  }
+  o.s.swap(out);
+}
+
+std::string encode_ktrace(const KTrace& t) {
+  uint64_t nops = 0;
+  for (const KCore& c : t.cores) nops += c.ops.size();
+  std::string s = encode_ktrace_head(t, static_cast<uint32_t>(t.cores.size()), nops);
+  for (const KCore& c : t.cores) encode_ktrace_core(c, s);
+  return s;
 }
 
 bool decode_ktrace(const std::string& bytes, KTrace& t, std::string& err, uint64_t max_ops) {

@@ -11,6 +11,12 @@
 
 namespace kgen::perf {
 std::string encode_ktrace(const KTrace& t);
+// The same in pieces, so that a large trace is never held twice in the model's form: the head (t's kernel, soc,
+// block dim and api table, then the core count; room reserved for nops records), then each core appended.
+std::string encode_ktrace_head(const KTrace& t, uint32_t ncores, uint64_t nops);
+void encode_ktrace_core(const KCore& c, std::string& out);
+constexpr size_t kKtraceCoreHeadBytes = 17;   // i32 block, u8 aic, i32 sub_block, u64 nops
+constexpr size_t kKtraceOpBytes = 72;
 // max_ops: the most records accepted over all cores. False with `err` set on anything malformed.
 bool decode_ktrace(const std::string& bytes, KTrace& t, std::string& err, uint64_t max_ops = 200000000);
 }  // namespace kgen::perf

@@ -1,6 +1,8 @@
 // The kernel performance model (design: model.h and docs/perf-model.md).
 #include "perf/model.h"
 
+#include "perf/ktrace_io.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -26,52 +28,90 @@ uint32_t KTrace::intern(const std::string& api) {
   return static_cast<uint32_t>(apis.size() - 1);
 }
 
-KTrace from_launch(const sim::LaunchTrace& t, GmLocate locate) {
+namespace {
+using ApiIds = std::unordered_map<const char*, uint32_t>;   // api names are string literals of the library
+uint32_t api_id(const char* api, KTrace& k, ApiIds& ids) {
+  auto it = ids.find(api);
+  if (it == ids.end()) it = ids.emplace(api, k.intern(api)).first;
+  return it->second;
+}
+KTrace head_of(const sim::LaunchTrace& t) {
   KTrace k;
   k.kernel = t.kernel;
   k.soc = t.soc;
   k.block_dim = t.block_dim;
   k.apis.push_back("");
-  std::unordered_map<const char*, uint32_t> ids;   // api names are string literals of the library
-  for (const sim::CoreTrace& ct : t.cores) {
-    KCore c;
-    c.block = ct.block;
-    c.aic = ct.core_type && ct.core_type[0] == 'A' && ct.core_type[1] == 'I' && ct.core_type[2] == 'C';
-    c.sub_block = ct.sub_block;
-    c.ops.reserve(ct.recs.size());
-    for (const sim::TraceRec& r : ct.recs) {
-      Op o;
-      o.kind = static_cast<Op::Kind>(r.kind);
-      o.pipe = r.pipe;
-      o.pipe2 = r.pipe2;
-      o.dtype = r.dtype;
-      if (r.api) {
-        auto it = ids.find(r.api);
-        if (it == ids.end()) it = ids.emplace(r.api, k.intern(r.api)).first;
-        o.api = it->second;
-      }
-      o.line = r.line;
-      o.elems = r.elems;
-      o.bytes = r.bytes;
-      o.repeats = r.repeats;
-      o.count = r.count ? r.count : 1;
-      o.event = r.event;
-      o.id = r.id;
-      if (r.gm) {
-        uint32_t buf = 0;
-        uint64_t off = r.gm;
-        if (!locate || !locate(r.gm, buf, off)) { buf = 0; off = r.gm; }
-        o.gm_buf = buf;
-        o.gm_off = off;
-      }
-      o.m = r.cube_m;
-      o.n = r.cube_n;
-      o.k = r.cube_k;
-      c.ops.push_back(o);
-    }
-    k.cores.push_back(std::move(c));
-  }
   return k;
+}
+KCore core_of(const sim::CoreTrace& ct, KTrace& k, ApiIds& ids, GmLocate locate) {
+  KCore c;
+  c.block = ct.block;
+  c.aic = ct.core_type && ct.core_type[0] == 'A' && ct.core_type[1] == 'I' && ct.core_type[2] == 'C';
+  c.sub_block = ct.sub_block;
+  c.ops.reserve(ct.recs.size());
+  for (const sim::TraceRec& r : ct.recs) {
+    Op o;
+    o.kind = static_cast<Op::Kind>(r.kind);
+    o.pipe = r.pipe;
+    o.pipe2 = r.pipe2;
+    o.dtype = r.dtype;
+    if (r.api) o.api = api_id(r.api, k, ids);
+    o.line = r.line;
+    o.elems = r.elems;
+    o.bytes = r.bytes;
+    o.repeats = r.repeats;
+    o.count = r.count ? r.count : 1;
+    o.event = r.event;
+    o.id = r.id;
+    if (r.gm) {
+      uint32_t buf = 0;
+      uint64_t off = r.gm;
+      if (!locate || !locate(r.gm, buf, off)) { buf = 0; off = r.gm; }
+      o.gm_buf = buf;
+      o.gm_off = off;
+    }
+    o.m = r.cube_m;
+    o.n = r.cube_n;
+    o.k = r.cube_k;
+    c.ops.push_back(o);
+  }
+  return c;
+}
+}  // namespace
+
+KTrace from_launch(const sim::LaunchTrace& t, GmLocate locate) {
+  KTrace k = head_of(t);
+  ApiIds ids;
+  for (const sim::CoreTrace& ct : t.cores) k.cores.push_back(core_of(ct, k, ids, locate));
+  return k;
+}
+
+bool encode_launch(const sim::LaunchTrace& t, GmLocate locate, const std::function<bool(uint64_t)>& begin,
+                   const std::function<bool(const std::string&)>& put) {
+  KTrace k = head_of(t);
+  ApiIds ids;
+  for (const sim::CoreTrace& ct : t.cores)   // the api table first (the head holds it), in from_launch's order
+    for (const sim::TraceRec& r : ct.recs)
+      if (r.api) api_id(r.api, k, ids);
+  const std::string head = encode_ktrace_head(k, static_cast<uint32_t>(t.cores.size()), 0);
+  uint64_t total = head.size();
+  for (const sim::CoreTrace& ct : t.cores) total += kKtraceCoreHeadBytes + ct.recs.size() * kKtraceOpBytes;
+  if (!begin(total) || !put(head)) return false;
+  std::string piece;
+  for (const sim::CoreTrace& ct : t.cores) {
+    piece.clear();
+    encode_ktrace_core(core_of(ct, k, ids, locate), piece);
+    if (!put(piece)) return false;
+  }
+  return true;
+}
+
+std::string encode_launch(const sim::LaunchTrace& t, GmLocate locate) {
+  std::string s;
+  encode_launch(
+      t, locate, [&s](uint64_t n) { s.reserve(n); return true; },
+      [&s](const std::string& piece) { s += piece; return true; });
+  return s;
 }
 
 Result model_launch(const sim::LaunchTrace& t, const Profile& p, const Options& o) {

@@ -15,6 +15,7 @@
 // transfers, iterated to a fixed point); GM byte ranges read or written earlier in the launch hit L2.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,13 @@ struct KTrace {
 using GmLocate = bool (*)(uint64_t addr, uint32_t& buf, uint64_t& off);
 // From the in-memory trace. `locate` = kgen::sim::gm_locate (nullptr: the raw address is the offset in buffer 0).
 KTrace from_launch(const sim::LaunchTrace& t, GmLocate locate = nullptr);
+// From the in-memory trace straight to perf/ktrace_io.h bytes, a core at a time (a timing-only run's trace of
+// millions of records is never held twice in the model's form): the bytes of encode_ktrace(from_launch(t, locate)).
+std::string encode_launch(const sim::LaunchTrace& t, GmLocate locate = nullptr);
+// The same bytes streamed: begin(total size) once, then put(piece) for the head and for each core in turn, so a
+// trace is never held whole in encoded form either (kgen-oprun writes it straight into its channel frame).
+bool encode_launch(const sim::LaunchTrace& t, GmLocate locate, const std::function<bool(uint64_t)>& begin,
+                   const std::function<bool(const std::string&)>& put);
 // From the KGEN_TRACE JSON file (src/sim/trace.cpp). False with `err` set on failure.
 bool load_trace_json(const std::string& path, KTrace& out, std::string& err);
 

@@ -78,19 +78,25 @@ bool FrameParser::feed(const char* p, size_t n, std::vector<Frame>& out) {
   return true;
 }
 
-bool write_frame(int fd, const std::string& kind, const std::string& name, const void* data, size_t size) {
+bool write_all(int fd, const void* data, size_t size) {
+  const char* p = static_cast<const char*>(data);
+  while (size) {
+    ssize_t k = ::write(fd, p, size);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) return false;
+    p += k;
+    size -= static_cast<size_t>(k);
+  }
+  return true;
+}
+
+bool write_frame_head(int fd, const std::string& kind, const std::string& name, size_t size) {
   if (!frame_token(kind) || !frame_token(name)) return false;
   std::string h = "KGF1 " + kind + " " + name + " " + std::to_string(size) + "\n";
-  auto put = [fd](const char* p, size_t n) {
-    while (n) {
-      ssize_t k = ::write(fd, p, n);
-      if (k < 0 && errno == EINTR) continue;
-      if (k <= 0) return false;
-      p += k;
-      n -= static_cast<size_t>(k);
-    }
-    return true;
-  };
-  return put(h.data(), h.size()) && put(static_cast<const char*>(data), size);
+  return write_all(fd, h.data(), h.size());
+}
+
+bool write_frame(int fd, const std::string& kind, const std::string& name, const void* data, size_t size) {
+  return write_frame_head(fd, kind, name, size) && write_all(fd, data, size);
 }
 }  // namespace kgen::sandbox

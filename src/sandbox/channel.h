@@ -38,6 +38,10 @@ bool write_frame(int fd, const std::string& kind, const std::string& name, const
 inline bool write_frame(int fd, const std::string& kind, const std::string& name, const std::string& data) {
   return write_frame(fd, kind, name, data.data(), data.size());
 }
+// The same in pieces, for a payload too large to hold whole: the header announcing `size` bytes, then write_all()
+// calls that together write exactly that many.
+bool write_frame_head(int fd, const std::string& kind, const std::string& name, size_t size);
+bool write_all(int fd, const void* data, size_t size);
 // Whether `s` is a valid KIND/NAME token.
 bool frame_token(const std::string& s);
 }  // namespace kgen::sandbox

@@ -212,6 +212,7 @@ Result run(const Child& c, const Limits& l) {
     sigprocmask(SIG_SETMASK, &none, nullptr);
     put_limit(RLIMIT_CPU, l.cpu_s);
     put_limit(RLIMIT_AS, static_cast<double>(l.memory_bytes));
+    put_limit(RLIMIT_DATA, static_cast<double>(l.data_bytes));
     put_limit(RLIMIT_FSIZE, static_cast<double>(l.file_bytes));
     if (cwd && chdir(cwd) != 0) _exit(126);
     execve(exe.c_str(), argv.data(), envp.data());

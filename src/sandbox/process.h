@@ -20,6 +20,8 @@ struct Limits {
   double wall_s = 0;            // wall clock, measured by the parent; the child's process group is killed after it
   double cpu_s = 0;             // RLIMIT_CPU of each process
   size_t memory_bytes = 0;      // RLIMIT_AS of each process
+  size_t data_bytes = 0;        // RLIMIT_DATA: private writable memory (heap, anonymous maps). A timing-only op run
+                                // is bounded by it: its GM is address space (shared, never touched), not memory
   size_t file_bytes = 0;        // RLIMIT_FSIZE: the largest file any process may write
   size_t output_bytes = 1 << 20;  // stdout+stderr kept (the rest is counted and dropped)
   size_t channel_bytes = 0;     // channel bytes accepted; beyond it the child is killed (0: no channel)

@@ -5,6 +5,7 @@
 
 #include "kgen/adv_math.h"
 #include "sim/adv_common.h"
+#include "sim/timing.h"
 #include "sim/adv_tmp_sizes.h"
 
 namespace kgen::sim {
@@ -63,11 +64,15 @@ void adv_math(AdvMath op, DType dt, const LocalRef& dst, const LocalRef& src, co
   touch(src, 0, bytes, false, kV, api, loc);
   if (tmp) touch(*tmp, 0, need, true, kV, api, loc);
   uint8_t* out = touch(dst, 0, bytes, true, kV, api, loc);
+  if (!computes(dt)) {   // timing-only (timing.h): the accesses and the record, no values
+    trace_vec(api, dt, n, static_cast<uint32_t>((bytes + 255) / 256), &dst, &src, tmp, loc);
+    return;
+  }
   const uint8_t* in = bs + src.addr;
   (void)bd;
   for (uint64_t i = 0; i < n; ++i) {
     float x = es == 2 ? static_cast<float>(load<half>(in + i * 2)) : load<float>(in + i * 4);
-    if ((op == AdvMath::Sin || op == AdvMath::Cos) && !(std::fabs(x) <= 65504.0f))
+    if (values_on() && (op == AdvMath::Sin || op == AdvMath::Cos) && !(std::fabs(x) <= 65504.0f))   // timing.h
       fail("param", api, loc, "input element " + std::to_string(i) + " = " + std::to_string(x) +
                                   " is outside [-65504, 65504], the documented input range of " + api);
     float y = math_value(op, x);

@@ -9,6 +9,7 @@
 
 #include "kgen/adv_math2.h"
 #include "sim/adv_common.h"
+#include "sim/timing.h"
 #include "sim/adv_tmp_sizes.h"
 
 namespace kgen::sim {
@@ -141,6 +142,11 @@ void adv_elem2(AdvOp2 op, DType dt, const LocalRef& dst, const LocalRef* src0, c
   (void)b0;
   (void)b1;
   if (tmp && need) touch(*tmp, 0, need, true, kV, api, loc);
+  if (!computes(dt)) {   // timing-only (timing.h): the accesses and the record, no values
+    touch(dst, 0, bytes, true, kV, api, loc);
+    trace_vec(api, dt, n, static_cast<uint32_t>((bytes + 255) / 256), &dst, src0 ? src0 : src1, binary ? src1 : tmp, loc);
+    return;
+  }
   // read every input before writing (dst may alias a source where allowed)
   std::vector<float> a(src0 ? n : 0), b(src1 ? n : 0);
   std::vector<int32_t> ia, ib;
@@ -154,7 +160,7 @@ void adv_elem2(AdvOp2 op, DType dt, const LocalRef& dst, const LocalRef* src0, c
     for (uint64_t i = 0; i < a.size(); ++i) a[i] = ldf(dt, p0 + i * es);
     for (uint64_t i = 0; i < b.size(); ++i) b[i] = ldf(dt, p1 + i * es);
   }
-  if (range_limited(op)) {
+  if (range_limited(op) && values_on()) {   // a timing-only run has no values to check (timing.h)
     for (int k = 0; k < 2; ++k) {
       const std::vector<float>& v = k ? b : a;
       for (uint64_t i = 0; i < v.size(); ++i)
@@ -225,6 +231,12 @@ void cumsum(DType dt, const LocalRef& dst, const LocalRef& last_row, const Local
   issue(kV);
   const uint8_t* ps = touch(src, 0, bytes, false, kV, api, loc);
   if (tmp && need) touch(*tmp, 0, need, true, kV, api, loc);
+  if (!computes(dt)) {   // timing-only (timing.h): the accesses and the record, no values
+    touch(dst, 0, bytes, true, kV, api, loc);
+    if (output_last_row) touch(last_row, 0, rb, true, kV, api, loc);
+    trace_vec(api, dt, total, static_cast<uint32_t>((bytes + 255) / 256), &dst, &src, tmp, loc);
+    return;
+  }
   std::vector<float> v(total);
   for (uint64_t i = 0; i < total; ++i) v[i] = ldf(dt, ps + i * es);
   if (last_axis) {

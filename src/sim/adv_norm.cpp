@@ -6,6 +6,7 @@
 
 #include "kgen/adv_norm.h"
 #include "sim/adv_common.h"
+#include "sim/timing.h"
 
 namespace kgen::sim {
 namespace {
@@ -48,6 +49,13 @@ void softmax(DType dt, DType red_dt, const LocalRef& dst, const LocalRef* sum, c
   issue(kV);
   touch(src, 0, bytes, false, kV, api, loc);
   if (tmp) touch(*tmp, 0, need, true, kV, api, loc);
+  if (!computes(dt)) {   // timing-only (timing.h): the accesses and the record, no values
+    touch(dst, 0, bytes, true, kV, api, loc);
+    if (sum) touch(*sum, 0, red_bytes, true, kV, api, loc);
+    if (max) touch(*max, 0, red_bytes, true, kV, api, loc);
+    trace_vec(api, dt, static_cast<uint64_t>(M) * K, static_cast<uint32_t>((bytes + 255) / 256), &dst, &src, tmp, loc);
+    return;
+  }
   std::vector<float> in(static_cast<size_t>(M) * K);
   for (uint64_t i = 0; i < in.size(); ++i) in[i] = ldf(dt, bs + src.addr + i * es);
   uint8_t* pd = touch(dst, 0, bytes, true, kV, api, loc);
@@ -109,6 +117,13 @@ void layer_norm(DType dt, const LocalRef& out, const LocalRef& mean, const Local
   touch(gamma, 0, hb, false, kV, api, loc);
   touch(beta, 0, hb, false, kV, api, loc);
   if (tmp) touch(*tmp, 0, need, true, kV, api, loc);
+  if (!computes(dt)) {   // timing-only (timing.h): the accesses and the record, no values
+    touch(out, 0, xb, true, kV, api, loc);
+    touch(mean, 0, mb, true, kV, api, loc);
+    touch(var, 0, mb, true, kV, api, loc);
+    trace_vec(api, dt, B * S * H, static_cast<uint32_t>((xb + 255) / 256), &out, &x, tmp, loc);
+    return;
+  }
   std::vector<float> in(B * S * H), g(H), be(H);
   for (uint64_t i = 0; i < in.size(); ++i) in[i] = ldf(dt, bx + x.addr + i * es);
   for (uint64_t h = 0; h < H; ++h) { g[h] = ldf(dt, bg + gamma.addr + h * es); be[h] = ldf(dt, bb + beta.addr + h * es); }

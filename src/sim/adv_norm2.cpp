@@ -7,6 +7,7 @@
 
 #include "kgen/adv_norm2.h"
 #include "sim/adv_common.h"
+#include "sim/timing.h"
 
 namespace kgen::sim {
 namespace {
@@ -59,6 +60,11 @@ void rms_norm(DType dt, const LocalRef& dst, const LocalRef& src, const LocalRef
   touch(src, 0, xb, false, kV, api, loc);
   touch(gamma, 0, hb, false, kV, api, loc);
   if (tmp) touch(*tmp, 0, need, true, kV, api, loc);
+  if (!computes(dt)) {   // timing-only (timing.h): the accesses and the record, no values
+    touch(dst, 0, xb, true, kV, api, loc);
+    trace_vec(api, dt, rows * H, static_cast<uint32_t>((xb + 255) / 256), &dst, &src, tmp, loc);
+    return;
+  }
   std::vector<float> in(rows * H), g(H);
   for (uint64_t i = 0; i < in.size(); ++i) in[i] = ldf(dt, bs + src.addr + i * es);
   for (uint64_t h = 0; h < H; ++h) g[h] = ldf(dt, bg + gamma.addr + h * es);
@@ -105,6 +111,13 @@ void log_softmax(DType dt, const LocalRef& dst, const LocalRef& sum, const Local
   issue(kV);
   touch(src, 0, bytes, false, kV, api, loc);
   touch(tmp, 0, need, true, kV, api, loc);
+  if (!computes(dt)) {   // timing-only (timing.h): the accesses and the record, no values
+    touch(dst, 0, bytes, true, kV, api, loc);
+    touch(sum, 0, red_bytes, true, kV, api, loc);
+    touch(max, 0, red_bytes, true, kV, api, loc);
+    trace_vec(api, dt, static_cast<uint64_t>(M) * K, static_cast<uint32_t>((bytes + 255) / 256), &dst, &src, &tmp, loc);
+    return;
+  }
   std::vector<float> in(static_cast<size_t>(M) * K);
   for (uint64_t i = 0; i < in.size(); ++i) in[i] = ldf(dt, bs + src.addr + i * es);
   for (uint32_t m = 0; m < M; ++m)

@@ -9,6 +9,7 @@
 
 #include "kgen/adv_reduce.h"
 #include "sim/adv_common.h"
+#include "sim/timing.h"
 #include "sim/adv_tmp_sizes.h"
 
 namespace kgen::sim {
@@ -124,6 +125,11 @@ void adv_reduce(AdvRed op, DType dt, const LocalRef& dst, const LocalRef& src, c
   issue(kV);
   const uint8_t* ps = touch(src, 0, src_bytes, false, kV, api, loc);
   if (tmp && need) touch(*tmp, 0, need, true, kV, api, loc);
+  if (!computes(dt)) {   // timing-only (timing.h): the accesses and the record, no values
+    touch(dst, 0, dst_bytes, true, kV, api, loc);
+    trace_vec(api, dt, first * last, static_cast<uint32_t>((src_bytes + 255) / 256), &dst, &src, tmp, loc);
+    return;
+  }
   std::vector<float> v(first * last);
   for (uint64_t r = 0; r < first; ++r)
     for (uint64_t c = 0; c < last; ++c) v[r * last + c] = ldv(dt, ps + (r * pad_last + c) * es);

@@ -13,6 +13,7 @@
 
 #include "kgen/vec_cast.h"
 #include "sim/elementwise.h"
+#include "sim/timing.h"
 #include "sim/vec_lanes.h"
 
 namespace kgen::sim {
@@ -218,7 +219,8 @@ void vec_cast(DType dt_dst, DType dt_src, const LocalRef& dst, const LocalRef& s
   uint8_t* pd = touch_count(dst, count, ed, true, api, loc);
   bool overlap = dst.pos == src.pos && static_cast<uint64_t>(dst.addr) < src.addr + count * es &&
                  static_cast<uint64_t>(src.addr) < dst.addr + count * ed;
-  if (overlap) {   // the unit reads a repeat before writing it; in-place narrowing must not see its own output
+  if (!computes(dt_dst) || !computes(dt_src)) {   // timing.h: no float values in a timing-only run
+  } else if (overlap) {   // the unit reads a repeat before writing it; in-place narrowing must not see its own output
     std::vector<uint8_t> in(ps, ps + count * es);
     convert_n(dt_dst, dt_src, mode, in.data(), pd, count);
   } else {
@@ -242,7 +244,7 @@ void vec_cast_rep(DType dt_dst, DType dt_src, const LocalRef& dst, const LocalRe
   touch_lanes(dst, w, ed, p.dstBlkStride, p.dstRepStride, true, api, loc);
   uint32_t R = lanes_per_repeat(w);
   uint8_t tmp[128 * 8];
-  for (uint32_t r = 0; r < w.repeat; ++r) {   // per repeat: read every lane, then write
+  for (uint32_t r = 0; r < w.repeat && computes(dt_dst) && computes(dt_src); ++r) {   // per repeat: read every lane, then write
     Mask128 m = w.mask_for(r);
     for (uint32_t k = 0; k < R; ++k)
       if (m.test(k))

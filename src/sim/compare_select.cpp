@@ -10,6 +10,7 @@
 
 #include "kgen/vec_compare.h"
 #include "sim/elementwise.h"
+#include "sim/timing.h"
 
 namespace kgen::sim {
 namespace {
@@ -95,7 +96,7 @@ void compare_count(DType dt_dst, DType dt, const rt::LocalRef& dst, const rt::Lo
   const uint8_t* pa = touch_count(src0, count, es, false, api, loc);
   const uint8_t* pb = src1 ? touch_count(*src1, count, es, false, api, loc) : nullptr;
   uint8_t* pd = touch_count(dst, count / 8, 1, true, api, loc);
-  dispatch(dt, api, loc, [&](auto tag) {
+  if (computes(dt)) dispatch(dt, api, loc, [&](auto tag) {   // timing.h: no float values in a timing-only run
     using T = typename decltype(tag)::type;
     const T* a = reinterpret_cast<const T*>(pa);
     if (src1) {
@@ -124,7 +125,7 @@ void compare_rep(DType dt_dst, DType dt, const rt::LocalRef& dst, const rt::Loca
   if (src1) touch_walk(*src1, w, blk1, rep1, false, api, loc);
   uint8_t* pd = touch(dst, 0, static_cast<uint64_t>(repeat) * R / 8, true, kV, api, loc);
   (void)bd;
-  dispatch(dt, api, loc, [&](auto tag) {
+  if (computes(dt)) dispatch(dt, api, loc, [&](auto tag) {   // timing.h: no float values in a timing-only run
     using T = typename decltype(tag)::type;
     T v = scalar_value<T>(s);
     for (uint32_t r = 0; r < repeat; ++r) {
@@ -228,7 +229,7 @@ void vec_select(DType dt, DType dt_mask, const LocalRef& dst, const LocalRef& se
   const uint8_t* pa = touch_count(src0, count, es, false, api, loc);
   const uint8_t* pb = src1 ? touch_count(*src1, count, es, false, api, loc) : nullptr;
   uint8_t* pd = touch_count(dst, count, es, true, api, loc);
-  dispatch(dt, api, loc, [&](auto tag) {
+  if (computes(dt)) dispatch(dt, api, loc, [&](auto tag) {   // timing.h: no float values in a timing-only run
     using T = typename decltype(tag)::type;
     const T* a = reinterpret_cast<const T*>(pa);
     const T* b = reinterpret_cast<const T*>(pb);
@@ -259,7 +260,7 @@ void vec_select_rep(DType dt, DType dt_mask, const LocalRef& dst, const LocalRef
   touch_walk(src0, w, p.src0BlkStride, p.src0RepStride, false, api, loc);
   if (src1) touch_walk(*src1, w, p.src1BlkStride, p.src1RepStride, false, api, loc);
   touch_walk(dst, w, p.dstBlkStride, p.dstRepStride, true, api, loc);
-  dispatch(dt, api, loc, [&](auto tag) {
+  if (computes(dt)) dispatch(dt, api, loc, [&](auto tag) {   // timing.h: no float values in a timing-only run
     using T = typename decltype(tag)::type;
     T v;
     std::memcpy(&v, &s1.bits, sizeof(T));

@@ -197,7 +197,7 @@ uint8_t* sys_workspace() {
     void* p = mmap(nullptr, kSysWorkspaceBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) { std::perror("kgen: mmap system workspace"); std::exit(2); }
     ws = static_cast<uint8_t*>(p);
-    gm_register(ws, kSysWorkspaceBytes);
+    gm_register_fixed(ws, kSysWorkspaceBytes, 0);
   }
   return ws;
 }

@@ -6,6 +6,7 @@
 
 #include "kgen/cube.h"
 #include "sim/cube_common.h"
+#include "sim/timing.h"
 #include "sim/gm.h"
 #include "sim/gm_races.h"
 
@@ -194,6 +195,7 @@ void cube_nd2nz(const LocalRef& dst, const LocalRef* src, const void* src_gm, DT
   uint8_t* dbase = mem_base(dm) + dst.addr;
   const uint8_t* sbase = src ? mem_base(mem_of(src->pos, *c.soc)) + src->addr : static_cast<const uint8_t*>(src_gm);
   const uint8_t* sdata = src ? sbase : gm_data(src_gm);   // GM data moves through the emulator's alias (gm.h)
+  const bool moves = values_on() || (src ? false : gm_has_values(src_gm));   // timing.h
   uint64_t moved = 0;
   for (uint32_t nd = 0; nd < p.ndNum; ++nd) {
     uint64_t soff_nd = static_cast<uint64_t>(nd) * p.srcNdMatrixStride * es;
@@ -212,6 +214,7 @@ void cube_nd2nz(const LocalRef& dst, const LocalRef* src, const void* src_gm, DT
         uint64_t doff = doff_blk + static_cast<uint64_t>(r) * p.dstNzNStride * 32;
         if (p.dstNzNStride != 1) touch(dst, doff, 32, true, pipe, api, loc);
         uint64_t soff = soff_nd + (static_cast<uint64_t>(r) * p.srcDValue + static_cast<uint64_t>(j) * c0) * es;
+        if (!moves) continue;
         std::memmove(dbase + doff, sdata + soff, cols * es);
         if (cols < c0) std::memset(dbase + doff + cols * es, 0, (c0 - cols) * es);   // dValue tail: zero-padded
       }

@@ -9,6 +9,7 @@
 #include "sim/gm_races.h"
 #include "kgen/cube.h"
 #include "sim/gm.h"
+#include "sim/timing.h"
 
 namespace kgen::sim {
 namespace {
@@ -109,6 +110,8 @@ void data_copy(AscendC::TPosition dpos, const LocalRef* dl, void* dg, AscendC::T
   if (!sl) gm_check_range(sg, sstep * (q.blockCount - 1) + len, false, api, loc);
   if (!dl) gm_check_range(dg, dstep * (q.blockCount - 1) + len, true, api, loc);
   issue(pipe);
+  // A timing-only run moves no bytes to or from a GM tensor without data, nor between on-chip buffers (timing.h).
+  const bool moves = values_on() || (sl ? dl == nullptr && gm_has_values(dg) : gm_has_values(sg));
   for (uint32_t i = 0; i < q.blockCount; ++i) {
     // GM addresses are the kernel's (race checks and the trace key on them); data moves through gm_data's alias.
     const uint8_t* sgi = sl ? nullptr : static_cast<const uint8_t*>(sg) + i * sstep;
@@ -119,8 +122,8 @@ void data_copy(AscendC::TPosition dpos, const LocalRef* dl, void* dg, AscendC::T
     if (!dl) gm_access(static_cast<uint8_t*>(dg) + i * dstep, len, true, pipe, api, loc);
     if (dl) {
       uint8_t* d = touch(*dl, i * dstep, len, true, pipe, api, loc);
-      std::memmove(d, s, len);
-    } else {
+      if (moves) std::memmove(d, s, len);
+    } else if (moves) {
       store_to_gm(c, gm_data(static_cast<uint8_t*>(dg) + i * dstep), s, len);
     }
   }
@@ -157,10 +160,12 @@ void data_copy_pad(const LocalRef* dl, void* dg, const LocalRef* sl, const void*
     uint64_t gstep = len + p.srcStride;
     gm_check_range(sg, gstep * (p.blockCount - 1) + len, false, api, loc);
     issue(kMTE2);
+    const bool moves = values_on() || gm_has_values(sg);   // timing.h
     for (uint32_t i = 0; i < p.blockCount; ++i) {
       uint8_t* d = touch(*dl, i * ustep, row, true, kMTE2, api, loc);
       const uint8_t* sgi = static_cast<const uint8_t*>(sg) + i * gstep;
       gm_access(sgi, len, false, kMTE2, api, loc);
+      if (!moves) continue;
       const uint8_t* s = gm_data(sgi);
       std::memcpy(d + lbytes, s, len);
       // Left/right pads and the dummy bytes up to 32: the row's first element when there is no padding at
@@ -190,10 +195,11 @@ void data_copy_pad(const LocalRef* dl, void* dg, const LocalRef* sl, const void*
     uint64_t gstep = len + p.dstStride;
     gm_check_range(dg, gstep * (p.blockCount - 1) + len, true, api, loc);
     issue(kMTE3);
+    const bool moves = values_on() || gm_has_values(dg);   // timing.h
     for (uint32_t i = 0; i < p.blockCount; ++i) {
       const uint8_t* s = store_source(*sl, i * ustep, static_cast<uint8_t*>(dg) + i * gstep, len, api, loc);
       gm_access(static_cast<uint8_t*>(dg) + i * gstep, len, true, kMTE3, api, loc);
-      store_to_gm(c, gm_data(static_cast<uint8_t*>(dg) + i * gstep), s, len);
+      if (moves) store_to_gm(c, gm_data(static_cast<uint8_t*>(dg) + i * gstep), s, len);
     }
     TraceRec& r = trace_instr(kMTE3, api, dt, len * p.blockCount / es, len * p.blockCount, p.blockCount, loc);
     r.src0 = sl->addr;

@@ -76,10 +76,23 @@ void touch_walk(const rt::LocalRef& t, const RepeatWalk& w, uint32_t blk_stride,
     if (open) touch(t, run_start, run_end - run_start, write, kV, api, loc);
     open = false;
   };
+  const uint32_t lanes = std::min(per_block, w.per_block);   // lanes of one block this operand holds
   for (uint32_t r = 0; r < w.repeat; ++r) {
     Mask128 m = w.mask_for(r);
-    for (uint32_t j = 0; j < 8; ++j)
-      for (uint32_t e = 0; e < per_block && e < w.per_block; ++e) {
+    for (uint32_t j = 0; j < 8; ++j) {
+      if (m.all(j * w.per_block, lanes)) {   // a whole block enabled: its lanes follow each other, one piece
+        const uint64_t off = walk_offset(r, j, 0, blk_stride, rep_stride, elem);
+        if (open && off == run_end) {
+          run_end += static_cast<uint64_t>(lanes) * elem;
+          continue;
+        }
+        flush();
+        run_start = off;
+        run_end = off + static_cast<uint64_t>(lanes) * elem;
+        open = true;
+        continue;
+      }
+      for (uint32_t e = 0; e < lanes; ++e) {
         if (!m.test(j * w.per_block + e)) continue;
         uint64_t off = walk_offset(r, j, e, blk_stride, rep_stride, elem);
         if (open && off == run_end) {
@@ -91,6 +104,7 @@ void touch_walk(const rt::LocalRef& t, const RepeatWalk& w, uint32_t blk_stride,
         run_end = off + elem;
         open = true;
       }
+    }
   }
   flush();
 }

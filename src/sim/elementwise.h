@@ -1,6 +1,7 @@
 // Shared machinery of the vector APIs: dtype dispatch, operand checks, the count-form and mask/repeat-form
 // iteration with their memory accounting (bounds, init, races), and the trace record.
 #pragma once
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <type_traits>
@@ -42,6 +43,15 @@ uint8_t* vec_operand(const rt::LocalRef& t, const char* api, const Loc& loc);
 struct Mask128 {
   uint64_t lo = 0, hi = 0;
   bool test(uint32_t k) const { return k < 64 ? (lo >> k) & 1 : (hi >> (k - 64)) & 1; }
+  // Whether bits [from, from + n) are all set (n <= 64; false past bit 127).
+  bool all(uint32_t from, uint32_t n) const {
+    auto ones = [](uint32_t k) { return k >= 64 ? ~0ull : (1ull << k) - 1; };
+    if (from + n > 128) return false;
+    if (from >= 64) return ((hi >> (from - 64)) & ones(n)) == ones(n);
+    const uint32_t in_lo = std::min<uint32_t>(n, 64 - from);
+    if (((lo >> from) & ones(in_lo)) != ones(in_lo)) return false;
+    return in_lo == n || (hi & ones(n - in_lo)) == ones(n - in_lo);
+  }
 };
 
 // How a mask/repeat-form call walks memory: repeats, blocks per repeat, strides, and the mask per repeat.

@@ -4,6 +4,7 @@
 
 #include "kgen/vec_gather.h"
 #include "sim/elementwise.h"
+#include "sim/timing.h"
 
 namespace kgen::sim {
 namespace {
@@ -72,6 +73,11 @@ void gather_count(DType dt, const LocalRef& dst, const LocalRef& src, const Loca
   uint32_t es = dtype_size(dt);
   issue(kV);
   touch(offset, 0, static_cast<uint64_t>(count) * 4, false, kV, api, loc);
+  if (!values_on()) {   // timing-only (timing.h): offsets may be values it lacks, and no record depends on them
+    touch(dst, 0, static_cast<uint64_t>(count) * es, true, kV, api, loc);
+    trace_vec(api, dt, count, (static_cast<uint64_t>(count) * es + 255) / 256, &dst, &src, &offset, loc);
+    return;
+  }
   std::vector<uint32_t> offs(count);
   if (count) std::memcpy(offs.data(), bo + offset.addr, static_cast<size_t>(count) * 4);
   std::vector<uint8_t> snapshot(bs + src.addr, bs + src.addr + src.len);   // dst may alias src: read first
@@ -108,7 +114,8 @@ void gather_rep(DType dt, const LocalRef& dst, const LocalRef& src, const LocalR
     uint64_t k = static_cast<uint64_t>(r) * R + j * w.per_block + e;
     uint32_t off = load<uint32_t>(bo + offset.addr + k * 4);
     uint64_t doff = static_cast<uint64_t>(r) * dst_rep_stride * 32 + (j * w.per_block + e) * es;
-    gather_one(dt, dst, src, bd, bs, base, off, k, doff, api, loc);
+    if (!values_on()) touch(dst, doff, es, true, kV, api, loc);   // timing-only: offsets unknown (timing.h)
+    else gather_one(dt, dst, src, bd, bs, base, off, k, doff, api, loc);
   });
   trace_vec(api, dt, static_cast<uint64_t>(w.repeat) * R, w.repeat, &dst, &src, &offset, loc);
 }
@@ -167,7 +174,9 @@ uint64_t gather_mask(DType dt, const LocalRef& dst, const LocalRef& src, const L
     if (pattern) touch(*pattern, pbase, (n + 8 * pes - 1) / (8 * pes) * pes, false, kV, api, loc);
     for (uint64_t k = 0; k < n; ++k) {
       bool keep;
-      if (pattern) {
+      if (pattern && !values_on()) {   // timing-only: the pattern's bits are values it does not have (timing.h)
+        keep = true;
+      } else if (pattern) {
         keep = (bp[pattern->addr + pbase + k / 8] >> (k % 8)) & 1;
       } else {
         switch (builtin) {
@@ -181,6 +190,7 @@ uint64_t gather_mask(DType dt, const LocalRef& dst, const LocalRef& src, const L
     }
   }
   uint64_t kept = out.size() / es;
+  if (pattern) note_value_read("GatherMask", loc);   // the kept count the kernel gets back depends on the pattern
   if (kept) {
     touch(dst, 0, out.size(), true, kV, api, loc);
     std::memcpy(bd + dst.addr, out.data(), out.size());

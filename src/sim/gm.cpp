@@ -18,6 +18,7 @@
 #include "sim/gm.h"
 #include "sim/gm_races.h"
 #include "sim/launch.h"
+#include "sim/timing.h"
 
 namespace kgen::sim {
 namespace {
@@ -29,6 +30,8 @@ struct GmBlock {
   uint64_t reach = 0;         // bytes a kernel may touch when above size: the device allocator's rounding
   bool open = false;          // never closed (tiling data)
   bool closed = false;
+  bool no_data = false;       // a timing-only run's tensor given by shape: never read or written (sim/timing.h)
+  bool reserved = false;      // gm_reserve: address space only (always PROT_NONE, no alias)
   std::string label;
 };
 uint32_t g_next_id = 0;
@@ -216,7 +219,12 @@ void install_handler() {
 }
 }  // namespace
 
-void gm_register(void* ptr, uint64_t size) { blocks()[reinterpret_cast<uintptr_t>(ptr)] = {size, g_next_id++}; }
+void gm_register(void* ptr, uint64_t size) {
+  GmBlock b;
+  b.size = size;
+  b.id = g_next_id++;
+  blocks()[reinterpret_cast<uintptr_t>(ptr)] = b;
+}
 
 bool gm_locate(uint64_t addr, uint32_t& id, uint64_t& offset) {
   auto& m = blocks();
@@ -234,7 +242,7 @@ void gm_set_granule(const void* ptr, uint64_t granule) {
   if (it == m.end() || granule == 0) return;
   GmBlock& b = it->second;
   uint64_t reach = std::max<uint64_t>(granule, (b.size + granule - 1) / granule * granule);
-  if (b.alias) reach = std::min(reach, b.mapped);
+  if (b.alias || b.reserved) reach = std::min(reach, b.mapped);
   if (reach <= b.size) return;
   if (b.alias) std::memset(b.alias + b.size, 0xFF, reach - b.size);   // not the data of any tensor
   b.reach = reach;
@@ -246,7 +254,26 @@ uint64_t gm_tensor_bytes(const void* addr, uint64_t bytes) {
   if (!b || a >= base + b->size) return b ? 0 : bytes;
   return std::min<uint64_t>(bytes, base + b->size - a);
 }
-void gm_unregister(void* ptr) { blocks().erase(reinterpret_cast<uintptr_t>(ptr)); }
+// Numbering restarts once every numbered buffer is gone, so each run of a process names its buffers alike (traces
+// compare); process-lifetime buffers (gm_register_fixed) keep ids of their own.
+namespace {
+constexpr uint32_t kFixedIds = 0xFFFF0000u;
+void renumber_when_empty() {
+  for (const auto& [base, b] : blocks())
+    if (b.id < kFixedIds) return;
+  g_next_id = 0;
+}
+}  // namespace
+void gm_unregister(void* ptr) {
+  blocks().erase(reinterpret_cast<uintptr_t>(ptr));
+  renumber_when_empty();
+}
+void gm_register_fixed(void* ptr, uint64_t size, uint32_t id) {
+  GmBlock b;
+  b.size = size;
+  b.id = kFixedIds + id;
+  blocks()[reinterpret_cast<uintptr_t>(ptr)] = b;
+}
 
 bool gm_find(const void* addr, uintptr_t& base, uint64_t& size) {
   auto& m = blocks();
@@ -274,6 +301,26 @@ void gm_set_open(const void* ptr, bool open) {
   uintptr_t base;
   if (GmBlock* b = block_of(ptr, base)) b->open = open;
 }
+bool gm_has_values(const void* addr) {
+  uintptr_t base;
+  const GmBlock* b = block_of(addr, base);
+  return !b || !b->no_data;
+}
+void* gm_reserve(uint64_t size) {
+  // Whole pages with a guard page on each side, like GmAlloc, but never backed: PROT_NONE and no alias, so neither
+  // the kernel nor the emulator can touch it and it costs neither memory nor the file-size limit of a memfd.
+  const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  const uint64_t mapped = (std::max<uint64_t>(size, 1) + page - 1) / page * page;
+  void* region = mmap(nullptr, mapped + 2 * page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (region == MAP_FAILED) return nullptr;
+  uint8_t* p = static_cast<uint8_t*>(region) + page;
+  gm_register(p, size);
+  GmBlock& b = blocks()[reinterpret_cast<uintptr_t>(p)];
+  b.mapped = mapped;
+  b.reserved = true;
+  b.no_data = true;
+  return p;
+}
 
 bool& guard_on() {
   static bool on = [] {
@@ -289,9 +336,9 @@ void gm_protect(bool on) {
   if (on) install_handler();
   g_nclosed = 0;
   for (auto& [base, b] : blocks()) {
-    if (!b.alias) continue;
+    if (!b.alias && !b.reserved) continue;
     const bool close_it = on && !b.open;
-    if (close_it != b.closed)
+    if (b.alias && close_it != b.closed)   // a reservation is never open
       mprotect(reinterpret_cast<void*>(base), b.mapped, close_it ? PROT_NONE : PROT_READ | PROT_WRITE);
     b.closed = close_it;
     if (close_it && g_nclosed < kMaxClosed) {
@@ -363,10 +410,17 @@ uint8_t* gm_scalar(const void* addr, uint32_t elem, bool write, const char* api,
 }
 }  // namespace
 void gm_load(const void* addr, uint32_t elem, void* out, const char* api, Loc loc) {
-  std::memcpy(out, gm_scalar(addr, elem, false, api, loc), elem);
+  uint8_t* p = gm_scalar(addr, elem, false, api, loc);
+  if (sim::gm_has_values(addr)) {
+    std::memcpy(out, p, elem);
+  } else {   // a timing-only run's tensor: no value to read
+    std::memset(out, 0, elem);
+    sim::note_value_read("GlobalTensor::GetValue", loc);
+  }
 }
 void gm_store(void* addr, uint32_t elem, const void* in, const char* api, Loc loc) {
-  std::memcpy(gm_scalar(addr, elem, true, api, loc), in, elem);
+  uint8_t* p = gm_scalar(addr, elem, true, api, loc);
+  if (sim::gm_has_values(addr)) std::memcpy(p, in, elem);
 }
 
 void tiling_copy(void* dst, const void* gm, uint32_t bytes, Loc loc) {
@@ -410,11 +464,15 @@ void GmFree(void* ptr) {
   auto& m = kgen::sim::blocks();
   auto it = m.find(reinterpret_cast<uintptr_t>(ptr));
   if (it == m.end()) return;
-  if (it->second.alias) {   // registered memory (not GmAlloc's) belongs to whoever registered it
+  if (it->second.reserved) {
+    const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    munmap(static_cast<uint8_t*>(ptr) - page, it->second.mapped + 2 * page);
+  } else if (it->second.alias) {   // registered memory (not GmAlloc's) belongs to whoever registered it
     const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
     munmap(static_cast<uint8_t*>(ptr) - page, it->second.mapped + 2 * page);
     munmap(it->second.alias, it->second.mapped);
   }
   m.erase(it);
+  kgen::sim::renumber_when_empty();
 }
 }  // namespace AscendC

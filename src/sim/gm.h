@@ -15,6 +15,9 @@
 namespace kgen::sim {
 void gm_register(void* ptr, uint64_t size);
 void gm_unregister(void* ptr);
+// A buffer that lives as long as the process (the system workspace): id `id` of its own, outside the numbering that
+// restarts with each run's buffers (gm_locate).
+void gm_register_fixed(void* ptr, uint64_t size, uint32_t id);
 bool gm_find(const void* addr, uintptr_t& base, uint64_t& size);
 // Which allocation (numbered in allocation order) holds addr, and at what offset: stable across runs.
 bool gm_locate(uint64_t addr, uint32_t& id, uint64_t& offset);
@@ -24,6 +27,11 @@ uint8_t* gm_data(const void* addr);
 // CANN kernels read through a plain pointer as often as through GET_TILING_DATA).
 void gm_set_label(const void* ptr, const char* label);
 void gm_set_open(const void* ptr, bool open);
+// A timing-only run's tensor given by shape alone, its outputs and workspace (sim/timing.h): a GM buffer of any
+// size that is address space only (guarded like GmAlloc's, freed by GmFree), no memory behind it. The emulator
+// never reads or writes its bytes; GetValue on it reads 0 and is counted.
+void* gm_reserve(uint64_t size);
+bool gm_has_values(const void* addr);   // false inside such a buffer
 // The buffer stands for a device allocation rounded up to `granule` bytes (torch_npu's caching allocator: 512):
 // kernels may read and write up to the rounded size without a fault, as on the chip; the extra bytes start as
 // 0xFF and are no tensor's data (outputs are compared at their own size).

@@ -249,6 +249,7 @@ void retire(Launch& L, size_t i) {
   ct.core_type = f.core->kind == CoreKind::AIC ? "AIC" : "AIV";
   ct.sub_block = f.core->kind == CoreKind::AIC ? 0 : f.core->sub_block;
   ct.recs = std::move(f.core->trace);
+  ct.recs.shrink_to_fit();   // a timing-only run keeps millions of records: not the growth's slack on top
   L.trace.cores.push_back(std::move(ct));
   g_stacks.push_back(f.stack);
   L.active.erase(L.active.begin() + static_cast<long>(i));

@@ -7,6 +7,7 @@
 
 #include "kgen/cube.h"
 #include "sim/cube_common.h"
+#include "sim/timing.h"
 #include "sim/gm.h"
 #include "sim/gm_races.h"
 
@@ -79,7 +80,7 @@ void cube_load2d(const LocalRef& dst, const LocalRef* src, const void* src_gm, D
     } else {
       const uint8_t* g = static_cast<const uint8_t*>(src_gm) + so;
       gm_access(g, kFractalBytes, false, pipe, api, loc);
-      std::memcpy(tmp, gm_data(g), kFractalBytes);
+      if (values_on() || gm_has_values(g)) std::memcpy(tmp, gm_data(g), kFractalBytes);   // timing.h
     }
     if (p.ifTranspose) {   // 16x16 b16 fractal: element (i, j) -> (j, i)
       uint8_t t[kFractalBytes];

@@ -11,6 +11,7 @@
 
 #include "kgen/matmul.h"
 #include "sim/core.h"
+#include "sim/timing.h"
 #include "sim/gm.h"
 #include "sim/gm_races.h"
 #include "sim/launch.h"
@@ -379,7 +380,8 @@ void compute_block(MmObj& o, bool partial, const char* api, const Loc& loc) {
     touch(o.op[i].local, 0, bytes, false, p, api, loc);
   }
 
-  // ---- compute ----
+  // ---- compute ---- (not in a timing-only run, timing.h)
+  if (!values_on()) return;
   size_t cells = size_t(cm) * cn;
   if (is_int8(adt)) {
     std::vector<int32_t> a(size_t(cm) * K), b(size_t(K) * cn);
@@ -500,7 +502,7 @@ void write_c(MmObj& o, void* gm, const rt::LocalRef* local, uint8_t atomic, bool
     c.atomic_op = saved_op;
     c.atomic_dt = saved_dt;
     uint8_t* data = gm_data(base);
-    for (int i = 0; i < cm; ++i)
+    for (int i = 0; i < cm && values_on(); ++i)
       for (int j = 0; j < cn; ++j) put(data + off(m0 + i, n0 + j) * cs, i, j);
   }
   if (local) {
@@ -519,8 +521,8 @@ void write_c(MmObj& o, void* gm, const rt::LocalRef* local, uint8_t atomic, bool
     cube_rec(kFIX, "Matmul:FixpipeL0CToGm", cdt, uint64_t(cm) * cn, uint64_t(cm) * cn * cs, 0, cm, cn, 0, loc);
     cube_rec(kMTE2, "Matmul:CopyCToUb", cdt, uint64_t(cm) * cn, need, 0, cm, cn, 0, loc);
     uint8_t* p = touch(*local, 0, need, true, kMTE2, api, loc);
-    if (nz) std::memset(p, 0, need);
-    for (int i = 0; i < cm; ++i)
+    if (nz && values_on()) std::memset(p, 0, need);
+    for (int i = 0; i < cm && values_on(); ++i)
       for (int j = 0; j < cn; ++j) {
         int64_t e = nz ? (j / 16) * (rows16 * 16) + i * 16 + (j % 16) : i * ld + j;
         put(p + e * cs, i, j);

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "sim/core.h"
+#include "sim/timing.h"
 
 namespace kgen::sim {
 namespace {
@@ -223,6 +224,7 @@ uint8_t* local_scalar(const LocalRef& t, uint64_t index, uint32_t elem, bool wri
 }  // namespace
 void local_load(const LocalRef& t, uint64_t index, uint32_t elem, void* out, const char* api, Loc loc) {
   std::memcpy(out, local_scalar(t, index, elem, false, api, loc), elem);
+  sim::note_value_read("LocalTensor::GetValue", loc);   // a timing-only run computed no on-chip values (timing.h)
 }
 void local_store(const LocalRef& t, uint64_t index, uint32_t elem, const void* in, const char* api, Loc loc) {
   std::memcpy(local_scalar(t, index, elem, true, api, loc), in, elem);

@@ -11,6 +11,7 @@
 
 #include "kgen/cube.h"
 #include "sim/cube_common.h"
+#include "sim/timing.h"
 
 namespace kgen::sim {
 namespace {
@@ -137,60 +138,64 @@ void cube_mmad(const LocalRef& c, DType dc, const LocalRef& a, DType da, const L
   if (bias_bt) touch_abs(Mem::BT, bias->addr, static_cast<uint64_t>(N) * 4, false, kM, api, loc);
   touch_abs(Mem::L0C, c.addr, c_bytes, true, kM, api, loc);
 
-  const uint8_t* pa = mem_base(Mem::L0A) + a.addr;
-  const uint8_t* pb = mem_base(Mem::L0B) + b.addr;
-  uint8_t* pc = mem_base(Mem::L0C) + c.addr;
-  const uint8_t* pinit = cinit ? mem_base(Mem::L0C) + cinit->addr : nullptr;
-  const uint8_t* pbias = bias_bt ? mem_base(Mem::BT) + bias->addr : nullptr;
-  const uint32_t Mp = mB * 16, Np = nB * 16;
-  auto a_at = [&](uint32_t i, uint32_t kk) -> const uint8_t* {
-    if (gemv) return pa + static_cast<uint64_t>(kk) * esa;
-    return pa + static_cast<uint64_t>((i / 16) * kB + kk / k0) * kFractalBytes + ((i % 16) * k0 + kk % k0) * esa;
-  };
-  auto b_at = [&](uint32_t kk, uint32_t j) -> const uint8_t* {
-    return pb + static_cast<uint64_t>((kk / k0) * nB + j / 16) * kFractalBytes + ((j % 16) * k0 + kk % k0) * esb;
-  };
-  auto c_off = [&](uint32_t i, uint32_t j) -> uint64_t {
-    return (static_cast<uint64_t>((j / 16) * mB + i / 16) * 256 + (i % 16) * 16 + j % 16) * es_c;
-  };
-  // Results are computed into a scratch buffer first: the initial value may be C itself (accumulate).
-  std::vector<uint8_t> out(c_bytes);
-  const bool integer = dc == DType::I32;
-  std::vector<float> arow(K), bcol(static_cast<size_t>(K) * Np);
-  std::vector<int32_t> arow_i(integer ? K : 0), bcol_i(integer ? static_cast<size_t>(K) * Np : 0);
-  for (uint32_t j = 0; j < Np; ++j)
-    for (uint32_t kk = 0; kk < K; ++kk) {
-      if (integer) bcol_i[static_cast<size_t>(j) * K + kk] = load_int(b_at(kk, j), db);
-      else bcol[static_cast<size_t>(j) * K + kk] = load_real(b_at(kk, j), db);
-    }
-  for (uint32_t i = 0; i < Mp; ++i) {
-    bool row_valid = !gemv || i == 0;   // GEMV: only row 0 exists in A; the other rows of the fractal read as 0
-    for (uint32_t kk = 0; kk < K; ++kk) {
-      if (integer) arow_i[kk] = row_valid ? load_int(a_at(i, kk), da) : 0;
-      else arow[kk] = row_valid ? load_real(a_at(i, kk), da) : 0.0f;
-    }
-    for (uint32_t j = 0; j < Np; ++j) {
-      uint64_t co = c_off(i, j);
-      if (integer) {
-        uint32_t acc = 0;
-        if (pinit) { int32_t v; std::memcpy(&v, pinit + co, 4); acc = static_cast<uint32_t>(v); }
-        if (pbias) { int32_t v; std::memcpy(&v, pbias + static_cast<uint64_t>(j < N ? j : 0) * 4, 4); acc = static_cast<uint32_t>(v); }
-        const int32_t* bc = bcol_i.data() + static_cast<size_t>(j) * K;
-        for (uint32_t kk = 0; kk < K; ++kk) acc += static_cast<uint32_t>(arow_i[kk] * bc[kk]);
-        int32_t v = static_cast<int32_t>(acc);
-        std::memcpy(out.data() + co, &v, 4);
-      } else {
-        float acc = 0.0f;
-        if (pinit) acc = load_real(pinit + co, dc);
-        if (pbias) std::memcpy(&acc, pbias + static_cast<uint64_t>(j < N ? j : 0) * 4, 4);
-        const float* bc = bcol.data() + static_cast<size_t>(j) * K;
-        for (uint32_t kk = 0; kk < K; ++kk) acc += arow[kk] * bc[kk];
-        if (dc == DType::F16) { uint16_t h = f32_to_f16_bits(acc); std::memcpy(out.data() + co, &h, 2); }
-        else std::memcpy(out.data() + co, &acc, 4);
+  // The values (skipped in a timing-only run, timing.h): the product into a scratch buffer, then into C.
+  auto compute = [&] {
+    const uint8_t* pa = mem_base(Mem::L0A) + a.addr;
+    const uint8_t* pb = mem_base(Mem::L0B) + b.addr;
+    uint8_t* pc = mem_base(Mem::L0C) + c.addr;
+    const uint8_t* pinit = cinit ? mem_base(Mem::L0C) + cinit->addr : nullptr;
+    const uint8_t* pbias = bias_bt ? mem_base(Mem::BT) + bias->addr : nullptr;
+    const uint32_t Mp = mB * 16, Np = nB * 16;
+    auto a_at = [&](uint32_t i, uint32_t kk) -> const uint8_t* {
+      if (gemv) return pa + static_cast<uint64_t>(kk) * esa;
+      return pa + static_cast<uint64_t>((i / 16) * kB + kk / k0) * kFractalBytes + ((i % 16) * k0 + kk % k0) * esa;
+    };
+    auto b_at = [&](uint32_t kk, uint32_t j) -> const uint8_t* {
+      return pb + static_cast<uint64_t>((kk / k0) * nB + j / 16) * kFractalBytes + ((j % 16) * k0 + kk % k0) * esb;
+    };
+    auto c_off = [&](uint32_t i, uint32_t j) -> uint64_t {
+      return (static_cast<uint64_t>((j / 16) * mB + i / 16) * 256 + (i % 16) * 16 + j % 16) * es_c;
+    };
+    // Results are computed into a scratch buffer first: the initial value may be C itself (accumulate).
+    std::vector<uint8_t> out(c_bytes);
+    const bool integer = dc == DType::I32;
+    std::vector<float> arow(K), bcol(static_cast<size_t>(K) * Np);
+    std::vector<int32_t> arow_i(integer ? K : 0), bcol_i(integer ? static_cast<size_t>(K) * Np : 0);
+    for (uint32_t j = 0; j < Np; ++j)
+      for (uint32_t kk = 0; kk < K; ++kk) {
+        if (integer) bcol_i[static_cast<size_t>(j) * K + kk] = load_int(b_at(kk, j), db);
+        else bcol[static_cast<size_t>(j) * K + kk] = load_real(b_at(kk, j), db);
+      }
+    for (uint32_t i = 0; i < Mp; ++i) {
+      bool row_valid = !gemv || i == 0;   // GEMV: only row 0 exists in A; the other rows of the fractal read as 0
+      for (uint32_t kk = 0; kk < K; ++kk) {
+        if (integer) arow_i[kk] = row_valid ? load_int(a_at(i, kk), da) : 0;
+        else arow[kk] = row_valid ? load_real(a_at(i, kk), da) : 0.0f;
+      }
+      for (uint32_t j = 0; j < Np; ++j) {
+        uint64_t co = c_off(i, j);
+        if (integer) {
+          uint32_t acc = 0;
+          if (pinit) { int32_t v; std::memcpy(&v, pinit + co, 4); acc = static_cast<uint32_t>(v); }
+          if (pbias) { int32_t v; std::memcpy(&v, pbias + static_cast<uint64_t>(j < N ? j : 0) * 4, 4); acc = static_cast<uint32_t>(v); }
+          const int32_t* bc = bcol_i.data() + static_cast<size_t>(j) * K;
+          for (uint32_t kk = 0; kk < K; ++kk) acc += static_cast<uint32_t>(arow_i[kk] * bc[kk]);
+          int32_t v = static_cast<int32_t>(acc);
+          std::memcpy(out.data() + co, &v, 4);
+        } else {
+          float acc = 0.0f;
+          if (pinit) acc = load_real(pinit + co, dc);
+          if (pbias) std::memcpy(&acc, pbias + static_cast<uint64_t>(j < N ? j : 0) * 4, 4);
+          const float* bc = bcol.data() + static_cast<size_t>(j) * K;
+          for (uint32_t kk = 0; kk < K; ++kk) acc += arow[kk] * bc[kk];
+          if (dc == DType::F16) { uint16_t h = f32_to_f16_bits(acc); std::memcpy(out.data() + co, &h, 2); }
+          else std::memcpy(out.data() + co, &acc, 4);
+        }
       }
     }
-  }
-  std::memcpy(pc, out.data(), c_bytes);
+    std::memcpy(pc, out.data(), c_bytes);
+  };
+  if (values_on()) compute();
   const uint32_t kcube = 32 / esa;   // k per fractal MAC step: 16 (b16), 32 (b8), 8 (b32)
   uint32_t fractal_ops = mB * nB * ((K + kcube - 1) / kcube);
   TraceRec& tr = cube_trace(kM, api, da, static_cast<uint64_t>(M) * N * K, c_bytes, fractal_ops, M, N, K, loc);

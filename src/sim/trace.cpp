@@ -144,7 +144,7 @@ bool write_trace_json(const std::string& path, const LaunchTrace& t) {
   std::fputs("\n]}\n", f);
   return std::fclose(f) == 0;
 }
-std::string encode_trace(const LaunchTrace& t) { return perf::encode_ktrace(perf::from_launch(t, &gm_locate)); }
+std::string encode_trace(const LaunchTrace& t) { return perf::encode_launch(t, &gm_locate); }
 std::string last_trace_encoded() {
   const LaunchTrace& t = last_launch_trace();
   return t.cores.empty() && t.kernel.empty() ? std::string() : encode_trace(t);

@@ -4,6 +4,7 @@
 
 #include "kgen/vec_runtime.h"
 #include "sim/elementwise.h"
+#include "sim/timing.h"
 
 namespace kgen::sim {
 namespace {
@@ -72,7 +73,7 @@ void vec_binary(VOp op, DType dt, const LocalRef& dst, const LocalRef& a, const 
   const uint8_t* pb = touch_count(b, n, es, false, api, loc);
   if (reads_dst(op)) touch_count(dst, n, es, false, api, loc);
   uint8_t* out = touch_count(dst, n, es, true, api, loc);
-  dispatch(dt, api, loc, [&](auto tag) {
+  if (computes(dt)) dispatch(dt, api, loc, [&](auto tag) {   // timing.h: no float values in a timing-only run
     using T = typename decltype(tag)::type;
     binary_count<T>(op, reinterpret_cast<T*>(out), reinterpret_cast<const T*>(pa), reinterpret_cast<const T*>(pb), n);
   });
@@ -92,7 +93,7 @@ void vec_binary_rep(VOp op, DType dt, const LocalRef& dst, const LocalRef& a, co
   touch_walk(b, w, p.src1BlkStride, p.src1RepStride, false, api, loc);
   if (reads_dst(op)) touch_walk(dst, w, p.dstBlkStride, p.dstRepStride, false, api, loc);
   touch_walk(dst, w, p.dstBlkStride, p.dstRepStride, true, api, loc);
-  dispatch(dt, api, loc, [&](auto tag) {
+  if (computes(dt)) dispatch(dt, api, loc, [&](auto tag) {   // timing.h: no float values in a timing-only run
     using T = typename decltype(tag)::type;
     using C = Calc<T>;
     for_each_lane(w, [&](uint32_t r, uint32_t j, uint32_t e) {

@@ -5,6 +5,7 @@
 #include "kgen/vec_misc.h"
 #include "kgen/vec_runtime.h"
 #include "sim/elementwise.h"
+#include "sim/timing.h"
 #include "sim/vec_lanes.h"
 
 namespace kgen::sim {
@@ -126,7 +127,7 @@ void vec_create_index(DType dt, const LocalRef& dst, Scalar first, uint64_t coun
   issue(kV);
   uint32_t es = dtype_size(dt);
   uint8_t* pd = touch_count(dst, count, es, true, api, loc);
-  dispatch(dt, api, loc, [&](auto tag) {
+  if (computes(dt)) dispatch(dt, api, loc, [&](auto tag) {   // timing.h: no float values in a timing-only run
     using T = typename decltype(tag)::type;
     using C = Calc<T>;
     C f = static_cast<C>(scalar_value<T>(first));
@@ -151,7 +152,7 @@ void vec_create_index_rep(DType dt, const LocalRef& dst, Scalar first, const Mas
   issue(kV);
   touch_walk(dst, w, dst_blk_stride, dst_rep_stride, true, api, loc);
   uint32_t R = w.per_block * 8;
-  dispatch(dt, api, loc, [&](auto tag) {
+  if (computes(dt)) dispatch(dt, api, loc, [&](auto tag) {   // timing.h: no float values in a timing-only run
     using T = typename decltype(tag)::type;
     using C = Calc<T>;
     C f = static_cast<C>(scalar_value<T>(first));

@@ -6,6 +6,7 @@
 #include "kgen/vec_runtime.h"
 #include "kgen/vec_scalar.h"
 #include "sim/elementwise.h"
+#include "sim/timing.h"
 
 namespace kgen::sim {
 namespace {
@@ -111,7 +112,7 @@ void scalar_count(VOp op, DType dt, const rt::LocalRef& dst, const rt::LocalRef&
   uint32_t es = dtype_size(dt);
   const uint8_t* ps = touch_count(src, n, es, false, api, loc);
   uint8_t* pd = touch_count(dst, n, es, true, api, loc);
-  dispatch(dt, api, loc, [&](auto tag) {
+  if (computes(dt)) dispatch(dt, api, loc, [&](auto tag) {   // timing.h: no float values in a timing-only run
     using T = typename decltype(tag)::type;
     const T* a = reinterpret_cast<const T*>(ps);
     T* d = reinterpret_cast<T*>(pd);
@@ -144,7 +145,7 @@ void scalar_rep(VOp op, DType dt, const rt::LocalRef& dst, const rt::LocalRef& s
   issue(kV);
   touch_walk(src, w, p.srcBlkStride, p.srcRepStride, false, api, loc);
   touch_walk(dst, w, p.dstBlkStride, p.dstRepStride, true, api, loc);
-  dispatch(dt, api, loc, [&](auto tag) {
+  if (computes(dt)) dispatch(dt, api, loc, [&](auto tag) {   // timing.h: no float values in a timing-only run
     using T = typename decltype(tag)::type;
     ScalarOp<T> f = make_op<T>(op, s, round_en);
     for_each_lane(w, [&](uint32_t r, uint32_t j, uint32_t e) {

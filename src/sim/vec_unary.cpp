@@ -7,6 +7,7 @@
 
 #include "kgen/vec_runtime.h"
 #include "sim/elementwise.h"
+#include "sim/timing.h"
 
 namespace kgen::sim {
 namespace {
@@ -63,7 +64,7 @@ void vec_unary(VOp op, DType dt, const LocalRef& dst, const LocalRef& src, uint6
   uint32_t es = dtype_size(dt);
   const uint8_t* ps = touch_count(src, n, es, false, api, loc);
   uint8_t* pd = touch_count(dst, n, es, true, api, loc);
-  dispatch(dt, api, loc, [&](auto tag) {
+  if (computes(dt)) dispatch(dt, api, loc, [&](auto tag) {   // timing.h: no float values in a timing-only run
     using T = typename decltype(tag)::type;
     unary_count<T>(op, reinterpret_cast<T*>(pd), reinterpret_cast<const T*>(ps), n);
   });
@@ -80,7 +81,7 @@ void vec_unary_rep(VOp op, DType dt, const LocalRef& dst, const LocalRef& src, c
   issue(kV);
   touch_walk(src, w, p.srcBlkStride, p.srcRepStride, false, api, loc);
   touch_walk(dst, w, p.dstBlkStride, p.dstRepStride, true, api, loc);
-  dispatch(dt, api, loc, [&](auto tag) {
+  if (computes(dt)) dispatch(dt, api, loc, [&](auto tag) {   // timing.h: no float values in a timing-only run
     using T = typename decltype(tag)::type;
     using C = Calc<T>;
     for_each_lane(w, [&](uint32_t r, uint32_t j, uint32_t e) {
