@@ -44,6 +44,7 @@ import json, sys
 m = json.load(open(sys.argv[1]))["modeled"]
 e = json.load(open(sys.argv[2]))
 assert m["label"] == "modeled" and m["soc"] == "Ascend910B2", m
+assert m["value_reads"] == 0 and m["records"] > 4_000_000, m
 assert m["bound"] == "HBM", m["bound"]
 assert m["launch_share"] < 0.01, m["launch_share"]
 assert m["gm_bytes"] >= 2 * 4096 * 393216 * 4, m["gm_bytes"]   # every byte in and out once

@@ -310,6 +310,9 @@ int run_op(const OpRunOptions& o) {
       modeled["records"] = summary.value("records", 0);
       modeled["emulate_s"] = summary.value("seconds", 0.0);
       modeled["peak_rss_mb"] = summary.value("peak_rss_mb", 0.0);
+      // Scalar reads of values the run did not have: where control flow may have left the full run's path.
+      modeled["value_reads"] = summary.value("value_reads", 0);
+      modeled["first_value_read"] = sandbox::utf8_clean(summary.value("first_value_read", ""));
       listing += fmt::format("  emulated in {:.2f} s ({:.2f} s in all): {} trace records, {:.0f} MiB of GM reserved, "
                              "peak RSS {:.0f} MiB (as the run reports it)\n",
                              summary.value("seconds", 0.0), r.seconds, summary.value("records", 0),

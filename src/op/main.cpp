@@ -43,7 +43,8 @@ using namespace kgen::op;
 int usage(const std::string& msg) {
   std::fprintf(stderr, "kgen-oprun: %s\nusage: kgen-oprun run PROJECT [--input NAME=FILE.npy]... [--attr NAME=VALUE]... "
                        "(--out DIR [--json-file FILE] | --channel FD) [--soc SOC] [--output-shape NAME=D0,D1,...]... "
-                       "[--op TYPE] | kgen-oprun run PROJECT --batch RUNS.json --channel FD\n",
+                       "[--op TYPE] [--trace] [--timing-only [--input-shape NAME=DTYPE:D0,D1,...]... | --timing-check] "
+                       "| kgen-oprun run PROJECT --batch RUNS.json --channel FD\n",
                msg.c_str());
   return 2;
 }
@@ -471,7 +472,7 @@ int run_main(int argc, char** argv) {
     }
   }
   if (project_dir.empty()) return usage("no project directory");
-  if (out_dir.empty() && channel < 0) return usage("--out DIR or --channel FD is required");
+  if (out_dir.empty() && channel < 0 && !one.timing_only) return usage("--out DIR or --channel FD is required");
   if (!batch.empty() && channel < 0) return usage("--batch needs --channel");
   if (!one.input_shapes.empty() && !one.timing_only)
     return usage("--input-shape gives an input without data: add --timing-only (the run models time, computes no values)");
