@@ -89,8 +89,8 @@ struct TraceRec {
   uint8_t pipe;         // issuing pipe (for flags: source pipe)
   uint8_t pipe2;        // flags: destination pipe
   uint8_t dtype;
-  const char* api;
   uint32_t line;
+  const char* api;
   uint64_t elems;       // elements computed or moved
   uint64_t bytes;       // bytes moved or touched
   uint32_t repeats;
@@ -98,9 +98,11 @@ struct TraceRec {
   int32_t event;        // flags: HardEvent; queues: handle
   int32_t id;           // flags: event id; queues: buffer
   uint32_t dst, src0, src1;   // on-chip byte addresses (0xffffffff: none)
-  uint64_t gm;          // GM address touched, if any
   uint32_t cube_m, cube_n, cube_k;   // cube instructions (pipes M, MTE1, FIX): matrix shape; 0 otherwise
+  uint64_t gm;          // GM address touched, if any
 };
+// In this order the fields need no padding: a timing-only run keeps millions of records (docs/emulator.md).
+static_assert(sizeof(TraceRec) == 80, "TraceRec grew: keep its fields ordered without padding");
 
 struct TPipeState {
   int32_t id;
