@@ -198,7 +198,7 @@ int run_op(const OpRunOptions& o) {
       pol.binds.push_back({failed_dir, false});
       c.env.push_back("KGEN_FAILED_BUILDS=" + failed_dir);
     }
-    c.on_frame = [&](const sandbox::Frame& f) {
+    c.on_frame = [&](sandbox::Frame& f) {
       if (f.kind == "npy" && f.name.rfind("run.", 0) == 0) {
         size_t k = std::strtoul(f.name.c_str() + 4, nullptr, 10);
         if (k < 4096) {
@@ -206,9 +206,9 @@ int run_op(const OpRunOptions& o) {
           outputs[k] = f.data;
         }
       } else if (f.kind == "trace" && f.name == "run") {
-        trace = f.data;
+        trace = std::move(f.data);
       } else if (f.kind == "trace" && f.name == "run.timing") {
-        timing_trace = f.data;
+        timing_trace = std::move(f.data);
       } else if (f.kind == "json" && f.name == "run") {
         try {
           summary = nlohmann::json::parse(f.data);
@@ -296,6 +296,7 @@ int run_op(const OpRunOptions& o) {
       out += "error[protocol] " + o.project + ": no valid launch trace came back (" + (err.empty() ? "none sent" : err) + ")\n";
       status = 3;
     } else {
+      std::string().swap(trace);   // decoded: the bytes are not needed while the model runs
       const perf::Result m = perf::model(kt, perf::load_profile(o.soc));
       const double us = m.steady_us > 0 ? m.steady_us : m.time_us;
       const double launch = us - m.body_us;

@@ -39,7 +39,7 @@ struct Child {
   std::string cgroup_procs;          // a cgroup.procs file the child joins before exec ("" : none)
   // Called for each complete channel frame as it arrives (the frame is then not kept in Result::frames); false
   // stops the child (Result::stopped).
-  std::function<bool(const Frame&)> on_frame;
+  std::function<bool(Frame&)> on_frame;   // may move the frame's data out (a trace of hundreds of MB)
 };
 
 struct Result {
