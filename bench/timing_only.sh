@@ -29,12 +29,12 @@ for c in "${cases[@]}"; do
   "$build/kgen" op run "$proj" $args --timing-only --json >/dev/null 2>&1   # the build, cached for the timed runs
   walls=()
   for _ in $(seq "$n"); do
-    t0=$(date +%s.%N)
+    t0=$(date +%s%N)
     # shellcheck disable=SC2086
     "$build/kgen" op run "$proj" $args --timing-only --json >"$W/out.json" 2>"$W/err.txt" || { cat "$W/err.txt"; exit 1; }
-    walls+=("$(echo "$(date +%s.%N) - $t0" | bc)")
+    walls+=("$(( ($(date +%s%N) - t0) / 1000000 ))")   # ms
   done
-  med=$(printf "%s\n" "${walls[@]}" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+  med=$(printf "%s\n" "${walls[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)] / 1000}')
   /usr/bin/python3 - "$W/out.json" "$name" "$med" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))

@@ -307,22 +307,24 @@ int run_op(const OpRunOptions& o) {
                              "launch {:.1f} us = {:.1f} %), {}-bound, {:.3f} GB between GM and the cores\n",
                              o.soc, o.input_shapes.empty() ? std::string("inputs as given") : fmt::format("{}", fmt::join(o.input_shapes, " ")),
                              us, m.body_us, launch, us > 0 ? 100 * launch / us : 0.0, m.bound, m.gm_bytes / 1e9);
-      // The run's own account of its cost (a resource report, not a verdict: the time above is modeled here).
+      // The run's own account of its cost (a resource report, not a verdict: the time above is modeled here), and
+      // its scalar reads of values it did not have: where control flow may have left the full run's path.
+      const uint64_t reads = summary.value("value_reads", uint64_t{0});
+      const std::string first_read = sandbox::utf8_clean(summary.value("first_value_read", ""));
       modeled["records"] = summary.value("records", 0);
       modeled["emulate_s"] = summary.value("seconds", 0.0);
       modeled["peak_rss_mb"] = summary.value("peak_rss_mb", 0.0);
-      // Scalar reads of values the run did not have: where control flow may have left the full run's path.
-      modeled["value_reads"] = summary.value("value_reads", 0);
-      modeled["first_value_read"] = sandbox::utf8_clean(summary.value("first_value_read", ""));
+      modeled["value_reads"] = reads;
+      modeled["first_value_read"] = first_read;
       listing += fmt::format("  emulated in {:.2f} s ({:.2f} s in all): {} trace records, {:.0f} MiB of GM reserved, "
                              "peak RSS {:.0f} MiB (as the run reports it)\n",
-                             summary.value("seconds", 0.0), r.seconds, summary.value("records", 0),
-                             summary.value("gm_bytes", 0.0) / 1048576.0, summary.value("peak_rss_mb", 0.0));
-      if (summary.value("value_reads", 0) > 0)
+                             modeled["emulate_s"].get<double>(), r.seconds, modeled["records"].get<uint64_t>(),
+                             summary.value("gm_bytes", 0.0) / 1048576.0, modeled["peak_rss_mb"].get<double>());
+      if (reads > 0)
         listing += fmt::format("  note: {} scalar reads of values a timing-only run does not compute (first: {}); if "
                                "the kernel's control flow depends on them its trace here differs from a full run's — "
                                "check with --timing-check at a small shape\n",
-                               summary.value("value_reads", 0), sandbox::utf8_clean(summary.value("first_value_read", "")));
+                               reads, first_read);
     }
   }
   nlohmann::json timing_check;   // the two traces compared here, never the child's verdict on them

@@ -643,6 +643,7 @@ std::optional<Failure> OpRunner::run(const RunSpec& spec, RunResult& res) {
       return dummy;
     }
     owned.push_back(p);
+    res.gm_bytes += n ? n : 1;
     kgen::sim::gm_set_label(p, label.c_str());
     kgen::sim::gm_set_granule(p, kDeviceAllocGranule);
     return static_cast<uint8_t*>(p);
@@ -730,11 +731,6 @@ std::optional<Failure> OpRunner::run(const RunSpec& spec, RunResult& res) {
     return fail("op-def", host_cpp, 0, "the op has " + std::to_string(ctx.args.size()) + " kernel arguments; kgen supports " +
                                            std::to_string(kMaxArgs));
   // --- launch ---------------------------------------------------------------------------------------------------
-  for (void* p : owned) {
-    uintptr_t base = 0;
-    uint64_t size = 0;
-    if (kgen::sim::gm_find(p, base, size)) res.gm_bytes += size;
-  }
   kgen::sim::gm_guard(true);   // candidates touch GM through the API only (sim/gm.h)
   kgen::rt::set_tiling_key(tr.tiling_key);
   kgen::rt::set_kernel_mode(implied_kernel_mode(project_.kernel_cpp));
