@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # `kgen bench`: a tiny candidates tree (symlinks to two example op projects, one broken copy as a second sample, one
 # candidate for a task the suite lacks) on the bundled suite filtered to activation/: verdict counts, results.json
-# schema, missing tasks, resume (second run re-evaluates nothing), --rerun, --json, --generator exec:PROGRAM.
+# schema, missing tasks, resume (second run re-evaluates nothing), --rerun, --json, --generator exec:PROGRAM. The
+# benches run --no-perf-shape: the log_softmax example is right at every check shape and refused at the perf shape
+# (tests/candidates_test.sh checks that), and this test is about the bench's bookkeeping.
 set -u
 KGEN=$1
 SRC=$2
@@ -25,7 +27,7 @@ ln -s "$SRC/examples/op_projects/softmax" "$C/activation/nosuchtask" # no such t
 
 OUT=$T/out
 t0=$(date +%s)
-"$KGEN" bench --suite "$SRC/tasks" --candidates "$C" --filter activation/ --jobs 2 --trials 2 --out "$OUT" \
+"$KGEN" bench --no-perf-shape --suite "$SRC/tasks" --candidates "$C" --filter activation/ --jobs 2 --trials 2 --out "$OUT" \
   > "$T/run1.txt" 2> "$T/run1.err"
 rc=$?
 t1=$(date +%s)
@@ -68,7 +70,7 @@ check "report.html written" test -s "$OUT/report.html"
 
 # Resume: nothing changed, nothing re-evaluated.
 t2=$(date +%s)
-"$KGEN" bench --suite "$SRC/tasks" --candidates "$C" --filter activation/ --jobs 2 --trials 2 --out "$OUT" \
+"$KGEN" bench --no-perf-shape --suite "$SRC/tasks" --candidates "$C" --filter activation/ --jobs 2 --trials 2 --out "$OUT" \
   > "$T/run2.txt" 2>&1
 t3=$(date +%s)
 check "second run re-evaluates nothing" grep -q "evaluated 0, reused 3" "$T/run2.txt"
@@ -77,21 +79,21 @@ check "second run same verdicts" grep -q "verdicts: correct 2, wrong-answer 0, r
 
 # A changed candidate is re-evaluated alone.
 sed -i '$d' "$k"                                                   # fix sample 1
-"$KGEN" bench --suite "$SRC/tasks" --candidates "$C" --filter activation/ --jobs 2 --trials 2 --out "$OUT" \
+"$KGEN" bench --no-perf-shape --suite "$SRC/tasks" --candidates "$C" --filter activation/ --jobs 2 --trials 2 --out "$OUT" \
   > "$T/run3.txt" 2>&1
 check "changed candidate re-evaluated alone" grep -q "evaluated 1, reused 2" "$T/run3.txt"
 check "fixed sample correct" grep -q "verdicts: correct 3," "$T/run3.txt"
 
 # Other settings that can change a verdict (trials, tolerances) are a new evaluation, not a reuse.
-"$KGEN" bench --suite "$SRC/tasks" --candidates "$C" --filter activation/log --jobs 2 --trials 1 --out "$OUT" \
+"$KGEN" bench --no-perf-shape --suite "$SRC/tasks" --candidates "$C" --filter activation/log --jobs 2 --trials 1 --out "$OUT" \
   > "$T/run3b.txt" 2>&1
 check "other --trials: evaluated again" grep -q "evaluated 1, reused 0" "$T/run3b.txt"
-"$KGEN" bench --suite "$SRC/tasks" --candidates "$C" --filter activation/log --jobs 2 --trials 1 --out "$OUT" \
+"$KGEN" bench --no-perf-shape --suite "$SRC/tasks" --candidates "$C" --filter activation/log --jobs 2 --trials 1 --out "$OUT" \
   > "$T/run3c.txt" 2>&1
 check "the same --trials again: reused" grep -q "evaluated 0, reused 1" "$T/run3c.txt"
 
 # --rerun re-evaluates everything; --json summary.
-"$KGEN" bench --suite "$SRC/tasks" --candidates "$C" --filter activation/ --jobs 2 --trials 2 --out "$OUT" --rerun \
+"$KGEN" bench --no-perf-shape --suite "$SRC/tasks" --candidates "$C" --filter activation/ --jobs 2 --trials 2 --out "$OUT" --rerun \
   --json > "$T/run4.json" 2> "$T/run4.err"
 python3 - "$T/run4.json" <<'PY'
 import json, sys
@@ -104,12 +106,12 @@ PY
 [ $? = 0 ] || fails=$((fails + 1))
 
 # Errors are precise.
-"$KGEN" bench --suite "$SRC/tasks" --candidates "$T/nope" --out "$OUT" > "$T/err.txt" 2>&1
+"$KGEN" bench --no-perf-shape --suite "$SRC/tasks" --candidates "$T/nope" --out "$OUT" > "$T/err.txt" 2>&1
 rc=$?
 check "missing candidates folder: exit 1" test "$rc" = 1
 check "missing candidates folder: message" grep -q "candidates $T/nope is not a folder" "$T/err.txt"
 touch "$C/activation/leaky_relu.py"
-"$KGEN" bench --suite "$SRC/tasks" --candidates "$C" --filter activation/ --out "$OUT" > "$T/dup.txt" 2>&1
+"$KGEN" bench --no-perf-shape --suite "$SRC/tasks" --candidates "$C" --filter activation/ --out "$OUT" > "$T/dup.txt" 2>&1
 check "two candidates for one sample: error" grep -q "are both sample 0 of task activation/leaky_relu" "$T/dup.txt"
 
 # --generator exec:PROGRAM: candidates written by a program into OUT/generated, failures as compile errors,
@@ -129,7 +131,7 @@ GEN
 chmod +x "$T/gen.sh"
 export COUNT=$T/count EX=$SRC/examples/op_projects
 G=$T/gen-out
-"$KGEN" bench --suite "$SRC/tasks" --generator "exec:$T/gen.sh" --samples 2 --filter activation/l --jobs 2 \
+"$KGEN" bench --no-perf-shape --suite "$SRC/tasks" --generator "exec:$T/gen.sh" --samples 2 --filter activation/l --jobs 2 \
   --trials 2 --out "$G" > "$T/gen1.txt" 2> "$T/gen1.err"
 rc=$?
 cat "$T/gen1.txt"
@@ -140,17 +142,17 @@ check "generator: failure diagnostics" grep -q "compile-error activation/leaky_r
 check "generator: wrote nothing" grep -q "wrote nothing into .*for activation/log_softmax sample 0" "$G/results.json"
 check "generator: candidates in OUT/generated" test -f "$G/generated/activation/leaky_relu/0/op_host/leaky_relu_custom.cpp"
 check "generator: pass@1 over 2 samples" grep -qE "^overall +2 +.* 50.0%" "$T/gen1.txt"
-"$KGEN" bench --suite "$SRC/tasks" --generator "exec:$T/gen.sh" --samples 2 --filter activation/l --jobs 2 \
+"$KGEN" bench --no-perf-shape --suite "$SRC/tasks" --generator "exec:$T/gen.sh" --samples 2 --filter activation/l --jobs 2 \
   --trials 2 --out "$G" > "$T/gen2.txt" 2>&1
 check "generator: second run regenerates only the failures" test "$(wc -l < "$COUNT")" = 6
 check "generator: second run re-evaluates nothing" grep -q "evaluated 0, reused 2" "$T/gen2.txt"
-"$KGEN" bench --suite "$SRC/tasks" --generator "nosuch" --out "$G" > "$T/gen3.txt" 2>&1
+"$KGEN" bench --no-perf-shape --suite "$SRC/tasks" --generator "nosuch" --out "$G" > "$T/gen3.txt" 2>&1
 check "unknown generator: precise error" grep -q "unknown generator 'nosuch' — known: expert" "$T/gen3.txt"
-"$KGEN" bench --suite "$SRC/tasks" --generator "exec:x" --candidates "$C" --out "$G" > "$T/gen4.txt" 2>&1
+"$KGEN" bench --no-perf-shape --suite "$SRC/tasks" --generator "exec:x" --candidates "$C" --out "$G" > "$T/gen4.txt" 2>&1
 check "--generator excludes --candidates" grep -q "excludes" "$T/gen4.txt"
 check "generator: @1 and @2 metrics for 2 samples per task" grep -qE "^ +tasks +compile@1 +pass@1 +fast_1@1 +compile@2 +pass@2" "$T/gen1.txt"
 # A generator that cannot work stops the bench (exit 1) instead of scoring every task a compile error.
-"$KGEN" bench --suite "$SRC/tasks" --generator "exec:/usr/bin/python3 $T/no_such_gen.py" --filter activation/ \
+"$KGEN" bench --no-perf-shape --suite "$SRC/tasks" --generator "exec:/usr/bin/python3 $T/no_such_gen.py" --filter activation/ \
   --jobs 1 --out "$T/gen5" > "$T/gen5.txt" 2>&1
 rc=$?
 check "missing generator program: exit 1" test "$rc" = 1
@@ -158,7 +160,7 @@ check "missing generator program: stopped after 3 identical failures, with the m
   grep -q "failed the same way on its first 3 generations; stopped" "$T/gen5.txt"
 check "missing generator program: python's own message shown" grep -q "no_such_gen.py" "$T/gen5.txt"
 t0=$(date +%s)
-"$KGEN" bench --suite "$SRC/tasks" --generator llm:m --base-url http://127.0.0.1:9/v1 --filter activation/ \
+"$KGEN" bench --no-perf-shape --suite "$SRC/tasks" --generator llm:m --base-url http://127.0.0.1:9/v1 --filter activation/ \
   --out "$T/gen6" > "$T/gen6.txt" 2>&1
 rc=$?
 check "unreachable model endpoint: exit 1 at once ($(( $(date +%s) - t0 )) s)" test "$rc" = 1 -a $(( $(date +%s) - t0 )) -lt 20
@@ -166,12 +168,12 @@ check "unreachable model endpoint: said" grep -q "the generator llm:m cannot rea
 check "unreachable model endpoint: named" grep -q "connection refused to 127.0.0.1:9" "$T/gen6.txt"
 # --generator auto (make run's): kgen.toml's default model when one is configured, else the expert library.
 mkdir -p "$T/home" "$T/cfg"
-(cd "$T" && HOME=$T/home KGEN_CONFIG= "$KGEN" bench --suite "$SRC/tasks" --generator auto --filter activation/relu \
+(cd "$T" && HOME=$T/home KGEN_CONFIG= "$KGEN" bench --no-perf-shape --suite "$SRC/tasks" --generator auto --filter activation/relu \
   --trials 1 --out "$T/auto1" > "$T/auto1.txt" 2>&1)
 check "--generator auto without a model: the expert library" grep -q "generator auto is expert (no default model" "$T/auto1.txt"
 check "--generator auto without a model: its program evaluated" grep -q "verdicts: correct 1," "$T/auto1.txt"
 printf 'default = "m"\n[model.m]\nbase_url = "http://127.0.0.1:9/v1"\n' > "$T/cfg/kgen.toml"
-(cd "$T/cfg" && HOME=$T/home KGEN_CONFIG= "$KGEN" bench --suite "$SRC/tasks" --generator auto --filter activation/relu \
+(cd "$T/cfg" && HOME=$T/home KGEN_CONFIG= "$KGEN" bench --no-perf-shape --suite "$SRC/tasks" --generator auto --filter activation/relu \
   --out "$T/auto2" > "$T/auto2.txt" 2>&1)
 check "--generator auto with a default model: the LLM" grep -q "generator auto is llm:m (the default model of" "$T/auto2.txt"
 

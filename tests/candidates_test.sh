@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The bundled candidates (candidates/README.md) on the bundled suite: every hand-written one is correct on every case,
-# the three kept-failing ones fail as documented, each correct one's timing-only trace equals its full run's, and the
-# report carries the roofline and the timelines.
+# the four kept-failing ones fail as documented, each correct one's timing-only trace equals its full run's, the
+# one-for-one replacements of a large elementwise aten op land at 1.0x at the perf shape (2x at the check shapes), and
+# the report carries the roofline, the timelines and the perf-shape columns.
 set -u
 KGEN=$1
 SRC=$2
@@ -15,12 +16,30 @@ cat "$T/out.txt" | grep -vE "^\[[0-9]+/"
 /usr/bin/python3 - "$T/out/results.json" "$T/out/report.html" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-expected_fail = {"activation/softmax", "normalization/layer_norm", "normalization/rms_norm"}
+expected_fail = {"activation/softmax", "activation/log_softmax", "normalization/layer_norm", "normalization/rms_norm"}
+one_for_one = {"activation/relu", "activation/leaky_relu", "activation/sigmoid", "activation/tanh",
+               "activation/hardtanh", "activation/gelu"}   # one aten op replaced by one kernel
 bad = []
 for r in d["results"]:
     want = "runtime-error" if r["task_id"] in expected_fail else "correct"
     if r["verdict"] != want:
         bad.append(f'{r["task_id"]}: {r["verdict"]} (want {want}): {r["diagnostics"][:2]}')
+    p = r["perf"]
+    if r["task_id"] == "activation/log_softmax":   # right at every check shape, refused at KernelBench's size
+        d0 = "\n".join(r["diagnostics"])
+        if "the perf shape batch_size=4096,dim=393216" not in d0 or "passed every check shape" not in d0:
+            bad.append(f'log_softmax: the perf-shape failure is not explained: {r["diagnostics"][:3]}')
+    if r["task_id"] in one_for_one and r["verdict"] == "correct":
+        # At 4096 x 393216 both sides are HBM-bound: the kernel cannot beat the bandwidth, the launch is noise.
+        if not (r["speedup_shape"] == "perf" and 0.95 <= r["speedup"] <= 1.05 and r["check_speedup"] > 1.5
+                and p["launch_share"] < 0.01 and p["eager_launch_share"] < 0.01 and 0.95 <= p["body_speedup"] <= 1.05
+                and p["modeled"] and p["inputs"].startswith("float32[")):
+            bad.append(f'{r["task_id"]}: perf shape: speedup {r["speedup"]} at {r["speedup_shape"]}, check '
+                       f'{r["check_speedup"]}, perf {p}')
+    if r["task_id"] == "activation/swish" and not 2.3 < r["speedup"] < 2.7:   # eager: sigmoid, then mul
+        bad.append(f'swish: perf-shape speedup {r["speedup"]}, want about 2.5')
+    if r["verdict"] == "correct" and r["speedup_shape"] == "check" and (r["perf"]["shape"] or r["perf"]["skipped"]):
+        bad.append(f'{r["task_id"]}: has a perf shape but the headline is the check shapes\': {r["perf"]}')
     if r["verdict"] == "correct":
         for c in r["cases"]:
             assert c["gm_bytes"] > 0 and c["flops"] >= 0 and c["bound"], (r["task_id"], c)
@@ -31,10 +50,11 @@ for r in d["results"]:
 assert len(d["results"]) >= 23, len(d["results"])
 html = open(sys.argv[2]).read()
 assert "<title>roofline (modeled)</title>" in html
-assert html.count("<title>modeled timeline of") >= 20
+assert html.count("<title>modeled timeline of") >= 19
+assert "launch-excluded speedup" in html and "perf batch_size=4096,dim=393216" in html
 if bad:
     print("FAIL " + "\nFAIL ".join(bad))
     sys.exit(1)
 print(f'ok   {len(d["results"])} candidates: {sum(r["verdict"] == "correct" for r in d["results"])} correct, '
-      f'the three documented failures fail')
+      f'the four documented failures fail, one-for-one replacements 1.0x at the perf shape')
 PY

@@ -96,6 +96,11 @@ _, _, (x3,) = load_case(t, seed=8)
 assert torch.equal(x1, x2) and not torch.equal(x1, x3)
 out, up = run_reference(make_model(cls, init), [h])
 assert up and out.dtype == torch.float16 and torch.allclose(out.float(), h.float() * 0.5)
+# PERF: the perf shape, overrides of the default case, run on FakeTensors by the check
+from kgen_eval.tasks import check_perf
+assert t.perf == {"dim": 4096} and t.to_json()["perf"]["name"] == "dim=4096", t.perf
+info, problems = check_perf(t)
+assert not problems and info["outputs"][0]["shape"] == [2, 4096] and info["input_bytes"] == 2 * 4096 * 4, info
 (add,) = [t for t in discover(fx + "/mkb") if t.source == "NPUKernelBench"]
 cls, init, inputs = load_case(add, 2)
 assert [tuple(i.shape) for i in inputs] == [(7, 33), (1, 33)] and inputs[0].dtype == torch.int32
@@ -104,6 +109,7 @@ P
 # ---- mistakes are reported with file:line, exit status 1 ----
 if "$KGEN" tasks check --suite "$FX/bad" > "$TMP/bad.txt" 2>&1; then fail "bad fixture passed the check"; fi
 for want in "broken.py:5: LEVEL must be 1, 2 or 3" "broken.py:25: CASES\[0\] overrides 'm'" \
+            "broken.py:27: PERF overrides 'size', which is not a module constant" \
             "broken.py:9: case default: output has 16 non-finite values" \
             "raises.py:10: case default: forward failed: RuntimeError" \
             "random_forward.py:9: case default: output differs between two runs" \

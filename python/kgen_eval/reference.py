@@ -3,10 +3,12 @@ the reference outputs, the Model's init values and the eager aten trace of the f
 
 Usage: /usr/bin/python3 reference.py TASK.py --cache ROOT [--seed N] [--trials N] [--version V] [--case NAME ...]
                                    [--seeding kgen|mkb] [--secret-seed S --secret-trials N --secret-cache DIR]
+                                   [--perf]
 Prints one JSON object on stdout: {"task_id", "category", "level", "cases": [{"name", "trials": [DIR, ...],
 "secret_trials": [DIR, ...]}]}. Secret trials are further trials from a seed the evaluator draws per run (a candidate
 cannot have memorised their outputs); they go under --secret-cache, which the evaluator deletes after the run, and
-carry no trace.json.
+carry no trace.json. With --perf and a PERF in the task, "perf": {"name", "dir"} is the perf shape's directory
+(make_perf: shapes, the init values and the eager trace at the real size from FakeTensors; integer inputs saved).
        /usr/bin/python3 reference.py --prefetch TASK.py ... --cache ROOT [--seed N] [--trials N] [--version V] [--jobs N]
 fills the cache for many tasks with torch imported once (a forked child per task; `kgen bench` runs it first).
 On a task failure: exit 2 with `error[task] FILE:LINE: message` on stderr.
@@ -155,15 +157,25 @@ def make_trial(task: T.Task, case: T.Case, trial: int, seed: int, dest: str, see
         if not isinstance(o, torch.Tensor):
             o = torch.tensor(o)
         meta["outputs"].append(_save(os.path.join(tmp, f"output_{j:03d}.npy"), o))
+    _write_attrs(tmp, cls, init)
+    if trace:
+        with open(os.path.join(tmp, "trace.json"), "w") as f:
+            f.write(_trace(ns, seed))
+    _finish(tmp, meta, dest)
+
+
+def _write_attrs(tmp: str, cls, init):
+    """attrs.json: Model.__init__'s parameter names and the init values."""
     try:
         names = [p for p in inspect.signature(cls.__init__).parameters if p != "self"]
     except (TypeError, ValueError):
         names = []
     with open(os.path.join(tmp, "attrs.json"), "w") as f:
         json.dump({"names": names, "values": _jsonable(init)}, f)
-    if trace:
-        with open(os.path.join(tmp, "trace.json"), "w") as f:
-            f.write(_trace(ns, seed))
+
+
+def _finish(tmp: str, meta: dict, dest: str):
+    """meta.json last, then the folder renamed into place (atomic: a reader sees all of it or nothing)."""
     with open(os.path.join(tmp, "meta.json"), "w") as f:
         json.dump(meta, f, indent=1)
     try:
@@ -171,6 +183,72 @@ def make_trial(task: T.Task, case: T.Case, trial: int, seed: int, dest: str, see
     except OSError:  # another run put it there first
         import shutil
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def make_perf(task: T.Task, seed: int, dest: str, max_data_bytes: int = 1 << 30):
+    """The perf shape (the task's PERF overrides on its default case): shapes and dtypes of the inputs (in the order
+    of make_trial's), of the outputs, the init values and the eager aten trace, all from one forward on FakeTensors.
+    Floating-point tensors travel as shapes only (a timing-only run computes no values); integer and bool tensors
+    (indices, masks, lengths: they decide addresses and loop counts) are drawn for real and saved. A perf shape that
+    cannot be made says why in meta.json "skipped"."""
+    import torch
+    case = T.Case(T._case_name(task.perf), dict(task.perf))
+    ns = T._module_namespace(task, case.overrides)
+    cls = ns["Model"]
+    torch.manual_seed(seed)
+    init = list(ns["get_init_inputs"]()) if "get_init_inputs" in ns else []
+    model = T.make_model(cls, init, seed)   # real parameters: weights are small next to the activations
+    meta = {"case": case.name, "perf": True, "seed": seed, "inputs": [], "outputs": [], "forward_scalars": []}
+    parent = os.path.dirname(dest)
+    os.makedirs(parent, exist_ok=True)
+    tmp = tempfile.mkdtemp(prefix=".tmp-", dir=parent)
+    try:
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "scripts"))
+        import aten_trace
+        rec = aten_trace.Recorder()
+        inputs, out = T.fake_forward(ns, model, seed, rec)
+        ops = rec.ops
+    except Exception as e:  # noqa: BLE001 - data-dependent shapes, ops without fake-tensor support
+        inputs, out, ops = None, None, None
+        meta["skipped"] = (f"the forward does not run on FakeTensors at the perf shape ({type(e).__name__}: "
+                           f"{str(e)[:200]})")
+    if inputs is not None:
+        def desc(t):
+            return {"shape": list(t.shape), "dtype": str(t.dtype).replace("torch.", "")}
+        needs_data = []
+        for i, t in enumerate(inputs):
+            if isinstance(t, torch.Tensor):
+                d = desc(t)
+                d.update(name=f"input{i}", kind="input")
+                if not (t.is_floating_point() or t.is_complex()):
+                    needs_data.append((len(meta["inputs"]), i))
+                meta["inputs"].append(d)
+            else:
+                meta["forward_scalars"].append({"index": i, "value": _jsonable(t)})
+        bufs = {n for n, _ in model.named_buffers()}
+        for name, t in model.state_dict().items():
+            d = desc(t)
+            d.update(name=name, kind="buffer" if name in bufs else "parameter")
+            if not (t.is_floating_point() or t.is_complex()):
+                d.update(_save(os.path.join(tmp, f"input_{len(meta['inputs']):03d}.npy"), t))
+            meta["inputs"].append(d)
+        if needs_data:
+            total = sum(t.numel() * t.element_size() for t in inputs if isinstance(t, torch.Tensor))
+            if total > max_data_bytes:
+                meta["skipped"] = (f"the integer inputs decide addresses, so they need their values, and drawing the "
+                                   f"perf shape's inputs takes {total / 2**30:.1f} GiB (limit {max_data_bytes / 2**30:.0f})")
+            else:
+                torch.manual_seed(seed)
+                real = list(ns["get_inputs"]())
+                for k, i in needs_data:
+                    meta["inputs"][k].update(_save(os.path.join(tmp, f"input_{k:03d}.npy"), real[i]))
+        for _, o in T._flatten(out):
+            if isinstance(o, torch.Tensor):
+                meta["outputs"].append(desc(o))
+        _write_attrs(tmp, cls, init)
+        with open(os.path.join(tmp, "trace.json"), "w") as f:
+            json.dump({"task": task.path, "torch": torch.__version__, "mode": "fake", "ops": ops}, f)
+    _finish(tmp, meta, dest)
 
 
 def main(argv):
@@ -186,6 +264,7 @@ def main(argv):
     ap.add_argument("--secret-seed", type=int, default=None)
     ap.add_argument("--secret-trials", type=int, default=0)
     ap.add_argument("--secret-cache", default=None)
+    ap.add_argument("--perf", action="store_true")
     a = ap.parse_args(argv)
     try:
         with open(a.task, "rb") as f:
@@ -227,6 +306,19 @@ def main(argv):
                 dirs.append(dest)
             entry[field] = dirs
         doc["cases"].append(entry)
+    if a.perf and task.perf is not None:
+        dest = os.path.join(a.cache, "ref", key_of(content, "perf:" + T._case_name(task.perf), 0, a.seed, a.version))
+        if not os.path.isfile(os.path.join(dest, "meta.json")):
+            if not imported:
+                import torch
+                torch.set_num_threads(1)
+            try:
+                make_perf(task, a.seed, dest)
+            except Exception as e:  # noqa: BLE001 - a task file can raise anything
+                print(f"error[task] {T._where(task, e)}: the perf shape {T._case_name(task.perf)}: the reference "
+                      f"failed: {type(e).__name__}: {e}", file=sys.stderr)
+                return 2
+        doc["perf"] = {"name": T._case_name(task.perf), "dir": dest}
     print(json.dumps(doc))
     return 0
 
@@ -243,6 +335,18 @@ def _missing(task_path: str, cache: str, seed: int, trials: int, version: str, s
     return any(not os.path.isfile(os.path.join(cache, "ref", key_of(content, c.name, t, seed, version, seeding, trace),
                                                "meta.json"))
                for c in task.cases for t in range(trials))
+
+
+def _perf_missing(task_path: str, cache: str, seed: int, version: str) -> bool:
+    """Whether the task has a PERF whose reference directory is not there yet."""
+    try:
+        with open(task_path, "rb") as f:
+            content = f.read()
+        task = load_task(task_path)
+    except Exception:  # noqa: BLE001 - main() reports it when the task is evaluated
+        return False
+    return task.perf is not None and not os.path.isfile(os.path.join(
+        cache, "ref", key_of(content, "perf:" + T._case_name(task.perf), 0, seed, version), "meta.json"))
 
 
 def prefetch(argv) -> int:
@@ -264,9 +368,11 @@ def prefetch(argv) -> int:
     ap.add_argument("--secret-seed", type=int, default=None)
     ap.add_argument("--secret-trials", type=int, default=0)
     ap.add_argument("--secret-cache", default=None)
+    ap.add_argument("--perf", action="store_true")
     a = ap.parse_args(argv)
     secret = a.secret_trials > 0 and a.secret_seed is not None
     todo = [t for t in a.tasks if _missing(t, a.cache, a.seed, a.trials, a.version) or
+            (a.perf and _perf_missing(t, a.cache, a.seed, a.version)) or
             (secret and _missing(t, a.secret_cache or a.cache, a.secret_seed, a.secret_trials, a.version, "kgen",
                                  False))]
     if todo:
@@ -289,7 +395,7 @@ def prefetch(argv) -> int:
                     extra = ["--secret-seed", str(a.secret_seed), "--secret-trials", str(a.secret_trials),
                              "--secret-cache", a.secret_cache or a.cache] if secret else []
                     rc = main([t, "--cache", a.cache, "--seed", str(a.seed), "--trials", str(a.trials),
-                               "--version", a.version] + extra)
+                               "--version", a.version] + extra + (["--perf"] if a.perf else []))
                 except BaseException:  # noqa: BLE001 - a child never returns into the loop
                     rc = 2
                 os._exit(rc)

@@ -2,7 +2,9 @@
 
 Reads, unchanged, four layouts:
 - kgen's own tree (tasks/<category>/<name>.py): level from the file's LEVEL constant, cases = the module constants
-  (case "default") plus one case per entry of the optional CASES list (dicts overriding module constants).
+  (case "default") plus one case per entry of the optional CASES list (dicts overriding module constants); the
+  optional PERF dict overrides constants of the default case for the perf shape, which is timed (timing-only
+  emulation, never checked for values) at the benchmark's real size.
 - a KernelBench checkout (level1/, level2/, level3/ folders, at the root or under KernelBench/): level from the folder,
   category from the file name by KEYWORD_MAP (first matching keyword wins; level 2 files whose dominant op is a
   matmul/conv are "fuse", level 3 files are "arch" unless they are attention; unmatched level-1 files are "math").
@@ -90,6 +92,7 @@ class Task:
     path: str
     source: str                      # kgen | KernelBench | MultiKernelBench | NPUKernelBench
     cases: list = field(default_factory=list)
+    perf: dict | None = None         # PERF: constant overrides on the default case for the timing-only perf shape
     dtypes: list = field(default_factory=list)   # dtype names over all cases, as far as known without running
     problems: list = field(default_factory=list) # found while discovering (unparsable file, bad LEVEL, ...)
 
@@ -97,6 +100,8 @@ class Task:
         d = asdict(self)
         d["cases"] = [{"name": c.name, "overrides": {k: _jsonable(v) for k, v in c.overrides.items()}}
                       for c in self.cases]
+        d["perf"] = None if self.perf is None else {"name": _case_name(self.perf),
+                                                    "overrides": {k: _jsonable(v) for k, v in self.perf.items()}}
         return d
 
 
@@ -200,6 +205,7 @@ def _parse_kgen_like(path: str, task: Task, need_level: bool):
     names = set()
     level = None
     cases_node = None
+    perf_node = None
     for st in tree.body:
         if isinstance(st, (ast.FunctionDef, ast.ClassDef)):
             names.add(st.name)
@@ -213,6 +219,9 @@ def _parse_kgen_like(path: str, task: Task, need_level: bool):
         for t in targets:
             if t == "CASES":
                 cases_node = st
+                continue
+            if t == "PERF":
+                perf_node = st
                 continue
             try:
                 consts[t] = _static_value(value)
@@ -256,6 +265,20 @@ def _parse_kgen_like(path: str, task: Task, need_level: bool):
                 name = f"{name}#{i}"
             seen[name] = i
             task.cases.append(Case(name, dict(e)))
+    if perf_node is not None:
+        try:
+            perf = _static_value(perf_node.value)
+            if not isinstance(perf, dict) or not perf:
+                raise _NotStatic("not a dict")
+        except _NotStatic:
+            task.problems.append(f"{path}:{perf_node.lineno}: PERF must be one dict(...) of literal overrides of "
+                                 f"module constants, e.g. PERF = dict(batch_size=4096, dim=393216)")
+            perf = None
+        for k in perf or {}:
+            if k not in consts:
+                task.problems.append(f"{path}:{perf_node.lineno}: PERF overrides {k!r}, which is not a module constant")
+                perf = None
+        task.perf = perf
     # dtypes: every constant holding a torch dtype, after each case's overrides; "float32" when none is declared
     dts = []
     for c in task.cases:
@@ -596,6 +619,45 @@ def _low_precision_forward(cls, init, inputs, seed: int) -> str:
     return ""
 
 
+def fake_forward(ns: dict, model, seed: int, mode=None):
+    """The forward of a loaded task namespace on FakeTensors (shapes and dtypes, no memory, no arithmetic): the
+    perf shape's (inputs, output). `mode`: a TorchDispatchMode to run the forward under (the aten recorder)."""
+    import contextlib
+    import torch
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    from torch.nn.utils.stateless import functional_call
+    with torch.no_grad(), FakeTensorMode() as fm:
+        torch.manual_seed(seed)
+        inputs = list(ns["get_inputs"]())   # torch.rand & co. under the mode make FakeTensors
+        state = {n: fm.from_tensor(t) for n, t in list(model.named_parameters()) + list(model.named_buffers())}
+        with mode if mode is not None else contextlib.nullcontext():
+            out = functional_call(model, state, tuple(inputs))
+    return inputs, out
+
+
+def check_perf(task: Task, seed: int = 42) -> tuple[dict, list]:
+    """The PERF shape on FakeTensors: ({name, input_bytes, outputs}, problems)."""
+    import torch
+    line = 1
+    with open(task.path, encoding="utf-8", errors="replace") as f:
+        for i, text in enumerate(f, 1):
+            if text.startswith("PERF"):
+                line = i
+    r = {"name": _case_name(task.perf), "input_bytes": 0, "outputs": []}
+    try:
+        ns = _module_namespace(task, task.perf)
+        torch.manual_seed(seed)
+        init = list(ns["get_init_inputs"]()) if "get_init_inputs" in ns else []
+        inputs, out = fake_forward(ns, make_model(ns["Model"], init, seed), seed)
+    except Exception as e:  # noqa: BLE001 - a task file can raise anything
+        return r, [f"{task.path}:{line}: the perf shape {r['name']}: the forward does not run on FakeTensors "
+                   f"({type(e).__name__}: {str(e)[:200]}) — kgen times it from shapes alone"]
+    r["input_bytes"] = sum(t.numel() * t.element_size() for t in inputs if isinstance(t, torch.Tensor))
+    r["outputs"] = [{"name": n, "shape": list(o.shape), "dtype": str(o.dtype).replace("torch.", "")}
+                    for n, o in _flatten(out) if isinstance(o, torch.Tensor)]
+    return r, []
+
+
 def check(task: Task, seed: int = 42, max_forward_s: float = 1.0) -> dict:
     """Runs every case through Model on the CPU: loads, every input on the CPU, a dtype override reaches an input,
     the forward runs, leaves its inputs unchanged, gives tensors, finite, not empty, the same output from a fresh model
@@ -666,7 +728,11 @@ def check(task: Task, seed: int = 42, max_forward_s: float = 1.0) -> dict:
         if r["forward_s"] is not None and r["forward_s"] > max_forward_s:
             problems.append(f"{where}: case {c.name}: forward took {r['forward_s']:.2f} s on the CPU "
                             f"(limit {max_forward_s} s): make the sizes smaller")
-    return {"id": task.id, "path": task.path, "problems": problems, "cases": results}
+    perf = None
+    if task.perf is not None:
+        perf, found = check_perf(task, seed)
+        problems += found
+    return {"id": task.id, "path": task.path, "problems": problems, "cases": results, "perf": perf}
 
 
 # ----------------------------------------------------------------------------------------------------------------

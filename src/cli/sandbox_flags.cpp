@@ -23,6 +23,9 @@ void add_sandbox_flags(CLI::App* cmd, eval::EvalOptions* o) {
     cmd->add_flag("--timing-check", o->timing_check,
                   "Also run each op project's first case timing-only and compare its trace with the full run's "
                   "(results.json timing_check: \"equal\" or the first difference)");
+    cmd->add_flag_callback(
+        "--no-perf-shape", [o] { o->perf_shape = false; },
+        "Skip the timing-only run at each task's PERF shape: the speedup is then the check shapes' (launch-heavy)");
   }
 }
 

@@ -132,14 +132,19 @@ int do_list(const TasksOpts& o) {
   if (none_found(o, tasks)) return 1;
   size_t w = 20;
   for (const auto& t : tasks) w = std::max(w, t["id"].get<std::string>().size());
-  fmt::print("{:<{}} {:>5} {:>5}  {:<16} {}\n", "id", w, "level", "cases", "source", "dtypes");
-  size_t problems = 0;
+  fmt::print("{:<{}} {:>5} {:>5}  {:<16} {:<24} {}\n", "id", w, "level", "cases", "source", "dtypes", "perf shape");
+  size_t problems = 0, with_perf = 0;
   for (const auto& t : tasks) {
-    fmt::print("{:<{}} {:>5} {:>5}  {:<16} {}\n", t["id"].get<std::string>(), w, t["level"].get<int>(),
-               t["cases"].size(), t["source"].get<std::string>(), join(t["dtypes"], ","));
+    const bool perf = t.contains("perf") && t["perf"].is_object();
+    with_perf += perf;
+    fmt::print("{:<{}} {:>5} {:>5}  {:<16} {:<24} {}\n", t["id"].get<std::string>(), w, t["level"].get<int>(),
+               t["cases"].size(), t["source"].get<std::string>(), join(t["dtypes"], ","),
+               perf ? t["perf"]["name"].get<std::string>() : "-");
     problems += t["problems"].size();
   }
   print_counts(tasks);
+  fmt::print("\n{} of {} tasks have a perf shape (PERF: timed timing-only at the benchmark's size; the others' "
+             "speedups are taken at their check shapes)\n", with_perf, tasks.size());
   if (problems) fmt::print("\n{} problem(s) found while reading the files: run `kgen tasks check`\n", problems);
   return 0;
 }
@@ -156,7 +161,7 @@ int do_check(const TasksOpts& o) {
     std::cout << results.dump(1) << "\n";
     return status == 0 ? 0 : 1;
   }
-  size_t bad = 0, cases = 0, upcast = 0;
+  size_t bad = 0, cases = 0, upcast = 0, perf = 0;
   double slowest = 0;
   std::string slowest_id;
   for (const auto& r : results) {
@@ -168,13 +173,15 @@ int do_check(const TasksOpts& o) {
         slowest_id = r["id"].get<std::string>() + " [" + c["name"].get<std::string>() + "]";
       }
     }
+    perf += r.contains("perf") && r["perf"].is_object();
     if (r["problems"].empty()) continue;
     ++bad;
     fmt::print("{}:\n", r["id"].get<std::string>());
     for (const auto& p : r["problems"]) fmt::print("  {}\n", p.get<std::string>());
   }
-  fmt::print("{} tasks, {} cases checked ({} low-precision cases computed in fp32 and rounded); {} with problems\n",
-             results.size(), cases, upcast, bad);
+  fmt::print("{} tasks, {} cases checked ({} low-precision cases computed in fp32 and rounded), {} perf shapes run "
+             "on FakeTensors; {} with problems\n",
+             results.size(), cases, upcast, perf, bad);
   if (!slowest_id.empty()) fmt::print("slowest forward: {:.1f} ms ({})\n", slowest * 1e3, slowest_id);
   return bad ? 1 : 0;
 }

@@ -33,7 +33,11 @@ std::vector<std::string> lines_of(const std::string& out, size_t max = 60);
 bool first_error(const std::string& out, std::string& cat, std::string& line);
 std::string read_text(const std::string& path);
 double since(std::chrono::steady_clock::time_point t0);
-double eager_us_of(const std::string& trace_json, const EvalOptions& o);
+// Eager PyTorch's modeled device time of one forward from its aten trace (perf/eager.h), and the ops' heads in it.
+struct EagerTime {
+  double us = 0, launch_us = 0;
+};
+EagerTime eager_us_of(const std::string& trace_json, const EvalOptions& o);
 // ge::DataType of a reference meta dtype name ("bfloat16" travels as uint16), -1 when unknown.
 int npy_dtype_of(const std::string& name);
 // Bytes of a meta.json tensor list ({"shape", "dtype"} each).

@@ -107,7 +107,9 @@ void eval_mkb(const EvalOptions& o, EvalResult& R) {
   std::vector<std::string> traces;
   size_t done = 0;
   Judgement J;
-  cr.eager_modeled_us = eager_us_of((trials[0].dir / "trace.json").string(), o);
+  const EagerTime eager = eager_us_of((trials[0].dir / "trace.json").string(), o);
+  cr.eager_modeled_us = eager.us;
+  cr.eager_launch_us = eager.launch_us;
   auto judge = [&](const sandbox::Frame& fr) -> bool {
     size_t dot = fr.name.find('.');
     std::string id = fr.name.substr(0, dot);

@@ -13,6 +13,7 @@
 
 #include "eval/compare.h"
 #include "eval/eval_internal.h"
+#include "eval/eval_perf.h"
 #include "eval/judge.h"
 #include "eval/modeled.h"
 #include "eval/reference.h"
@@ -133,7 +134,9 @@ std::string run_label(const Run& r, const std::string& case_name) {
 
 void eval_op_project(const EvalOptions& o, EvalResult& R) {
   json doc;
-  if (!load_reference(o, RefRequest{}, R, doc)) return;
+  RefRequest q;
+  q.perf = o.perf_shape;
+  if (!load_reference(o, q, R, doc)) return;
 
   op::Project p;
   if (std::string e = op::find_project(o.candidate, p); !e.empty())
@@ -209,9 +212,10 @@ void eval_op_project(const EvalOptions& o, EvalResult& R) {
   c.argv = {oprun_path(o), "run", p.dir, "--soc", o.soc, "--batch", batch_inside, "--channel", "3"};
   c.clear_env = true;
   c.env = {"KGEN_CACHE=" + op::cache_dir(), "KGEN_PRIVATE_BUILD=1"};
-  if (std::string fd = op::write_failed_builds(pre, tmp.path + "/failed-builds"); !fd.empty()) {
-    pol.binds.push_back({fd, false});
-    c.env.push_back("KGEN_FAILED_BUILDS=" + fd);
+  const std::string failed_builds = op::write_failed_builds(pre, tmp.path + "/failed-builds");
+  if (!failed_builds.empty()) {
+    pol.binds.push_back({failed_builds, false});
+    c.env.push_back("KGEN_FAILED_BUILDS=" + failed_builds);
   }
   if (o.max_records) c.env.push_back("KGEN_MAX_RECORDS=" + std::to_string(o.max_records));
 
@@ -300,8 +304,9 @@ void eval_op_project(const EvalOptions& o, EvalResult& R) {
           R.diagnostics.push_back("note: timing check, case " + cr.name + ": the timing-only trace differs from the full "
                                   "run's — " + diff);
       }
-      std::string tj = (r.dir / "trace.json").string();
-      cr.eager_modeled_us = eager_us_of(tj, o);
+      const EagerTime eager = eager_us_of((r.dir / "trace.json").string(), o);
+      cr.eager_modeled_us = eager.us;
+      cr.eager_launch_us = eager.launch_us;
       // Every output byte must be written; inputs may be read in part.
       if (mismatch.empty() && !within_physics(m, tensor_bytes(want), prof, o.candidate, "case " + cr.name + ": ", J))
         return false;
@@ -333,6 +338,15 @@ void eval_op_project(const EvalOptions& o, EvalResult& R) {
   if (J.failed) return set_fail(R, J.fail);
   if (done == runs.size() && res.status == 0 && !res.timed_out) {
     R.verdict = Verdict::Correct;
+    if (doc.contains("perf")) {   // correct at every check shape: now timed at the benchmark's size
+      const json& pf = doc["perf"];
+      PerfRun pr{p.dir, libs, failed_builds, op::cache_dir(), {}};
+      const fs::path attrs_file = fs::path(pf.value("dir", "")) / "attrs.json";
+      if (fs::exists(attrs_file)) pr.attrs = map_attrs(attrs, json::parse(read_text(attrs_file.string())));
+      auto t_perf = std::chrono::steady_clock::now();
+      time_perf_shape(o, pf, pr, R);
+      R.run_s += since(t_perf);
+    }
     return;
   }
   const Run& pending = runs[std::min(done, runs.size() - 1)];

@@ -90,11 +90,14 @@ double tensor_bytes(const json& tensors) {
   return b;
 }
 
-double eager_us_of(const std::string& trace, const EvalOptions& o) {
+EagerTime eager_us_of(const std::string& trace, const EvalOptions& o) {
   auto ops = perf::parse_aten_json(read_text(trace));
   auto prof = perf::load_profile(o.soc);
   auto consts = perf::load_eager_consts();
-  return perf::model_eager(ops, prof, consts).device_us;
+  perf::EagerResult r = perf::model_eager(ops, prof, consts);
+  EagerTime t{r.device_us, 0};
+  for (const perf::EagerOpTime& op : r.ops) t.launch_us += op.head_us;
+  return t;
 }
 
 TempDirGuard::TempDirGuard(const std::string& prefix) {
@@ -223,6 +226,7 @@ bool prefetch_references(const EvalOptions& o, const std::vector<std::string>& t
   if (o.secret_trials > 0 && o.secret_seed && !o.secret_cache.empty())
     argv.insert(argv.end(), {"--secret-seed", std::to_string(o.secret_seed), "--secret-trials",
                              std::to_string(o.secret_trials), "--secret-cache", o.secret_cache});
+  if (o.perf_shape) argv.push_back("--perf");
   argv.insert(argv.end(), tasks.begin(), tasks.end());
   sandbox::Result r = sandbox::run(argv, 3600);
   std::vector<std::string> out = lines_of(r.out);
@@ -297,6 +301,7 @@ std::string stored_candidate_key(const std::string& candidate_hash, const EvalOp
                      o.bf16.atol, o.bf16.rtol);
   if (o.timeout_s != d.timeout_s) k += fmt::format("to{:g}", o.timeout_s);
   if (o.timing_check) k += "tc";
+  if (!o.perf_shape) k += "np";
   return k;
 }
 
@@ -393,8 +398,12 @@ EvalResult evaluate(const EvalOptions& o_in) {
     R.tol_err = std::max(R.tol_err, c.tol_err);
     R.modeled_us += c.modeled_us;
     R.eager_modeled_us += c.eager_modeled_us;
+    R.launch_us += c.launch_us;
+    R.eager_launch_us += c.eager_launch_us;
   }
-  R.speedup = R.verdict == Verdict::Correct && R.modeled_us > 0 ? R.eager_modeled_us / R.modeled_us : 0;
+  const bool correct = R.verdict == Verdict::Correct;
+  R.check_speedup = correct && R.modeled_us > 0 ? R.eager_modeled_us / R.modeled_us : 0;
+  R.speedup = !correct ? 0 : R.perf.timed() ? R.perf.speedup : R.check_speedup;
   R.seconds = since(t0);
   return R;
 }

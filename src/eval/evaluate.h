@@ -59,6 +59,8 @@ struct EvalOptions {
                                     // emulator's default, 30 million; sim/trace.cpp)
   bool timing_check = false;        // op projects: case 0's first trial runs again timing-only (sim/timing.h) and
                                     // its trace is compared with the full run's (EvalResult::timing_check)
+  bool perf_shape = true;           // op projects and tile programs correct at the check shapes are also timed
+                                    // timing-only at the task's PERF shape, the headline speedup (EvalResult::perf)
   int jobs = 1;                     // reserved: cases run one after the other
   std::string python = "/usr/bin/python3";
   std::string oprun;                // kgen-oprun; default: next to the running executable

@@ -93,6 +93,7 @@ Metrics compute_metrics(const std::vector<EvalResult>& results, const MetricsOpt
   m.ps = opt.ps;
   std::map<std::string, TaskCounts> by_task;
   std::map<std::string, std::vector<double>> speedups;   // correct samples' speedups per task
+  int at_perf = 0, at_check = 0;                           // where the correct samples' speedups were taken
   for (const EvalResult& r : results) {
     auto [it, fresh] = by_task.try_emplace(r.task_id);
     TaskCounts& t = it->second;
@@ -110,6 +111,7 @@ Metrics compute_metrics(const std::vector<EvalResult>& results, const MetricsOpt
       for (size_t pi = 0; pi < m.ps.size(); ++pi)
         if (r.speedup > m.ps[pi]) ++t.c_fast[pi];
       speedups[r.task_id].push_back(r.speedup);
+      ++(r.perf.timed() ? at_perf : at_check);
     }
   }
   Acc overall;
@@ -147,6 +149,10 @@ Metrics compute_metrics(const std::vector<EvalResult>& results, const MetricsOpt
     m.notes.push_back(fmt::format("{} task(s) have fewer samples than k = {}; scored with k' = n: {}", clamped.size(),
                                   kmax, list));
   }
+  if (at_perf + at_check > 0)
+    m.notes.push_back(fmt::format("speedups (modeled): {} correct sample(s) at their task's perf shape (timing-only, "
+                                  "the benchmark's size), {} at the check shapes (no PERF, or not timed)",
+                                  at_perf, at_check));
   if (nonpositive > 0)
     m.notes.push_back(fmt::format("{} correct sample(s) without a positive finite speedup are left out of the geomean",
                                   nonpositive));

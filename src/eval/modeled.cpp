@@ -17,6 +17,7 @@ bool add_launch(const std::string& bytes, const perf::Profile& p, bool lanes, Mo
   perf::Result r = perf::model(t, p, o);
   const double us = r.steady_us > 0 ? r.steady_us : r.time_us;
   m.us += us;
+  m.launch_us += us - r.body_us;
   m.gm_bytes += static_cast<double>(r.gm_bytes);
   m.flops += r.flops;
   if (us > m.longest_us) {
@@ -27,7 +28,16 @@ bool add_launch(const std::string& bytes, const perf::Profile& p, bool lanes, Mo
   return true;
 }
 
+void set_modeled(PerfResult& p, const Modeled& m) {
+  p.modeled_us = m.us;
+  p.launch_us = m.launch_us;
+  p.gm_bytes = m.gm_bytes;
+  p.flops = m.flops;
+  p.bound = m.bound;
+}
+
 void set_modeled(CaseResult& c, const Modeled& m) {
+  c.launch_us = m.launch_us;
   c.modeled_us = m.us;
   c.gm_bytes = m.gm_bytes;
   c.flops = m.flops;

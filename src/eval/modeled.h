@@ -14,6 +14,7 @@
 namespace kgen::eval {
 struct Modeled {
   double us = 0;              // sum of the launches' steady_us (back to back: launch_pipelined_us + body)
+  double launch_us = 0;       // of us: launch_pipelined_us per launch
   double gm_bytes = 0, flops = 0;
   double longest_us = -1;
   std::string bound;          // of the longest launch
@@ -22,6 +23,7 @@ struct Modeled {
 // Adds one launch's binary trace (perf/ktrace_io.h) to `m`. False with `err` when the bytes are not a valid trace.
 bool add_launch(const std::string& trace_bytes, const perf::Profile& p, bool lanes, Modeled& m, std::string& err);
 void set_modeled(CaseResult& c, const Modeled& m);
+void set_modeled(PerfResult& p, const Modeled& m);
 // The lightest a forward can be: launches x launch_pipelined_us + bytes / bound_gbps, in us.
 double lower_bound_us(double bytes, int launches, const perf::Profile& p);
 double bound_gbps(double bytes, const perf::Profile& p);

@@ -25,6 +25,7 @@ bool reference_data(const EvalOptions& o, const RefRequest& q, nlohmann::json& d
                                    KGEN_VERSION};
   for (auto& c : q.cases) argv.insert(argv.end(), {"--case", c});
   if (q.mkb_seeding) argv.insert(argv.end(), {"--seeding", "mkb"});
+  if (q.perf) argv.push_back("--perf");
   if (q.secret_trials > 0)
     argv.insert(argv.end(), {"--secret-seed", std::to_string(q.secret_seed), "--secret-trials",
                              std::to_string(q.secret_trials), "--secret-cache", q.secret_cache});

@@ -16,12 +16,13 @@ struct RefRequest {
   std::vector<std::string> cases;   // empty: every case of the task
   int trials = 0;
   bool mkb_seeding = false;          // MultiKernelBench submissions (reference.py --seeding mkb)
+  bool perf = false;                 // also the task's perf shape (reference.py --perf): manifest "perf"
   int secret_trials = 0;
   uint64_t secret_seed = 0;
   std::string secret_cache;
 };
 // The manifest reference.py prints ({"task_id", "category", "level", "cases": [{"name", "trials": [DIR...],
-// "secret_trials": [DIR...]}]}), or false with diagnostics (error[task] ... first).
+// "secret_trials": [DIR...]}], "perf": {"name", "dir"} with q.perf and a PERF in the task), or false with diagnostics (error[task] ... first).
 bool reference_data(const EvalOptions& o, const RefRequest& q, nlohmann::json& doc, std::vector<std::string>& diags);
 // The reference of an evaluation: `q` completed with the options' secret trials, the time in R.reference_s, the
 // task's id, category and level in R; false with R failed (runtime-error, category "task") when the task fails.

@@ -706,7 +706,11 @@ std::string render_report_html(const json& in) {
        "<table class=\"sortable\"><thead><tr><th>task</th><th>sample</th><th>level</th><th>category</th>"
        "<th>verdict</th><th>max abs err</th><th title=\"max |got - want| / (atol + rtol |want|): at most 1 when "
        "correct\">err / tol</th><th>modeled us</th><th>eager modeled us</th>"
-       "<th>speedup (modeled)</th></tr></thead><tbody>\n";
+       "<th>speedup (modeled)</th><th title=\"the shape of the headline speedup: the task's perf shape (timed "
+       "timing-only at the benchmark's size) or, when it has none, its check shapes\">at</th>"
+       "<th title=\"share of the modeled time spent on launches, kernel / eager, at the headline shape\">launch % "
+       "kernel / eager</th><th>check-shape speedup</th><th title=\"the headline speedup with both launch shares "
+       "taken out\">launch-excluded speedup</th></tr></thead><tbody>\n";
   for (const auto& r : results) {
     const std::string v = verdict_name(r.verdict);
     const bool errs = r.verdict == Verdict::Correct || r.verdict == Verdict::WrongAnswer;
@@ -721,9 +725,25 @@ std::string render_report_html(const json& in) {
       return fmt::format("<td data-v=\"{}\">{}</td>", dv(x > 0 ? x : NAN), x > 0 ? gnum(x) : "-");
     };
     const bool timed = r.verdict == Verdict::Correct;   // a wrong kernel's modeled time is not the task's
-    o += us(timed ? r.modeled_us : 0) + us(r.eager_modeled_us);
-    o += fmt::format("<td data-v=\"{}\">{}</td></tr>\n", dv(timed && r.speedup > 0 ? r.speedup : NAN),
+    const bool at_perf = r.perf.timed();
+    const double k_us = at_perf ? r.perf.modeled_us : r.modeled_us, e_us = at_perf ? r.perf.eager_modeled_us : r.eager_modeled_us;
+    const double k_launch = at_perf ? r.perf.launch_us : r.launch_us, e_launch = at_perf ? r.perf.eager_launch_us : r.eager_launch_us;
+    o += us(timed ? k_us : 0) + us(e_us);
+    o += fmt::format("<td data-v=\"{}\">{}</td>", dv(timed && r.speedup > 0 ? r.speedup : NAN),
                      timed ? times(r.speedup) : std::string("-"));
+    o += fmt::format("<td class=\"l\" title=\"{}\">{}</td>", esc(at_perf ? r.perf.inputs : r.perf.skipped),
+                     !timed ? "-" : at_perf ? "perf " + esc(r.perf.shape) : "check");
+    o += timed && k_us > 0 && e_us > 0
+             ? fmt::format("<td data-v=\"{}\">{:.0f} / {:.0f}</td>", dv(100 * k_launch / k_us), 100 * k_launch / k_us,
+                           100 * e_launch / e_us)
+             : std::string("<td data-v=\"nan\">-</td>");
+    const double body = at_perf ? r.perf.body_speedup
+                        : r.modeled_us > r.launch_us && r.eager_modeled_us > r.eager_launch_us
+                            ? (r.eager_modeled_us - r.eager_launch_us) / (r.modeled_us - r.launch_us) : 0;
+    o += fmt::format("<td data-v=\"{}\">{}</td><td data-v=\"{}\">{}</td></tr>\n",
+                     dv(timed && r.check_speedup > 0 ? r.check_speedup : NAN),
+                     timed ? times(r.check_speedup) : std::string("-"), dv(timed && body > 0 ? body : NAN),
+                     timed && body > 0 ? times(body) : std::string("-"));
   }
   o += "</tbody></table>\n";
   if (!missing.empty()) {   // one line, not a row each: they were not evaluated
@@ -768,9 +788,19 @@ std::string render_report_html(const json& in) {
            fmt::format(" &nbsp; sample {} &middot; candidate <code>{}</code> ({}) &middot; {} trial(s) &middot; "
                        "evaluated in {:.2f} s",
                        r.sample, esc(r.candidate), esc(r.candidate_kind), r.trials, r.seconds);
-      if (r.verdict == Verdict::Correct)
-        o += fmt::format(" &middot; modeled {} us vs eager {} us: <b>{}</b>", gnum(r.modeled_us),
-                         gnum(r.eager_modeled_us), times(r.speedup));
+      if (r.verdict == Verdict::Correct && r.perf.timed())
+        o += fmt::format(" &middot; at the perf shape {} ({}), timing-only: modeled {} us ({:.0f} % launch, {}-bound) "
+                         "vs eager {} us ({:.0f} % launch): <b>{}</b>, launch excluded {}; at the check shapes {} us "
+                         "vs {} us: {}",
+                         esc(r.perf.shape), esc(r.perf.inputs), gnum(r.perf.modeled_us),
+                         100 * r.perf.launch_us / r.perf.modeled_us, esc(r.perf.bound), gnum(r.perf.eager_modeled_us),
+                         r.perf.eager_modeled_us > 0 ? 100 * r.perf.eager_launch_us / r.perf.eager_modeled_us : 0.0,
+                         times(r.perf.speedup), times(r.perf.body_speedup), gnum(r.modeled_us),
+                         gnum(r.eager_modeled_us), times(r.check_speedup));
+      else if (r.verdict == Verdict::Correct)
+        o += fmt::format(" &middot; modeled {} us vs eager {} us at the check shapes: <b>{}</b>{}", gnum(r.modeled_us),
+                         gnum(r.eager_modeled_us), times(r.speedup),
+                         r.perf.skipped.empty() ? "" : " (perf shape not timed: " + esc(r.perf.skipped) + ")");
       o += "</p>\n";
       if (!r.diagnostics.empty()) {
         o += "<pre class=\"diag\">";

@@ -56,6 +56,16 @@ bool get(const json& j, const char* key, int& out, const std::string& where, std
   out = it->get<int>();
   return true;
 }
+bool get(const json& j, const char* key, uint64_t& out, const std::string& where, std::string& err) {
+  auto it = j.find(key);
+  if (it == j.end()) return true;
+  if (!it->is_number_unsigned()) {
+    err = where + "field '" + key + "': expected a non-negative integer, got " + type_of(*it);
+    return false;
+  }
+  out = it->get<uint64_t>();
+  return true;
+}
 bool get(const json& j, const char* key, bool& out, const std::string& where, std::string& err) {
   auto it = j.find(key);
   if (it == j.end()) return true;
@@ -105,7 +115,32 @@ json to_json(const CaseResult& c) {
               {"eager_modeled_us", num(c.eager_modeled_us)},
               {"gm_bytes", num(c.gm_bytes)},
               {"flops", num(c.flops)},
-              {"bound", c.bound}};
+              {"bound", c.bound},
+              {"launch_us", num(c.launch_us)},
+              {"eager_launch_us", num(c.eager_launch_us)}};
+}
+
+json to_json(const PerfResult& p) {
+  auto share = [](double part, double all) { return all > 0 ? num(part / all) : json(nullptr); };
+  return json{{"shape", p.shape},
+              {"inputs", p.inputs},
+              {"skipped", p.skipped},
+              {"modeled", true},
+              {"modeled_us", num(p.modeled_us)},
+              {"eager_modeled_us", num(p.eager_modeled_us)},
+              {"launch_us", num(p.launch_us)},
+              {"eager_launch_us", num(p.eager_launch_us)},
+              {"launch_share", share(p.launch_us, p.modeled_us)},
+              {"eager_launch_share", share(p.eager_launch_us, p.eager_modeled_us)},
+              {"speedup", num(p.speedup)},
+              {"body_speedup", num(p.body_speedup)},
+              {"bound", p.bound},
+              {"gm_bytes", num(p.gm_bytes)},
+              {"flops", num(p.flops)},
+              {"records", p.records},
+              {"seconds", num(p.seconds)},
+              {"peak_rss_mb", num(p.peak_rss_mb)},
+              {"note", p.note}};
 }
 
 json to_json(const Timeline& t) {
@@ -139,7 +174,12 @@ json to_json(const EvalResult& r) {
               {"tol_err", num(r.tol_err)},
               {"modeled_us", num(r.modeled_us)},
               {"eager_modeled_us", num(r.eager_modeled_us)},
+              {"launch_us", num(r.launch_us)},
+              {"eager_launch_us", num(r.eager_launch_us)},
+              {"check_speedup", num(r.check_speedup)},
               {"speedup", num(r.speedup)},
+              {"speedup_shape", r.perf.timed() ? "perf" : "check"},
+              {"perf", to_json(r.perf)},
               {"seconds", num(r.seconds)},
               {"reference_s", num(r.reference_s)},
               {"build_s", num(r.build_s)},
@@ -156,7 +196,20 @@ bool case_from_json(const json& j, CaseResult& c, const std::string& w, std::str
          get(j, "tol_err", c.tol_err, w, err) &&
          get(j, "first_mismatch", c.first_mismatch, w, err) && get(j, "modeled_us", c.modeled_us, w, err) &&
          get(j, "eager_modeled_us", c.eager_modeled_us, w, err) && get(j, "gm_bytes", c.gm_bytes, w, err) &&
-         get(j, "flops", c.flops, w, err) && get(j, "bound", c.bound, w, err);
+         get(j, "flops", c.flops, w, err) && get(j, "bound", c.bound, w, err) &&
+         get(j, "launch_us", c.launch_us, w, err) && get(j, "eager_launch_us", c.eager_launch_us, w, err);
+}
+
+bool perf_from_json(const json& j, PerfResult& p, const std::string& w, std::string& err) {
+  if (!j.is_object()) { err = w + "expected an object, got " + type_of(j); return false; }
+  return get(j, "shape", p.shape, w, err) && get(j, "inputs", p.inputs, w, err) &&
+         get(j, "skipped", p.skipped, w, err) && get(j, "modeled_us", p.modeled_us, w, err) &&
+         get(j, "eager_modeled_us", p.eager_modeled_us, w, err) && get(j, "launch_us", p.launch_us, w, err) &&
+         get(j, "eager_launch_us", p.eager_launch_us, w, err) && get(j, "speedup", p.speedup, w, err) &&
+         get(j, "body_speedup", p.body_speedup, w, err) && get(j, "bound", p.bound, w, err) &&
+         get(j, "gm_bytes", p.gm_bytes, w, err) && get(j, "flops", p.flops, w, err) &&
+         get(j, "records", p.records, w, err) && get(j, "seconds", p.seconds, w, err) &&
+         get(j, "peak_rss_mb", p.peak_rss_mb, w, err) && get(j, "note", p.note, w, err);
 }
 
 bool get(const json& j, const char* key, std::vector<double>& out, const std::string& where, std::string& err) {
@@ -225,6 +278,10 @@ bool from_json(const json& j, EvalResult& r, std::string& err) {
   if (auto tit = j.find("timeline"); tit != j.end() && !timeline_from_json(*tit, r.timeline, w + "timeline: ", err))
     return false;
   if (j.contains("timing_check") && !get(j, "timing_check", r.timing_check, w, err)) return false;
+  if (!(get(j, "launch_us", r.launch_us, w, err) && get(j, "eager_launch_us", r.eager_launch_us, w, err) &&
+        get(j, "check_speedup", r.check_speedup, w, err)))
+    return false;
+  if (auto pit = j.find("perf"); pit != j.end() && !perf_from_json(*pit, r.perf, w + "perf: ", err)) return false;
   auto cit = j.find("cases");
   if (cit != j.end()) {
     if (!cit->is_array()) { err = w + "field 'cases': expected an array, got " + type_of(*cit); return false; }

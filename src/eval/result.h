@@ -21,6 +21,8 @@ struct CaseResult {                               // one case (shape/dtype) of t
   double gm_bytes = 0;                            // bytes the candidate moved between GM and the cores, modeled
   double flops = 0;                               // its cube + vector operations (roofline: flops / gm_bytes)
   std::string bound;                              // what limits its longest launch: HBM, vector, cube, launch, ...
+  double launch_us = 0, eager_launch_us = 0;      // of modeled_us / eager_modeled_us: the launches' share
+                                                  // (launch_pipelined_us each; eager: the ops' heads)
   double tol_err = 0;                             // max |got - want| / (atol + rtol |want|): <= 1 when correct; the
                                                   // error that means something where the reference is near 0
 };
@@ -40,6 +42,25 @@ struct Timeline {
   std::vector<TimelineLane> lanes;
 };
 
+// The perf shape (the task's PERF overrides of its default case): one timing-only run of the candidate at the
+// benchmark's real size (sim/timing.h), values never computed nor checked, and the eager trace at the same shape.
+struct PerfResult {
+  std::string shape;                              // "batch_size=4096,dim=393216"; "" when the task has no PERF
+  std::string inputs;                             // "float32[4096,393216]", ...
+  std::string skipped;                            // why it was not timed ("" when it was)
+  double modeled_us = 0, eager_modeled_us = 0;
+  double launch_us = 0, eager_launch_us = 0;      // their launch shares (CaseResult)
+  double speedup = 0;                             // eager_modeled_us / modeled_us
+  double body_speedup = 0;                        // the same with the launch shares taken out of both
+  std::string bound;                              // of the candidate's longest launch
+  double gm_bytes = 0, flops = 0;
+  uint64_t records = 0;                           // trace records of the timing-only run
+  double seconds = 0, peak_rss_mb = 0;            // its wall time and peak resident memory, in the sandbox
+  std::string note;                               // what makes the time approximate (scalar reads of values it
+                                                  // did not compute), "" when nothing does
+  bool timed() const { return skipped.empty() && modeled_us > 0; }
+};
+
 struct EvalResult {
   std::string task_id;                            // "activation/leaky_relu"
   std::string category;
@@ -56,7 +77,11 @@ struct EvalResult {
   double max_abs_err = 0, max_rel_err = 0;        // over all cases and trials
   double tol_err = 0;                             // over all cases and trials (CaseResult::tol_err)
   double modeled_us = 0, eager_modeled_us = 0;    // sum over the cases (one forward each)
-  double speedup = 0;                             // eager_modeled_us / modeled_us when correct, else 0
+  double launch_us = 0, eager_launch_us = 0;      // sums of the cases' launch shares
+  double check_speedup = 0;                       // at the check shapes: eager_modeled_us / modeled_us when correct
+  double speedup = 0;                             // the headline, 0 unless correct: perf.speedup when the perf
+                                                  // shape was timed, else check_speedup
+  PerfResult perf;
   double seconds = 0;                             // wall time of the evaluation
   double reference_s = 0, build_s = 0, run_s = 0; // where it went: PyTorch reference, compiling the candidate, runs
   std::string timing_check;                       // EvalOptions::timing_check: "equal", else the first difference

@@ -12,6 +12,7 @@ namespace kgen::eval {
 nlohmann::json to_json(const CaseResult& c);
 nlohmann::json to_json(const EvalResult& r);
 nlohmann::json to_json(const Timeline& t);
+nlohmann::json to_json(const PerfResult& p);
 // Fills r from j. Missing fields keep their defaults (forward/backward compatibility), except "verdict", which is
 // required. A field of the wrong type or an unknown verdict is an error: returns false with err naming the field.
 bool from_json(const nlohmann::json& j, CaseResult& c, std::string& err);

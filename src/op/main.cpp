@@ -61,6 +61,7 @@ struct Request {
   std::string id = "run";
   Pairs inputs, attrs, oshapes;   // (name or "", value)
   Pairs input_shapes;             // --input-shape NAME=DTYPE:D0,D1 (timing-only: no data)
+  std::vector<bool> input_is_shape;   // per inputs entry: its value is DTYPE:D0,D1 (a batch's {"shape": ...}), not a file
   bool trace = false;
   bool timing_only = false;       // the trace at this size, no values (sim/timing.h)
   bool timing_check = false;      // run fully, then timing-only, and compare the two traces
@@ -73,6 +74,14 @@ std::string parse_shape_spec(const std::string& name, const std::string& spec, b
   if (colon == std::string::npos) return what + ": expected DTYPE:D0,D1,... (for example float32:4096,393216)";
   const int dt = npy_dtype_from_name(spec.substr(0, colon));
   if (dt < 0) return what + ": unknown dtype '" + spec.substr(0, colon) + "' (float32, float16, bfloat16, int32, ...)";
+  if (colon + 1 == spec.size()) {   // DTYPE: alone is a 0-d tensor (one element)
+    Tensor t;
+    t.dtype = dt;
+    t.origin = what;
+    t.bytes = npy_dtype_size(dt);
+    out.push_back(t);
+    return "";
+  }
   std::vector<int64_t> shape;
   std::string cur;
   for (char c : spec.substr(colon + 1) + ";") {
@@ -138,6 +147,22 @@ int run_one(OpRunner& R, const Request& q, const std::string& out_dir, const std
     t.origin = path;
     return std::string();
   };
+  // OpDef input k from DTYPE:D0,D1 (a DYNAMIC input: one shape per tensor): a tensor without data.
+  auto set_shape = [&](const std::string& name, const std::string& value, size_t k, Tensor& t) {
+    const bool list = info.inputs[k].kind == kgen::host::ParamKind::Dynamic;
+    std::vector<Tensor> ts;
+    if (std::string e = parse_shape_spec(name, value, list, ts); !e.empty()) return e;
+    if (list) {
+      t.is_list = true;
+      t.origin = ts.front().origin;
+      t.items = ts;
+      for (Tensor& x : t.items) x.present = true;
+    } else {
+      t = ts.front();
+    }
+    t.present = true;
+    return std::string();
+  };
   size_t next = 0;
   for (size_t i = 0; i < q.inputs.size(); ++i) {
     size_t k = 0;
@@ -159,7 +184,9 @@ int run_one(OpRunner& R, const Request& q, const std::string& out_dir, const std
     }
     if (spec.inputs[k].present) return usage("--input " + info.inputs[k].name + " is given twice");
     Tensor& t = spec.inputs[k];
-    if (info.inputs[k].kind == kgen::host::ParamKind::Dynamic) {
+    if (i < q.input_is_shape.size() && q.input_is_shape[i]) {   // positional shape-only input of a timing-only run
+      if (std::string e = set_shape(info.inputs[k].name, q.inputs[i].second, k, t); !e.empty()) return usage(e);
+    } else if (info.inputs[k].kind == kgen::host::ParamKind::Dynamic) {
       t.present = t.is_list = true;
       t.origin = q.inputs[i].second;
       std::string cur;
@@ -180,19 +207,7 @@ int run_one(OpRunner& R, const Request& q, const std::string& out_dir, const std
     if (k >= info.inputs.size())
       return usage("--input-shape " + name + ": the OpDef of " + info.type + " has no input '" + name + "'");
     if (spec.inputs[k].present) return usage("--input-shape " + name + ": the input is given twice");
-    const bool list = info.inputs[k].kind == kgen::host::ParamKind::Dynamic;
-    std::vector<Tensor> ts;
-    if (std::string e = parse_shape_spec(name, value, list, ts); !e.empty()) return usage(e);
-    Tensor& t = spec.inputs[k];
-    if (list) {
-      t.present = t.is_list = true;
-      t.origin = ts.front().origin;
-      t.items = ts;
-      for (Tensor& x : t.items) x.present = true;
-    } else {
-      t = ts.front();
-      t.present = true;
-    }
+    if (std::string e = set_shape(name, value, k, spec.inputs[k]); !e.empty()) return usage(e);
   }
   size_t given = 0;
   for (auto& t : spec.inputs) given += t.present;
@@ -400,7 +415,12 @@ bool parse_batch(const std::string& path, std::vector<Request>& out, std::string
       Request q;
       q.id = r.at("id").get<std::string>();
       if (!kgen::sandbox::frame_token(q.id)) throw std::runtime_error("bad run id '" + q.id + "'");
-      for (const auto& f : r.value("inputs", nlohmann::json::array())) q.inputs.emplace_back("", f.get<std::string>());
+      // An input is a file, or {"shape": "DTYPE:D0,D1"} (timing-only runs: an input without data).
+      for (const auto& f : r.value("inputs", nlohmann::json::array())) {
+        const bool by_shape = f.is_object();
+        q.inputs.emplace_back("", by_shape ? f.at("shape").get<std::string>() : f.get<std::string>());
+        q.input_is_shape.push_back(by_shape);
+      }
       for (const auto& a : r.value("attrs", nlohmann::json::array())) {
         std::string n, v;
         if (!split_eq(a.get<std::string>(), n, v)) throw std::runtime_error("attr without '=': " + a.dump());
@@ -409,6 +429,8 @@ bool parse_batch(const std::string& path, std::vector<Request>& out, std::string
       q.trace = r.value("trace", false);
       q.timing_only = r.value("timing_only", false);
       q.timing_check = r.value("timing_check", false);
+      for (bool b : q.input_is_shape)
+        if (b && !q.timing_only) throw std::runtime_error("run '" + q.id + "': an input by shape needs \"timing_only\"");
       for (auto& [name, v] : r.value("input_shapes", nlohmann::json::object()).items())
         q.input_shapes.emplace_back(name, v.get<std::string>());
       out.push_back(std::move(q));
@@ -494,9 +516,14 @@ int run_main(int argc, char** argv) {
   }
   // The inputs' dtypes let the kernel build start next to the host build (a no-op when both are in the cache).
   std::vector<std::pair<std::string, int>> predicted;
-  for (auto& [name, path] : runs[0].inputs) {
+  for (size_t i = 0; i < runs[0].inputs.size(); ++i) {
+    const auto& [name, value] = runs[0].inputs[i];
     NpyArray a;
-    if (read_npy(path, a).empty()) predicted.emplace_back(name, a.dtype);
+    if (i < runs[0].input_is_shape.size() && runs[0].input_is_shape[i]) {
+      if (int dt = npy_dtype_from_name(value.substr(0, value.find(':'))); dt >= 0) predicted.emplace_back(name, dt);
+    } else if (read_npy(value, a).empty()) {
+      predicted.emplace_back(name, a.dtype);
+    }
   }
   for (auto& [name, value] : runs[0].input_shapes)
     if (int dt = npy_dtype_from_name(value.substr(0, value.find(':'))); dt >= 0) predicted.emplace_back(name, dt);

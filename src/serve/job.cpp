@@ -272,9 +272,14 @@ json response_of(const Job& job, const eval::EvalResult& r, const json& reward, 
   j["correctness"] = correct;
   j["decoy_kernel"] = r.verdict == Verdict::Cheating;
   j["speedup"] = correct ? r.speedup : 0.0;
-  j["kernel_runtime"] = r.modeled_us;
-  j["reference_runtime"] = r.eager_modeled_us;
+  // The runtimes of the headline speedup: at the task's perf shape when it was timed, else the check shapes' sums.
+  const bool at_perf = r.perf.timed();
+  j["kernel_runtime"] = at_perf ? r.perf.modeled_us : r.modeled_us;
+  j["reference_runtime"] = at_perf ? r.perf.eager_modeled_us : r.eager_modeled_us;
   j["runtime_unit"] = "us, modeled on " + r.soc + " (kgen's performance model; eager torch_npu for the reference)";
+  j["runtime_shape"] = at_perf ? "perf " + r.perf.shape : "check shapes";
+  j["check_speedup"] = correct ? r.check_speedup : 0.0;
+  j["perf"] = eval::to_json(r.perf);
   j["error_code"] = code.empty() ? json(nullptr) : json(code);
   j["error_message"] = r.diagnostics.empty() ? json(nullptr) : json(r.diagnostics.front());
   j["verdict"] = eval::verdict_name(r.verdict);

@@ -24,3 +24,6 @@ def get_init_inputs():
 
 
 CASES = [dict(dtype=torch.float16), dict(batch_size=13, dim=1001)]
+
+# The perf shape, timed timing-only (never run for values): KernelBench's size, level1/88_MinGPTNewGelu.py at 423217d.
+PERF = dict(batch_size=8192, dim=8192)

@@ -28,3 +28,6 @@ def get_init_inputs():
 
 
 CASES = [dict(batch_size=37, dim=129), dict(dtype=torch.float16)]
+
+# The perf shape, timed timing-only (never run for values): KernelBench's size, level1/20_LeakyReLU.py at 423217d.
+PERF = dict(batch_size=4096, dim=393216)

@@ -28,3 +28,6 @@ def get_init_inputs():
 
 
 CASES = [dict(dtype=torch.float16), dict(batch_size=5, dim=100)]
+
+# The perf shape, timed timing-only (never run for values): KernelBench's size, level1/24_LogSoftmax.py at 423217d.
+PERF = dict(batch_size=4096, dim=393216)

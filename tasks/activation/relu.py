@@ -27,3 +27,6 @@ def get_init_inputs():
 
 CASES = [dict(batch_size=37, dim=129), dict(dtype=torch.float16), dict(dtype=torch.bfloat16),
          dict(dtype=torch.int32, dim=777)]
+
+# The perf shape, timed timing-only (never run for values): KernelBench's size, level1/19_ReLU.py at 423217d.
+PERF = dict(batch_size=4096, dim=393216)

@@ -24,3 +24,6 @@ def get_init_inputs():
 
 
 CASES = [dict(dtype=torch.float16), dict(dtype=torch.bfloat16)]
+
+# The perf shape, timed timing-only (never run for values): KernelBench's size, level1/29_Softplus.py at 423217d.
+PERF = dict(batch_size=4096, dim=393216)

@@ -24,3 +24,6 @@ def get_init_inputs():
 
 
 CASES = [dict(dtype=torch.float16)]
+
+# The perf shape, timed timing-only (never run for values): KernelBench's size, level1/22_Tanh.py at 423217d.
+PERF = dict(batch_size=4096, dim=393216)

@@ -26,3 +26,6 @@ def get_init_inputs():
 
 
 CASES = [dict(batch_size=3, M=33, K=65, N=129), dict(dtype=torch.bfloat16, batch_size=4)]
+
+# The perf shape, timed timing-only (never run for values): KernelBench's size, level1/3_Batched_matrix_multiplication.py at 423217d.
+PERF = dict(batch_size=128, M=512, K=1024, N=2048)

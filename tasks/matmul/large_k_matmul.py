@@ -25,3 +25,6 @@ def get_init_inputs():
 
 
 CASES = [dict(M=17, K=20001, N=33), dict(dtype=torch.bfloat16, K=4096)]
+
+# The perf shape, timed timing-only (never run for values): KernelBench's size, level1/6_Matmul_with_large_K_dimension_.py at 423217d.
+PERF = dict(M=256, K=524288, N=256)

@@ -25,3 +25,6 @@ def get_init_inputs():
 
 
 CASES = [dict(M=77, K=129, N=33), dict(M=1, K=512, N=257), dict(dtype=torch.bfloat16, M=128)]
+
+# The perf shape, timed timing-only (never run for values): KernelBench's size, level1/2_Standard_matrix_multiplication_.py at 423217d.
+PERF = dict(M=2048, K=8192, N=4096)

@@ -25,3 +25,6 @@ def get_init_inputs():
 
 
 CASES = [dict(M=77, K=33, N=129), dict(dtype=torch.bfloat16, K=128)]
+
+# The perf shape, timed timing-only (never run for values): KernelBench's size, level1/16_Matmul_with_transposed_A.py at 423217d.
+PERF = dict(M=2048, K=8192, N=4096)

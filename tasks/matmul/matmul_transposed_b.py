@@ -25,3 +25,6 @@ def get_init_inputs():
 
 
 CASES = [dict(M=129, K=77, N=65), dict(dtype=torch.bfloat16, M=128)]
+
+# The perf shape, timed timing-only (never run for values): KernelBench's size, level1/17_Matmul_with_transposed_B.py at 423217d.
+PERF = dict(M=2048, K=8192, N=4096)

@@ -25,3 +25,6 @@ def get_init_inputs():
 
 
 CASES = [dict(dtype=torch.float16), dict(M=33, K=100, N=17)]
+
+# The perf shape, timed timing-only (never run for values): KernelBench's size, level1/18_Matmul_with_transposed_both.py at 423217d.
+PERF = dict(M=2048, K=8192, N=4096)

@@ -24,3 +24,6 @@ def get_init_inputs():
 
 
 CASES = [dict(M=77, K=129), dict(M=1, K=100003), dict(dtype=torch.bfloat16)]
+
+# The perf shape, timed timing-only (never run for values): KernelBench's size, level1/4_Matrix_vector_multiplication_.py at 423217d.
+PERF = dict(M=2048, K=1048576)

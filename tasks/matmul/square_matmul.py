@@ -23,3 +23,6 @@ def get_init_inputs():
 
 
 CASES = [dict(N=129), dict(N=128, dtype=torch.bfloat16)]
+
+# The perf shape, timed timing-only (never run for values): KernelBench's size, level1/1_Square_matrix_multiplication_.py at 423217d.
+PERF = dict(N=4096)

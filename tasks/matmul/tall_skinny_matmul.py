@@ -25,3 +25,6 @@ def get_init_inputs():
 
 
 CASES = [dict(M=10007, K=16, N=16), dict(dtype=torch.bfloat16)]
+
+# The perf shape, timed timing-only (never run for values): KernelBench's size, level1/9_Tall_skinny_matrix_multiplication_.py at 423217d.
+PERF = dict(M=32768, K=32, N=32768)

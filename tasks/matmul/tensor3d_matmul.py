@@ -26,3 +26,6 @@ def get_init_inputs():
 
 
 CASES = [dict(batch_size=3, M=7, K=129, N=77), dict(dtype=torch.bfloat16, batch_size=4)]
+
+# The perf shape, timed timing-only (never run for values): KernelBench's size, level1/10_3D_tensor_matrix_multiplication.py at 423217d.
+PERF = dict(batch_size=16, M=1024, K=2048, N=768)

@@ -10,6 +10,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <tuple>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -80,7 +81,29 @@ EvalResult make_result(int i) {
   r.max_rel_err = -std::numeric_limits<double>::infinity();
   r.modeled_us = 3.25 * (i + 1);
   r.eager_modeled_us = 7.5 * (i + 1);
-  r.speedup = r.eager_modeled_us / r.modeled_us;
+  r.check_speedup = r.eager_modeled_us / r.modeled_us;
+  r.launch_us = 2.5 * (i + 1);
+  r.eager_launch_us = 6.0 * (i + 1);
+  if (i % 2) {   // a perf shape timed at the benchmark's size
+    r.perf.shape = "batch_size=4096,dim=393216";
+    r.perf.inputs = "float32[4096,393216]";
+    r.perf.modeled_us = 8945.8 + i;
+    r.perf.eager_modeled_us = 8953.85;
+    r.perf.launch_us = 2.5;
+    r.perf.eager_launch_us = 6.0;
+    r.perf.speedup = r.perf.eager_modeled_us / r.perf.modeled_us;
+    r.perf.body_speedup = 0.9997;
+    r.perf.bound = "HBM";
+    r.perf.gm_bytes = 12884901888.0;
+    r.perf.records = 4325376ull + i;
+    r.perf.seconds = 2.6;
+    r.perf.peak_rss_mb = 469.1;
+    r.perf.note = i == 3 ? "approximate: ..." : "";
+  } else if (i == 2) {
+    r.perf.shape = "n=65536";
+    r.perf.skipped = "the forward does not run on FakeTensors at the perf shape";
+  }
+  r.speedup = r.perf.timed() ? r.perf.speedup : r.check_speedup;
   r.seconds = 0.125 * i;
   r.reference_s = 0.5 + i;
   r.build_s = 1.25;
@@ -132,6 +155,26 @@ void expect_same(const EvalResult& a, const EvalResult& b) {
   expect_same_double(a.modeled_us, b.modeled_us, "modeled_us");
   expect_same_double(a.eager_modeled_us, b.eager_modeled_us, "eager_modeled_us");
   expect_same_double(a.speedup, b.speedup, "speedup");
+  expect_same_double(a.check_speedup, b.check_speedup, "check_speedup");
+  expect_same_double(a.launch_us, b.launch_us, "launch_us");
+  expect_same_double(a.eager_launch_us, b.eager_launch_us, "eager_launch_us");
+  EXPECT_EQ(a.perf.shape, b.perf.shape);
+  EXPECT_EQ(a.perf.inputs, b.perf.inputs);
+  EXPECT_EQ(a.perf.skipped, b.perf.skipped);
+  EXPECT_EQ(a.perf.timed(), b.perf.timed());
+  for (auto [x, y, what] : {std::tuple{a.perf.modeled_us, b.perf.modeled_us, "perf modeled_us"},
+                            {a.perf.eager_modeled_us, b.perf.eager_modeled_us, "perf eager_modeled_us"},
+                            {a.perf.launch_us, b.perf.launch_us, "perf launch_us"},
+                            {a.perf.eager_launch_us, b.perf.eager_launch_us, "perf eager_launch_us"},
+                            {a.perf.speedup, b.perf.speedup, "perf speedup"},
+                            {a.perf.body_speedup, b.perf.body_speedup, "perf body_speedup"},
+                            {a.perf.gm_bytes, b.perf.gm_bytes, "perf gm_bytes"},
+                            {a.perf.seconds, b.perf.seconds, "perf seconds"},
+                            {a.perf.peak_rss_mb, b.perf.peak_rss_mb, "perf peak_rss_mb"}})
+    expect_same_double(x, y, what);
+  EXPECT_EQ(a.perf.bound, b.perf.bound);
+  EXPECT_EQ(a.perf.records, b.perf.records);
+  EXPECT_EQ(a.perf.note, b.perf.note);
   expect_same_double(a.seconds, b.seconds, "seconds");
   expect_same_double(a.reference_s, b.reference_s, "reference_s");
   expect_same_double(a.build_s, b.build_s, "build_s");
@@ -194,6 +237,12 @@ TEST(EvalStoreJson, RoundTripAndErrors) {
   bad["cases"][1]["max_abs_err"] = true;
   EXPECT_FALSE(from_json(bad, back, err));
   EXPECT_NE(err.find("cases[1]"), std::string::npos) << err;
+  bad = j;
+  bad["perf"]["records"] = -1;
+  EXPECT_FALSE(from_json(bad, back, err));
+  EXPECT_NE(err.find("perf: field 'records'"), std::string::npos) << err;
+  EXPECT_EQ(j["speedup_shape"], "perf");   // make_result(3) was timed at its perf shape
+  EXPECT_EQ(j["perf"]["launch_share"], 2.5 / (8945.8 + 3));
   bad = j;
   bad["timeline"]["lanes"][0]["spans"][1] = "x";
   EXPECT_FALSE(from_json(bad, back, err));

@@ -23,3 +23,5 @@ def get_init_inputs():
 
 
 CASES = [dict(m=3), dict(dtype=torch.float16)]
+
+PERF = dict(size=1048576)

@@ -28,3 +28,5 @@ def get_init_inputs():
 
 
 CASES = [dict(dim=5), dict(dtype=torch.float16)]
+
+PERF = dict(dim=4096)
