@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The expert library (kernels/) through `kgen bench --generator expert` over the whole suite with several trials (CI's
-# tests/tile_test.sh runs one): pass@1, fast_p and the geomean speedup per category, modeled on the Ascend910B2.
+# tests/tile_test.sh runs one): pass@1, fast_p and the geomean speedup per category, modeled on the Ascend910B2, then
+# per task with a perf shape the timing-only run's seconds and peak RSS and the perf/check-shape speedups.
 # Used by `make bench`.
 # Usage: bench/expert_library.sh [BUILD_DIR=build] [TRIALS=5] [JOBS=2]
 set -euo pipefail
@@ -12,3 +13,20 @@ out=$(mktemp -d /tmp/kgen-expert-library-XXXXXX)
 trap 'rm -rf "$out"' EXIT
 KGEN_CACHE="$out/cache" "$build/kgen" bench --suite tasks --generator expert --out "$out/bench" --jobs "$jobs" \
   --trials "$trials" | grep -v "^\["
+# The tasks with a perf shape (PERF): the timing-only run's cost at the benchmark's size, and the two speedups.
+/usr/bin/python3 - "$out/bench/results.json" <<'PY'
+import json, statistics, sys
+rs = [r for r in json.load(open(sys.argv[1]))["results"] if r["perf"]["shape"]]
+print(f"perf shapes (timing-only, modeled on Ascend910B2): {len(rs)} tasks")
+print(f"{'task':<32} {'verdict':<14} {'perf':>8} {'check':>8} {'launch-excl':>11} {'seconds':>8} {'RSS MiB':>8} {'records':>10}")
+for r in sorted(rs, key=lambda r: r["task_id"]):
+    p = r["perf"]
+    print(f"{r['task_id']:<32} {r['verdict']:<14} {p['speedup']:>7.2f}x {r['check_speedup']:>7.2f}x "
+          f"{p['body_speedup']:>10.2f}x {p['seconds']:>8.1f} {p['peak_rss_mb']:>8.0f} {p['records']:>10}"
+          + (f"  skipped: {p['skipped']}" if p["skipped"] else ""))
+timed = [r["perf"] for r in rs if r["perf"]["seconds"] > 0]
+if timed:
+    print(f"median {statistics.median(p['seconds'] for p in timed):.1f} s, max {max(p['seconds'] for p in timed):.1f} s; "
+          f"median RSS {statistics.median(p['peak_rss_mb'] for p in timed):.0f} MiB, "
+          f"max {max(p['peak_rss_mb'] for p in timed):.0f} MiB")
+PY
