@@ -28,3 +28,6 @@ def get_init_inputs():
 
 
 CASES = [dict(dtype=torch.float16)]
+
+# The perf shape, timed timing-only (never run for values): KernelBench's size, level1/96_HuberLoss.py at 423217d.
+PERF = dict(batch_size=32768, dim=32768)

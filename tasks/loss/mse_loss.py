@@ -24,3 +24,6 @@ def get_init_inputs():
 
 
 CASES = [dict(dtype=torch.float16), dict(dtype=torch.bfloat16), dict(batch_size=1, dim=77)]
+
+# The perf shape, timed timing-only (never run for values): KernelBench's size, level1/94_MSELoss.py at 423217d.
+PERF = dict(batch_size=32768, dim=32768)

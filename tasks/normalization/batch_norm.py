@@ -30,3 +30,6 @@ def get_init_inputs():
 
 
 CASES = [dict(dtype=torch.float16), dict(batch_size=5, features=7, height=13, width=11)]
+
+# The perf shape, timed timing-only (never run for values): KernelBench's size, level1/33_BatchNorm.py at 423217d.
+PERF = dict(batch_size=64, features=64, height=512, width=512)

@@ -26,3 +26,6 @@ def get_init_inputs():
 
 
 CASES = [dict(dtype=torch.float16), dict(batch_size=1, features=1, height=3, width=333)]
+
+# The perf shape, timed timing-only (never run for values): KernelBench's size, level1/37_FrobeniusNorm_.py at 423217d.
+PERF = dict(batch_size=112, features=64, height=512, width=512)

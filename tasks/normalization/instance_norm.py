@@ -30,3 +30,6 @@ def get_init_inputs():
 
 
 CASES = [dict(dtype=torch.float16), dict(batch_size=2, features=3, height=127, width=129)]
+
+# The perf shape, timed timing-only (never run for values): KernelBench's size, level1/34_InstanceNorm.py at 423217d.
+PERF = dict(batch_size=112, features=64, height=512, width=512)

@@ -24,3 +24,6 @@ def get_init_inputs():
 
 
 CASES = [dict(dtype=torch.float16), dict(batch_size=3, dim=16385)]
+
+# The perf shape, timed timing-only (never run for values): KernelBench's size, level1/39_L2Norm_.py at 423217d.
+PERF = dict(batch_size=32768, dim=65535)
