@@ -307,7 +307,7 @@ def main(argv):
             entry[field] = dirs
         doc["cases"].append(entry)
     if a.perf and task.perf is not None:
-        dest = os.path.join(a.cache, "ref", key_of(content, "perf:" + T._case_name(task.perf), 0, a.seed, a.version))
+        dest = perf_dir(a.cache, content, task, a.seed, a.version)
         if not os.path.isfile(os.path.join(dest, "meta.json")):
             if not imported:
                 import torch
@@ -323,15 +323,27 @@ def main(argv):
     return 0
 
 
+def perf_dir(cache: str, content: bytes, task: T.Task, seed: int, version: str) -> str:
+    """The cache directory of the task's perf shape (make_perf)."""
+    return os.path.join(cache, "ref", key_of(content, "perf:" + T._case_name(task.perf), 0, seed, version))
+
+
+def _read(task_path: str):
+    """(file content, Task), or None when the file cannot be read or parsed (main() reports it)."""
+    try:
+        with open(task_path, "rb") as f:
+            return f.read(), load_task(task_path)
+    except Exception:  # noqa: BLE001 - main() reports it when the task is evaluated
+        return None
+
+
 def _missing(task_path: str, cache: str, seed: int, trials: int, version: str, seeding: str = "kgen",
              trace: bool = True) -> bool:
     """Whether some (case, trial) of the task has no reference directory yet (without importing torch)."""
-    try:
-        with open(task_path, "rb") as f:
-            content = f.read()
-        task = load_task(task_path)
-    except Exception:  # noqa: BLE001 - main() reports it when the task is evaluated
+    got = _read(task_path)
+    if got is None:
         return False
+    content, task = got
     return any(not os.path.isfile(os.path.join(cache, "ref", key_of(content, c.name, t, seed, version, seeding, trace),
                                                "meta.json"))
                for c in task.cases for t in range(trials))
@@ -339,14 +351,9 @@ def _missing(task_path: str, cache: str, seed: int, trials: int, version: str, s
 
 def _perf_missing(task_path: str, cache: str, seed: int, version: str) -> bool:
     """Whether the task has a PERF whose reference directory is not there yet."""
-    try:
-        with open(task_path, "rb") as f:
-            content = f.read()
-        task = load_task(task_path)
-    except Exception:  # noqa: BLE001 - main() reports it when the task is evaluated
-        return False
-    return task.perf is not None and not os.path.isfile(os.path.join(
-        cache, "ref", key_of(content, "perf:" + T._case_name(task.perf), 0, seed, version), "meta.json"))
+    got = _read(task_path)
+    return got is not None and got[1].perf is not None and not os.path.isfile(
+        os.path.join(perf_dir(cache, got[0], got[1], seed, version), "meta.json"))
 
 
 def prefetch(argv) -> int:

@@ -28,6 +28,12 @@ Fail child_failure(const EvalOptions& o, const sandbox::Result& r, const std::st
 sandbox::Policy candidate_policy(const EvalOptions& o);
 sandbox::Limits candidate_limits(const EvalOptions& o, int runs);
 std::string oprun_path(const EvalOptions& o);
+// The sandboxed `kgen-oprun run PROJECT --batch FILE --channel 3` of an op project's runs: the batch file written
+// here and bound read-only, the failed-builds folder (op::write_failed_builds, "" when none) bound and named in the
+// environment, the options' record limit. The caller binds the project and its libraries.
+sandbox::Child oprun_batch_child(const EvalOptions& o, const std::string& project, const nlohmann::json& batch,
+                                 const std::string& batch_file, const std::string& failed_builds,
+                                 sandbox::Policy& pol);
 
 std::vector<std::string> lines_of(const std::string& out, size_t max = 60);
 bool first_error(const std::string& out, std::string& cat, std::string& line);

@@ -204,20 +204,8 @@ void eval_op_project(const EvalOptions& o, EvalResult& R) {
     jr["attrs"] = map_attrs(attrs, at);
     batch["runs"].push_back(jr);
   }
-  const std::string batch_file = tmp.path + "/runs.json";
-  std::ofstream(batch_file) << batch.dump();
-  const std::string batch_inside = sandbox::hide_file(pol, batch_file, sandbox::default_mode());
-
-  sandbox::Child c;
-  c.argv = {oprun_path(o), "run", p.dir, "--soc", o.soc, "--batch", batch_inside, "--channel", "3"};
-  c.clear_env = true;
-  c.env = {"KGEN_CACHE=" + op::cache_dir(), "KGEN_PRIVATE_BUILD=1"};
   const std::string failed_builds = op::write_failed_builds(pre, tmp.path + "/failed-builds");
-  if (!failed_builds.empty()) {
-    pol.binds.push_back({failed_builds, false});
-    c.env.push_back("KGEN_FAILED_BUILDS=" + failed_builds);
-  }
-  if (o.max_records) c.env.push_back("KGEN_MAX_RECORDS=" + std::to_string(o.max_records));
+  sandbox::Child c = oprun_batch_child(o, p.dir, batch, tmp.path + "/runs.json", failed_builds, pol);
 
   // The judgement, run by run as the frames arrive: outputs against the reference, the trace through the model.
   perf::Profile prof = perf::load_profile(o.soc);
@@ -340,7 +328,7 @@ void eval_op_project(const EvalOptions& o, EvalResult& R) {
     R.verdict = Verdict::Correct;
     if (doc.contains("perf")) {   // correct at every check shape: now timed at the benchmark's size
       const json& pf = doc["perf"];
-      PerfRun pr{p.dir, libs, failed_builds, op::cache_dir(), {}};
+      PerfRun pr{p.dir, libs, failed_builds, {}};
       const fs::path attrs_file = fs::path(pf.value("dir", "")) / "attrs.json";
       if (fs::exists(attrs_file)) pr.attrs = map_attrs(attrs, json::parse(read_text(attrs_file.string())));
       auto t_perf = std::chrono::steady_clock::now();

@@ -3,7 +3,6 @@
 #include <fmt/core.h>
 
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "eval/eval_internal.h"
@@ -50,18 +49,8 @@ void time_perf_shape(const EvalOptions& o, const json& perf, const PerfRun& run,
       jr["inputs"].push_back({{"shape", shape_spec(in, false)}});
   }
   TempDirGuard tmp("kgen-perf-");
-  const std::string batch_file = tmp.path + "/perf.json";
-  std::ofstream(batch_file) << json{{"runs", json::array({jr})}}.dump();
-  sandbox::Child c;
-  c.argv = {oprun_path(o), "run", run.project, "--soc", o.soc, "--batch",
-            sandbox::hide_file(pol, batch_file, sandbox::default_mode()), "--channel", "3"};
-  c.clear_env = true;
-  c.env = {"KGEN_CACHE=" + run.cache, "KGEN_PRIVATE_BUILD=1"};
-  if (!run.failed_builds.empty()) {
-    pol.binds.push_back({run.failed_builds, false});
-    c.env.push_back("KGEN_FAILED_BUILDS=" + run.failed_builds);
-  }
-  if (o.max_records) c.env.push_back("KGEN_MAX_RECORDS=" + std::to_string(o.max_records));
+  sandbox::Child c = oprun_batch_child(o, run.project, json{{"runs", json::array({jr})}}, tmp.path + "/perf.json",
+                                       run.failed_builds, pol);
 
   // GM at the real size is reserved address space, never touched: the process's private memory is bounded by the
   // options' limit (RLIMIT_DATA), its address space by that plus twice the tensors (outputs, workspace, slack).

@@ -12,7 +12,6 @@ struct PerfRun {
   std::string project;                // the op project's folder
   std::vector<std::string> libs;      // its prebuilt libraries (op/prebuild.h), bound read-only
   std::string failed_builds;          // op::write_failed_builds' folder, "" when none
-  std::string cache;                  // KGEN_CACHE of the run
   std::vector<std::string> attrs;     // NAME=VALUE from the perf shape's init values
 };
 // Fills R.perf from the manifest's {"name", "dir"} entry: skipped (with why) when the shape has no reference; a

@@ -123,6 +123,23 @@ std::string oprun_path(const EvalOptions& o) {
   return sandbox::paths().lib_dir + "/kgen-oprun";
 }
 
+sandbox::Child oprun_batch_child(const EvalOptions& o, const std::string& project, const json& batch,
+                                 const std::string& batch_file, const std::string& failed_builds,
+                                 sandbox::Policy& pol) {
+  std::ofstream(batch_file) << batch.dump();
+  sandbox::Child c;
+  c.argv = {oprun_path(o), "run", project, "--soc", o.soc, "--batch",
+            sandbox::hide_file(pol, batch_file, sandbox::default_mode()), "--channel", "3"};
+  c.clear_env = true;
+  c.env = {"KGEN_CACHE=" + op::cache_dir(), "KGEN_PRIVATE_BUILD=1"};
+  if (!failed_builds.empty()) {
+    pol.binds.push_back({failed_builds, false});
+    c.env.push_back("KGEN_FAILED_BUILDS=" + failed_builds);
+  }
+  if (o.max_records) c.env.push_back("KGEN_MAX_RECORDS=" + std::to_string(o.max_records));
+  return c;
+}
+
 sandbox::Policy candidate_policy(const EvalOptions& o) {
   sandbox::Policy p;
   for (const std::string& f : sandbox::kgen_files()) p.binds.push_back({f, false});
