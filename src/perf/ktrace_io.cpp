@@ -41,7 +41,7 @@ std::string encode_ktrace_head(const KTrace& t, uint32_t ncores, uint64_t nops) 
   size_t names = 0;
   for (auto& a : t.apis) names += 4 + a.size();
   o.s.reserve(64 + t.kernel.size() + t.soc.size() + names + ncores * 17ull + nops * kOpBytes);
-  o.s = "KGT1";
+  o.s = "KGT2";
   o.put(t.block_dim);
   o.str(t.kernel);
   o.str(t.soc);
@@ -68,7 +68,7 @@ void encode_ktrace_core(const KCore& c, std::string& out) {
     };
     w(static_cast<uint8_t>(op.kind)); w(op.pipe); w(op.pipe2); w(op.dtype);
     w(op.api); w(op.line); w(op.elems); w(op.bytes); w(op.repeats); w(op.count); w(op.event); w(op.id);
-    w(op.gm_buf); w(op.gm_off); w(op.m); w(op.n); w(op.k);
+    w(op.gm_buf); w(op.gm_off); w(op.m); w(op.n); w(op.k); w(op.gm_rows); w(op.gm_stride);
   }
   o.s.swap(out);
 }
@@ -83,7 +83,7 @@ std::string encode_ktrace(const KTrace& t) {
 
 bool decode_ktrace(const std::string& bytes, KTrace& t, std::string& err, uint64_t max_ops) {
   t = KTrace{};
-  if (bytes.size() < 4 || bytes.compare(0, 4, "KGT1") != 0) {
+  if (bytes.size() < 4 || bytes.compare(0, 4, "KGT2") != 0) {
     err = "not a kgen binary trace";
     return false;
   }
@@ -125,7 +125,7 @@ bool decode_ktrace(const std::string& bytes, KTrace& t, std::string& err, uint64
       uint8_t kind;
       r(kind); r(op.pipe); r(op.pipe2); r(op.dtype);
       r(op.api); r(op.line); r(op.elems); r(op.bytes); r(op.repeats); r(op.count); r(op.event); r(op.id);
-      r(op.gm_buf); r(op.gm_off); r(op.m); r(op.n); r(op.k);
+      r(op.gm_buf); r(op.gm_off); r(op.m); r(op.n); r(op.k); r(op.gm_rows); r(op.gm_stride);
       if (kind > Op::CrossWait || op.pipe >= kPipes || op.pipe2 >= kPipes || op.dtype > 13 || op.api >= napis) {
         err = "core " + std::to_string(ci) + ": a record out of range";
         return false;

@@ -9,6 +9,7 @@
 #include <deque>
 #include <map>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "sim/trace_io.h"
 
@@ -69,6 +70,8 @@ KCore core_of(const sim::CoreTrace& ct, KTrace& k, ApiIds& ids, GmLocate locate)
       if (!locate || !locate(r.gm, buf, off)) { buf = 0; off = r.gm; }
       o.gm_buf = buf;
       o.gm_off = off;
+      o.gm_rows = r.gm_rows;
+      o.gm_stride = r.gm_stride;
     }
     o.m = r.cube_m;
     o.n = r.cube_n;
@@ -166,14 +169,47 @@ struct Cost {
   double head = 0;     // paid only when the pipe was idle
 };
 
-// GM ranges seen in this launch (L2 residency), merged intervals per allocation.
+// GM ranges seen in this launch (L2 residency): merged intervals per allocation for contiguous accesses, and the
+// exact footprints of strided ones (a tile of a matrix: rows of a row pitch apart). A strided footprint hits only
+// when the same footprint was touched before (another core loading the same tile); overlaps between different
+// footprints, or between a footprint and a contiguous range, count as misses: never a hit that did not happen.
 struct L2State {
+  struct Footprint {
+    int64_t buf;
+    uint64_t off, len;
+    uint32_t rows, stride;
+    bool operator==(const Footprint& o) const {
+      return buf == o.buf && off == o.off && len == o.len && rows == o.rows && stride == o.stride;
+    }
+  };
+  struct FootprintHash {
+    size_t operator()(const Footprint& f) const {
+      uint64_t h = static_cast<uint64_t>(f.buf) * 0x9e3779b97f4a7c15ull ^ f.off;
+      h = h * 0x9e3779b97f4a7c15ull ^ f.len;
+      h = h * 0x9e3779b97f4a7c15ull ^ (static_cast<uint64_t>(f.rows) << 32 | f.stride);
+      return static_cast<size_t>(h ^ (h >> 29));
+    }
+  };
   std::unordered_map<int64_t, std::map<uint64_t, uint64_t>> bufs;
+  std::unordered_set<Footprint, FootprintHash> strided;
   uint64_t resident = 0, cap = 0;
+  uint64_t touch(const Op& op) {
+    if (op.gm_rows <= 1) return touch(op.gm_buf, op.gm_off, op.bytes);
+    if (!op.bytes) return 0;
+    const Footprint f{op.gm_buf, op.gm_off, op.bytes, op.gm_rows, op.gm_stride};
+    if (strided.count(f)) return op.bytes;
+    make_room(op.bytes);
+    strided.insert(f);
+    resident += op.bytes;
+    return 0;
+  }
+  void make_room(uint64_t len) {   // capacity: modeled as a flush (docs)
+    if (resident + len > cap) { bufs.clear(); strided.clear(); resident = 0; }
+  }
   // Returns how many bytes of [off, off+len) were already present; then marks the range present.
   uint64_t touch(int64_t buf, uint64_t off, uint64_t len) {
     if (!len) return 0;
-    if (resident + len > cap) { bufs.clear(); resident = 0; }   // capacity: modeled as a flush (docs)
+    make_room(len);
     auto& m = bufs[buf];
     uint64_t lo = off, hi = off + len, hit = 0;
     auto it = m.upper_bound(lo);
@@ -219,6 +255,7 @@ struct Model {
   const Profile& p;
   const Options& o;
   std::vector<std::vector<Cost>> costs;   // per core, per op
+  std::vector<char> cube_side;            // per api id: a Matmul API record that the AIC runs (run_wave)
   std::vector<int> wave_of;               // per core
   double ns_per_cycle;
 
@@ -228,6 +265,19 @@ struct Model {
   double run_wave(const std::vector<int>& cores, double stretch, Result* out, double wave_start_ns,
                   std::vector<CoreResult>* cres) {
     std::vector<CoreState> st(cores.size());
+    // On a split SoC a vector core has no cube pipes: the Matmul API called from an AIV (a MIX kernel) sends its
+    // requests to the block's AIC, which serves both of its AIVs on one set of cube pipes. Those records are
+    // issued by the AIV's scalar unit but run on the AIC's pipes (cube_host; -1: none, the core's own pipes).
+    std::vector<int> cube_host(cores.size(), -1);
+    if (p.split) {
+      std::unordered_map<int32_t, int> aic_of_block;
+      for (size_t j = 0; j < cores.size(); ++j)
+        if (t.cores[cores[j]].aic) aic_of_block[t.cores[cores[j]].block] = static_cast<int>(j);
+      for (size_t j = 0; j < cores.size(); ++j) {
+        auto it = aic_of_block.find(t.cores[cores[j]].block);
+        if (!t.cores[cores[j]].aic && it != aic_of_block.end()) cube_host[j] = it->second;
+      }
+    }
     std::map<std::tuple<int, int, int>, std::map<int, std::deque<double>>> rounds;
     auto deliver = [&](int li, int flag, double tm) { st[li].xpend[flag].push_back(tm); };
     auto cross_set = [&](int li, int mode, int flag, double tm) {
@@ -282,10 +332,19 @@ struct Model {
             } else {
               s.ts += k.issue;
               s.busy[P_S] += k.issue;
-              start = std::max(s.ts, s.pf[pp]);
-              double cost = k.fixed + k.stream * stretch + (start > s.last_end[pp] ? k.head : 0.0);
+              const int runs_on = cube_side[op.api] && cube_host[li] >= 0 ? cube_host[li] : li;
+              CoreState& e = st[runs_on];
+              start = std::max(s.ts, e.pf[pp]);
+              double cost = k.fixed + k.stream * stretch + (start > e.last_end[pp] ? k.head : 0.0);
               end = start + cost;
-              s.pf[pp] = s.last_end[pp] = end;
+              e.pf[pp] = e.last_end[pp] = end;
+              e.busy[pp] += end - start;
+              ++e.instrs;
+              if (out && o.keep_events)
+                out->events.push_back({static_cast<uint32_t>(out->cores.size() + runs_on), static_cast<uint8_t>(pp),
+                                       op.api, op.line, op.count, (wave_start_ns + start) / 1000.0,
+                                       (wave_start_ns + end) / 1000.0});
+              break;
             }
             s.busy[pp] += end - start;
             ++s.instrs;
@@ -468,6 +527,9 @@ Result model(const KTrace& t, const Profile& p, const Options& o) {
   std::vector<uint64_t> wave_hbm(nwaves), wave_l2(nwaves);
   std::vector<std::string> cls_of(t.apis.size());
   for (size_t a = 0; a < t.apis.size(); ++a) cls_of[a] = vec_class(t.apis[a]);
+  M.cube_side.resize(t.apis.size());
+  for (size_t a = 0; a < t.apis.size(); ++a)   // all but the copy of the result into the vector core's UB
+    M.cube_side[a] = starts(t.apis[a], "Matmul:") && t.apis[a] != "Matmul:CopyCToUb";
   const double l0_bpc = 2.0 / (1.0 / p.mte1_l0a_bpc + 1.0 / p.mte1_l0b_bpc);   // L0A and L0B loads alternate
   M.costs.resize(t.cores.size());
   for (int w = 0; w < nwaves; ++w)
@@ -530,7 +592,7 @@ Result model(const KTrace& t, const Profile& p, const Options& o) {
             bool read = op.pipe == P_MTE2;
             const DmaPath& d = op.pipe == P_FIX ? p.l0c_to_gm : read ? (c.aic ? p.gm_to_l1 : p.gm_to_ub) : p.ub_to_gm;
             double align = (op.gm_off % 512) ? d.align32_factor : 1.0;
-            uint64_t hit = l2.touch(op.gm_buf, op.gm_off, op.bytes);
+            uint64_t hit = l2.touch(op);
             if (!read) hit = 0;   // writes go to L2 and are written back: they cost HBM bandwidth
             uint64_t miss = op.bytes - hit;
             double hit_bw = d.l2_hit_bw_gbps > 0 ? d.l2_hit_bw_gbps : d.bw_gbps;

@@ -41,7 +41,8 @@ struct Op {
   uint32_t repeats = 0, count = 1;
   int32_t event = 0, id = 0;      // flags: HardEvent / event id; queues: queue handle / buffer; barrier: pipe_t
   int64_t gm_buf = -1;            // GM allocation (-1: none)
-  uint64_t gm_off = 0;
+  uint64_t gm_off = 0;            // the first byte in it
+  uint32_t gm_rows = 0, gm_stride = 0;   // a strided footprint: rows of bytes / gm_rows, gm_stride apart (0: contiguous)
   uint32_t m = 0, n = 0, k = 0;   // cube shape
 };
 struct KCore {

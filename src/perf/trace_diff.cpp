@@ -24,6 +24,7 @@ std::string describe(const KTrace& t, const Op& o) {
     s += " elems " + to_string(o.elems) + " bytes " + to_string(o.bytes) + " repeats " + to_string(o.repeats) +
          " count " + to_string(o.count);
     if (o.gm_buf >= 0) s += " gm #" + to_string(o.gm_buf) + "+" + to_string(o.gm_off);
+    if (o.gm_rows) s += " in " + to_string(o.gm_rows) + " rows " + to_string(o.gm_stride) + " B apart";
     if (o.m || o.n || o.k) s += " mnk " + to_string(o.m) + "x" + to_string(o.n) + "x" + to_string(o.k);
   } else {
     s += std::string(" to ") + pipe_label(o.pipe2) + " event " + to_string(o.event) + " id " + to_string(o.id);
@@ -33,7 +34,8 @@ std::string describe(const KTrace& t, const Op& o) {
 bool same(const KTrace& a, const Op& x, const KTrace& b, const Op& y) {
   return x.kind == y.kind && x.pipe == y.pipe && x.pipe2 == y.pipe2 && x.dtype == y.dtype && x.line == y.line &&
          x.elems == y.elems && x.bytes == y.bytes && x.repeats == y.repeats && x.count == y.count &&
-         x.event == y.event && x.id == y.id && x.gm_buf == y.gm_buf && x.gm_off == y.gm_off && x.m == y.m &&
+         x.event == y.event && x.id == y.id && x.gm_buf == y.gm_buf && x.gm_off == y.gm_off && x.gm_rows == y.gm_rows &&
+         x.gm_stride == y.gm_stride && x.m == y.m &&
          x.n == y.n && x.k == y.k && api_of(a, x) == api_of(b, y);
 }
 std::string core_name(const KCore& c, size_t i) {

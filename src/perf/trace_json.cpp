@@ -69,6 +69,8 @@ bool load_trace_json(const std::string& path, KTrace& out, std::string& err) {
           if (r.contains("gm_buf")) {
             o.gm_buf = r.at("gm_buf").get<int64_t>();
             o.gm_off = r.value("gm_off", 0ull);
+            o.gm_rows = r.value("gm_rows", 0u);
+            o.gm_stride = r.value("gm_stride", 0u);
           }
         } else if (k == "set_flag" || k == "wait_flag") {
           o.kind = k == "set_flag" ? Op::SetFlag : Op::WaitFlag;

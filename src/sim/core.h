@@ -99,10 +99,17 @@ struct TraceRec {
   int32_t id;           // flags: event id; queues: buffer
   uint32_t dst, src0, src1;   // on-chip byte addresses (0xffffffff: none)
   uint32_t cube_m, cube_n, cube_k;   // cube instructions (pipes M, MTE1, FIX): matrix shape; 0 otherwise
-  uint64_t gm;          // GM address touched, if any
+  // The GM footprint: `bytes` from `gm` on, in gm_rows rows of bytes / gm_rows each, gm_stride bytes apart
+  // (gm_rows <= 1: one contiguous range). The performance model's L2 keys on it (set_gm_footprint).
+  uint32_t gm_rows, gm_stride;
+  uint64_t gm;          // GM address touched, if any (the first byte)
 };
 // In this order the fields need no padding: a timing-only run keeps millions of records (docs/emulator.md).
-static_assert(sizeof(TraceRec) == 80, "TraceRec grew: keep its fields ordered without padding");
+static_assert(sizeof(TraceRec) == 88, "TraceRec grew: keep its fields ordered without padding");
+// Records the GM side of a DMA: its first byte, and for a strided copy its rows and their pitch in bytes (a pitch
+// equal to the row length is contiguous; one beyond 4 GiB is recorded as 0xffffffff, a key rather than a distance).
+// row_bytes is the length of one row in GM.
+void set_gm_footprint(TraceRec& r, const void* first, uint64_t rows = 1, uint64_t stride = 0, uint64_t row_bytes = 0);
 
 struct TPipeState {
   int32_t id;

@@ -225,7 +225,8 @@ void cube_nd2nz(const LocalRef& dst, const LocalRef* src, const void* src_gm, DT
                             p.ndNum, p.nValue, p.dValue, 0, loc);
   tr.dst = dst.addr;
   if (src) tr.src0 = src->addr;
-  else tr.gm = reinterpret_cast<uintptr_t>(src_gm);
+  else set_gm_footprint(tr, src_gm, static_cast<uint64_t>(p.ndNum) * p.nValue, static_cast<uint64_t>(p.srcDValue) * es,
+                        static_cast<uint64_t>(p.dValue) * es);
 }
 
 void cube_copy_to_bias(const LocalRef& dst, DType dd, const LocalRef& src, DType ds, const AscendC::DataCopyParams& p,

@@ -130,7 +130,7 @@ void data_copy(AscendC::TPosition dpos, const LocalRef* dl, void* dg, AscendC::T
   TraceRec& r = trace_instr(pipe, "DataCopy", dt, total / es, total, q.blockCount, loc);
   if (dl) r.dst = dl->addr;
   if (sl) r.src0 = sl->addr;
-  r.gm = reinterpret_cast<uintptr_t>(sg ? sg : dg);
+  set_gm_footprint(r, sg ? sg : dg, q.blockCount, sg ? sstep : dstep, len);
 }
 
 void data_copy_pad(const LocalRef* dl, void* dg, const LocalRef* sl, const void* sg, DType dt,
@@ -184,7 +184,7 @@ void data_copy_pad(const LocalRef* dl, void* dg, const LocalRef* sl, const void*
     }
     TraceRec& r = trace_instr(kMTE2, api, dt, len * p.blockCount / es, len * p.blockCount, p.blockCount, loc);
     r.dst = dl->addr;
-    r.gm = reinterpret_cast<uintptr_t>(sg);
+    set_gm_footprint(r, sg, p.blockCount, gstep, len);
     return;
   }
   if (sl && !dl) {   // UB -> GM, MTE3
@@ -203,7 +203,7 @@ void data_copy_pad(const LocalRef* dl, void* dg, const LocalRef* sl, const void*
     }
     TraceRec& r = trace_instr(kMTE3, api, dt, len * p.blockCount / es, len * p.blockCount, p.blockCount, loc);
     r.src0 = sl->addr;
-    r.gm = reinterpret_cast<uintptr_t>(dg);
+    set_gm_footprint(r, dg, p.blockCount, gstep, len);
     return;
   }
   (void)ext;

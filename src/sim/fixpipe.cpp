@@ -208,6 +208,8 @@ void cube_fixpipe(void* dst, DType dd, const LocalRef& src, DType ds, const Loca
   uint64_t elems = static_cast<uint64_t>(nd) * M * N;
   TraceRec& tr = cube_trace(kFIX, api, dd, elems, elems * esd, nd * nblk * ((M + 15) / 16), M, N, 0, loc);
   tr.src0 = src.addr;
-  tr.gm = reinterpret_cast<uintptr_t>(dst);
+  if (nz2nd) set_gm_footprint(tr, dst, static_cast<uint64_t>(nd) * M, static_cast<uint64_t>(p.dstStride) * esd,
+                              static_cast<uint64_t>(N) * esd);
+  else set_gm_footprint(tr, dst, nblk, static_cast<uint64_t>(p.dstStride) * 32, static_cast<uint64_t>(M) * 16 * esd);
 }
 }  // namespace kgen::rt

@@ -100,7 +100,7 @@ void cube_load2d(const LocalRef& dst, const LocalRef* src, const void* src_gm, D
                             static_cast<uint64_t>(rep) * kFractalBytes, rep, 0, 0, 0, loc);
   tr.dst = dst.addr;
   if (src) tr.src0 = src->addr;
-  else tr.gm = reinterpret_cast<uintptr_t>(src_gm);
+  else set_gm_footprint(tr, static_cast<const uint8_t*>(src_gm) + soff0, rep, sstep, kFractalBytes);
 }
 
 void cube_load2d_transpose(const LocalRef& dst, const LocalRef& src, DType dt,

@@ -230,22 +230,27 @@ int64_t operand_extent(const MmObj& o, int which) {
 
 const char* kOpName[] = {"A", "B", "C", "bias"};
 
-// Records the accesses of one MTE2 load of rows [r0, r0+nr) x cols [c0, c0+nc) of a GM operand.
+// Records the accesses of one MTE2 load of rows [r0, r0+nr) x cols [c0, c0+nc) of a GM operand, and the tile's GM
+// footprint on its trace record.
 void record_gm_tile(const MmObj& o, int which, int64_t r0, int64_t nr, int64_t c0, int64_t nc, const char* api,
-                    const Loc& loc) {
+                    const Loc& loc, TraceRec& rec) {
   if (o.op[which].kind != 0) return;
   const uint8_t* base = operand_base(o, which);
   uint32_t es = esize(o.ty.dt[which]);
   Layout L = layout_of(o, which);
   // stored rows and columns of the tile
   int64_t pr0 = L.trans ? c0 : r0, pnr = L.trans ? nc : nr, pc0 = L.trans ? r0 : c0, pnc = L.trans ? nr : nc;
-  if (L.fmt == CubeFormat::NZ) {
-    for (int64_t cb = pc0 / L.c0; cb <= (pc0 + pnc - 1) / L.c0; ++cb)
+  if (L.fmt == CubeFormat::NZ) {   // one run of pnr rows of c0 elements per column block
+    const int64_t cb0 = pc0 / L.c0, cb1 = (pc0 + pnc - 1) / L.c0;
+    for (int64_t cb = cb0; cb <= cb1; ++cb)
       gm_access(base + (cb * L.ld * L.c0 + pr0 * L.c0) * es, uint64_t(pnr) * L.c0 * es, false, kMTE2, api, loc);
+    set_gm_footprint(rec, base + (cb0 * L.ld * L.c0 + pr0 * L.c0) * es, uint64_t(cb1 - cb0 + 1),
+                     uint64_t(L.ld) * L.c0 * es, uint64_t(pnr) * L.c0 * es);
     return;
   }
   for (int64_t r = 0; r < pnr; ++r)
     gm_access(base + ((pr0 + r) * L.ld + pc0) * es, uint64_t(pnc) * es, false, kMTE2, api, loc);
+  set_gm_footprint(rec, base + (pr0 * L.ld + pc0) * es, uint64_t(pnr), uint64_t(L.ld) * es, uint64_t(pnc) * es);
 }
 
 TraceRec& cube_rec(Pipe p, const char* api, DType dt, uint64_t elems, uint64_t bytes, uint32_t fractals, uint32_t m,
@@ -348,9 +353,8 @@ void compute_block(MmObj& o, bool partial, const char* api, const Loc& loc) {
         int64_t r0 = mg * t.stepM * t.baseM, nr = std::min<int64_t>(int64_t(t.stepM) * t.baseM, o.s_m - r0);
         int64_t c0 = kg * t.stepKa * t.baseK, nc = std::min<int64_t>(int64_t(t.stepKa) * t.baseK, K - c0);
         const char* nm = o.op[kA].kind == 0 ? "Matmul:CopyGmToA1" : "Matmul:CopyUbToA1";
-        cube_rec(kMTE2, nm, adt, uint64_t(nr) * nc, uint64_t(nr) * nc * sa, 0, nr, 0, nc, loc,
-                 o.op[kA].kind == 0 ? operand_base(o, kA) : nullptr);
-        record_gm_tile(o, kA, r0, nr, c0, nc, api, loc);
+        TraceRec& rec = cube_rec(kMTE2, nm, adt, uint64_t(nr) * nc, uint64_t(nr) * nc * sa, 0, nr, 0, nc, loc);
+        record_gm_tile(o, kA, r0, nr, c0, nc, api, loc, rec);
       }
     }
     if (kb % t.stepKb == 0) {
@@ -359,9 +363,8 @@ void compute_block(MmObj& o, bool partial, const char* api, const Loc& loc) {
         int64_t c0 = ng * t.stepN * t.baseN, nc = std::min<int64_t>(int64_t(t.stepN) * t.baseN, o.s_n - c0);
         int64_t r0 = kg * t.stepKb * t.baseK, nr = std::min<int64_t>(int64_t(t.stepKb) * t.baseK, K - r0);
         const char* nm = o.op[kB].kind == 0 ? "Matmul:CopyGmToB1" : "Matmul:CopyUbToB1";
-        cube_rec(kMTE2, nm, o.ty.dt[kB], uint64_t(nr) * nc, uint64_t(nr) * nc * sb, 0, 0, nc, nr, loc,
-                 o.op[kB].kind == 0 ? operand_base(o, kB) : nullptr);
-        record_gm_tile(o, kB, r0, nr, c0, nc, api, loc);
+        TraceRec& rec = cube_rec(kMTE2, nm, o.ty.dt[kB], uint64_t(nr) * nc, uint64_t(nr) * nc * sb, 0, 0, nc, nr, loc);
+        record_gm_tile(o, kB, r0, nr, c0, nc, api, loc, rec);
       }
     }
     uint64_t am = align_up(cm, 16), bn = align_up(cn, 16), kk = align_up(ck, k0);
@@ -487,8 +490,13 @@ void write_c(MmObj& o, void* gm, const rt::LocalRef* local, uint8_t atomic, bool
     uint64_t hull = uint64_t(off(m0 + cm - 1, n0 + cn - 1) + 1) * cs;
     if (nz) hull = uint64_t((ceil_div(n0 + cn, 16)) * rows_nz * 16) * cs;
     gm_check_range(base, hull, true, api, loc);
-    cube_rec(kFIX, "Matmul:FixpipeL0CToGm", cdt, uint64_t(cm) * cn, uint64_t(cm) * cn * cs, 0, cm, cn, 0, loc,
-             base + off(m0, n0) * cs);
+    TraceRec& rec = cube_rec(kFIX, "Matmul:FixpipeL0CToGm", cdt, uint64_t(cm) * cn, uint64_t(cm) * cn * cs, 0, cm, cn,
+                             0, loc);
+    if (nz)   // one run of cm rows of 16 elements per column block
+      set_gm_footprint(rec, base + off(m0, n0 / 16 * 16) * cs, uint64_t((n0 + cn - 1) / 16 - n0 / 16 + 1),
+                       uint64_t(rows_nz) * 16 * cs, uint64_t(cm) * 16 * cs);
+    else
+      set_gm_footprint(rec, base + off(m0, n0) * cs, uint64_t(cm), uint64_t(ldc) * cs, uint64_t(cn) * cs);
     int saved_op = c.atomic_op;
     DType saved_dt = c.atomic_dt;
     c.atomic_op = atomic;

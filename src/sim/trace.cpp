@@ -1,5 +1,6 @@
 // Per-core trace of pipe instructions and synchronisation edges, input of the performance model.
 // KGEN_TRACE=FILE writes it as JSON after each launch.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -32,6 +33,14 @@ void check_room(Core& c, const char* api, const Loc& loc) {
        "loop bounds and increments");
 }
 }  // namespace
+
+void set_gm_footprint(TraceRec& r, const void* first, uint64_t rows, uint64_t stride, uint64_t row_bytes) {
+  r.gm = reinterpret_cast<uintptr_t>(first);
+  r.gm_rows = r.gm_stride = 0;
+  if (rows <= 1 || stride == row_bytes) return;   // one contiguous range
+  r.gm_rows = static_cast<uint32_t>(std::min<uint64_t>(rows, 0xffffffffu));
+  r.gm_stride = static_cast<uint32_t>(std::min<uint64_t>(stride, 0xffffffffu));
+}
 
 TraceRec& trace_instr(Pipe p, const char* api, DType dt, uint64_t elems, uint64_t bytes, uint32_t repeats,
                       const Loc& loc) {
@@ -124,6 +133,8 @@ bool write_trace_json(const std::string& path, const LaunchTrace& t) {
         uint64_t off;
         if (r.gm && gm_locate(r.gm, buf, off))   // GM as (allocation, offset): deterministic, and offset % 512 is the alignment
           std::fprintf(f, ",\"gm_buf\":%u,\"gm_off\":%llu", buf, static_cast<unsigned long long>(off));
+        if (r.gm_rows)   // a strided GM footprint
+          std::fprintf(f, ",\"gm_rows\":%u,\"gm_stride\":%u", r.gm_rows, r.gm_stride);
       } else if (r.kind == TraceRec::SetFlag || r.kind == TraceRec::WaitFlag) {
         std::fprintf(f, ",\"src\":\"%s\",\"dst\":\"%s\",\"event\":\"%s\",\"id\":%d", pipe_name(static_cast<Pipe>(r.pipe)),
                      pipe_name(static_cast<Pipe>(r.pipe2)), event_name(static_cast<AscendC::HardEvent>(r.event)), r.id);

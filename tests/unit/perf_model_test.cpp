@@ -377,6 +377,46 @@ TEST(PerfModel, SyncAllAlignsCores) {
     if (e.pipe == perf::P_V) EXPECT_GE(e.start_us, slow_scalar);
 }
 
+// A MIX kernel calling the Matmul API from its vector cores: both AIVs of a block send their cube work to the one
+// AIC of the block, so it is serialised there (the AIC's M pipe carries both), and the AIVs' rows show none of it.
+TEST(PerfModel, MatmulApiOnVectorCoresRunsOnTheSharedAic) {
+  auto mix = [](int aivs_with_work) {
+    perf::KTrace t;
+    t.block_dim = 1;
+    const uint32_t mmad = t.intern("Matmul:Mmad");
+    perf::KCore aic;
+    aic.aic = true;
+    t.cores.push_back(aic);
+    for (int sub = 0; sub < 2; ++sub) {
+      perf::KCore k;
+      k.sub_block = sub;
+      for (int i = 0; i < 100 && sub < aivs_with_work; ++i) {
+        perf::Op o;
+        o.pipe = o.pipe2 = perf::P_M;
+        o.api = mmad;
+        o.dtype = 0;   // f16
+        o.m = 128;
+        o.n = 256;
+        o.k = 64;
+        k.ops.push_back(o);
+      }
+      t.cores.push_back(k);
+    }
+    return perf::model(t, prof());
+  };
+  perf::Result one = mix(1), two = mix(2);
+  EXPECT_NEAR(two.body_us / one.body_us, 2.0, 0.05) << "two AIVs share one AIC's cube";
+  EXPECT_EQ(two.bound, "cube") << two.why;
+  ASSERT_EQ(two.cores.size(), 3u);
+  EXPECT_TRUE(two.cores[0].aic);
+  EXPECT_NEAR(two.cores[0].busy_us[perf::P_M], two.body_us, 0.01 * two.body_us);
+  EXPECT_EQ(two.cores[1].busy_us[perf::P_M], 0.0);
+  EXPECT_EQ(two.cores[2].busy_us[perf::P_M], 0.0);
+  // 200 Mmads of 128x256x64 f16 at 8192 flops per cycle: the cube rate, no faster.
+  const double cube_us = 200.0 * 2 * 128 * 256 * 64 / 8192.0 / prof().clock_ghz / 1000.0;
+  EXPECT_GE(two.body_us, cube_us);
+}
+
 TEST(PerfModel, TraceJsonReportAndTimelineRoundTrip) {
   std::string dir = ::testing::TempDir();
   std::string path = dir + "/kgen_perf_trace_" + std::to_string(getpid()) + ".json";
