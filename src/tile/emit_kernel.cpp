@@ -78,8 +78,8 @@ class KernelEmitter {
       case Form::Rows: per = b.mask ? "tileUnits_ * npad_ / 8" : "tileUnits_ * npad_ * " + es; break;
       case Form::Slab:
         per = b.kind == BufKind::ScanWork
-                  ? "kt::ScanWorkBytes<" + cpp(b.type) + ">(rowMode_, " + (scan_lse(b.type) ? "true" : "false") +
-                        ", tileUnits_, " + axis_len() + ", npad_)"
+                  ? "kt::ScanWorkBytes<" + cpp(b.type) + ">(rowMode_, " + (scan_of(b.type, "logsumexp") ? "true" : "false") +
+                        ", " + (scan_of(b.type, "sum") ? "true" : "false") + ", tileUnits_, " + axis_len() + ", npad_)"
               : b.kind == BufKind::AxisWork
                   ? "kt::AxisWorkBytes<" + cpp(b.type) + ">(rowMode_, " + gathers(b.type) + ", tileUnits_, " + axis_len() +
                         ", npad_)"
@@ -241,10 +241,10 @@ class KernelEmitter {
     const auto& d = k_.tensors[tensor].dims;
     return k_.axis && d.size() == 3 && (!d[1].axis_attr.empty() || d[1].name == k_.syms[k_.axis_sym].name);
   }
-  // Whether a scan of type t is a log-sum-exp (its scratch holds two more slabs).
-  bool scan_lse(TypeOf t) const {
+  // Whether a scan of type t is a `fn` (a log-sum-exp's scratch holds two more slabs, a sum's its compensation).
+  bool scan_of(TypeOf t, const char* fn) const {
     for (const Instr& in : k_.body)
-      if (in.op == Op::Scan && in.fn == "logsumexp" && k_.values[in.srcs[0]].type == t) return true;
+      if (in.op == Op::Scan && in.fn == fn && k_.values[in.srcs[0]].type == t) return true;
     return false;
   }
   // Whether the row mode of the axis reductions of type t transposes (kt::RowReduceByGather: products, int32).

@@ -24,12 +24,18 @@ std::string gathers(const Kernel& k, TypeOf t) {
   return t.fixed == DType::I32 ? "true" : "false";
 }
 // The scans' scratch (kt::ScanWorkBytes): row mode, K transposes [npad, lanes] (lanes = positions rounded up to a
-// 32-byte block: at most positions + 32/es - 1) and the gathers' offsets; column mode, 2 slabs for a log-sum-exp.
+// 32-byte block: at most positions + 32/es - 1) and the gathers' offsets; column mode, 2 slabs for a log-sum-exp and
+// 2 rows for a sum's compensation.
 void scan_work(const Kernel& k, const Buffer& b, const std::string& es, const std::string& slack, UbTerm& t) {
-  bool lse = false;
-  for (const Instr& in : k.body) lse |= in.op == Op::Scan && in.fn == "logsumexp" && k.values[in.srcs[0]].type == b.type;
+  bool lse = false, sum = false;
+  for (const Instr& in : k.body) {
+    const bool mine = in.op == Op::Scan && k.values[in.srcs[0]].type == b.type;
+    lse |= mine && in.fn == "logsumexp";
+    sum |= mine && in.fn == "sum";
+  }
   const std::string K = lse ? "3.0" : "1.0", r = "d_" + camel_lower(k.syms[k.axis_sym].name);
-  t.per_unit = fmt::format("(rowMode ? {0} * npadV * {1} + 4.0 : {2})", K, es, lse ? "2.0 * " + r + " * " + es : "0.0");
+  t.per_unit = fmt::format("(rowMode ? {0} * npadV * {1} + 4.0 : {2})", K, es,
+                           lse ? "2.0 * " + r + " * " + es : sum ? "2.0 * " + es : "0.0");
   t.fixed = fmt::format("(rowMode ? {0} * (32.0 / {1} - 1.0) * npadV * {1} + 4.0 * (2048 + 32) : 32.0) + {2}", K, es,
                         slack);
 }

@@ -715,3 +715,44 @@ TEST(TilePrelude, SyncMte2ToVOrdersAResidentLoad) {
             }),
             "");
 }
+
+// A float cumulative sum over a long axis (4097, the cumsum_exclusive task's case, in row mode; 2048 in column mode,
+// where [r, 8 lanes] tiles of more would not fit a test's UB) stays within a few ulp of the running sum computed in
+// double (Kahan's compensation): a plain float32 running sum drifts by about 1e-4 there, the float32 tolerance,
+// where the sum crosses zero.
+TEST(TilePrelude, LongFloatCumSumIsCompensated) {
+  auto check = [&](bool row_mode, uint32_t r) {
+    SCOPED_TRACE(row_mode ? "row mode" : "column mode");
+    const uint32_t lanes = row_mode ? 1 : 8;   // row mode: one row of r; column mode: [r, 8]
+    Rng rng(11);
+    std::vector<double> x(static_cast<size_t>(lanes) * r);
+    for (double& v : x) v = static_cast<float>(rng.uni(-2, 2));
+    Ub ub;
+    const uint32_t npad = static_cast<uint32_t>(kt::RoundUp(r, 8));
+    const uint32_t elems = row_mode ? npad : r * lanes;
+    auto src = ub.alloc<float>(kt::RoundRep<float>(elems));
+    auto dst = ub.alloc<float>(kt::RoundRep<float>(elems));
+    auto work = ub.alloc<float>(kt::ScanWorkBytes<float>(row_mode, false, true, lanes, r, npad) / 4);
+    auto at = [&](uint32_t u, uint32_t k) { return row_mode ? u * npad + k : k * lanes + u; };
+    ub_sync();
+    for (uint32_t i = 0; i < elems; ++i) src.SetValue(i, 0.0f);
+    for (uint32_t u = 0; u < lanes; ++u)
+      for (uint32_t k = 0; k < r; ++k) src.SetValue(at(u, k), static_cast<float>(x[u * r + k]));
+    ub_sync();
+    EXPECT_EQ(error_of([&] {
+                kt::CumSum<false, true>(dst, src, work, row_mode, lanes, r, npad, lanes);   // exclusive
+                ub_sync();
+                for (uint32_t u = 0; u < lanes; ++u) {
+                  double want = 0, worst = 0;
+                  for (uint32_t k = 0; k < r; ++k) {
+                    worst = std::max(worst, std::fabs(static_cast<double>(dst.GetValue(at(u, k))) - want));
+                    want += x[u * r + k];
+                  }
+                  EXPECT_LT(worst, 8e-6) << "lane " << u;   // about 2 ulp of the largest sums; plain: 1e-5 to 1e-4
+                }
+              }),
+              "");
+  };
+  check(true, 4097);
+  check(false, 2048);
+}

@@ -43,7 +43,7 @@ TEST(TileScan, LowersToOneScanAndStoresTheWholeSlab) {
   const std::string& kern = c.r.files.at("op_kernel/scan_custom.cpp");
   EXPECT_TRUE(contains(kern, "kt::CumSum<true, true>(")) << kern;
   EXPECT_TRUE(contains(kern, "scanWork0_.Get<float>(), rowMode_, units, r_, npad_, tileUnits_);")) << kern;
-  EXPECT_TRUE(contains(kern, "kt::ScanWorkBytes<float>(rowMode_, false, tileUnits_, r_, npad_)")) << kern;
+  EXPECT_TRUE(contains(kern, "kt::ScanWorkBytes<float>(rowMode_, false, true, tileUnits_, r_, npad_)")) << kern;
   EXPECT_TRUE(contains(kern, "if (rowMode_) kt::StoreRows(yGm_[slabOff], yOut, units, r_, npad_);")) << kern;
   EXPECT_TRUE(contains(kern, "else kt::StoreCols(yGm_[slabOff], yOut, r_, units, inner_, tileUnits_);")) << kern;
   EXPECT_TRUE(contains(kern, "CopyOut(slabOff, posOff, units);")) << kern;
@@ -65,7 +65,7 @@ TEST(TileScan, EachFunctionHasItsHelper) {
   }
   // a log-sum-exp's scratch holds its running maxima too
   Compiled l = compile(with("store(y[:, c], logcumsumexp(v, axis=0))"));
-  EXPECT_TRUE(contains(l.r.files.at("op_kernel/scan_custom.cpp"), "kt::ScanWorkBytes<float>(rowMode_, true,"));
+  EXPECT_TRUE(contains(l.r.files.at("op_kernel/scan_custom.cpp"), "kt::ScanWorkBytes<float>(rowMode_, true, false,"));
 }
 
 TEST(TileScan, Int32ScansExactlyWithoutConversion) {
@@ -176,7 +176,7 @@ template <Fn F, bool Rev, bool Excl, class T> void check_scan(bool row, uint32_t
   const uint32_t npad = static_cast<uint32_t>(kt::RoundUp(r, 16)), cols = static_cast<uint32_t>(kt::RoundUp(units, 16));
   const uint32_t elems = row ? units * npad : r * cols, cap = kt::RoundRep<T>(elems);
   auto src = ub.alloc<T>(cap), dst = ub.alloc<T>(cap);
-  auto work = ub.alloc<T>(kt::ScanWorkBytes<T>(row, F == Lse, row ? units : cols, r, npad) / sizeof(T) + 64);
+  auto work = ub.alloc<T>(kt::ScanWorkBytes<T>(row, F == Lse, F == Sum, row ? units : cols, r, npad) / sizeof(T) + 64);
   auto at = [&](uint32_t u, uint32_t i) { return row ? u * npad + i : i * cols + u; };
   auto val = [&](uint32_t u, uint32_t i) -> double {
     if constexpr (std::is_same_v<T, int32_t>) return static_cast<double>((u * 7 + i * 13) % 41) - 20;

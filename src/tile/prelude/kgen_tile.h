@@ -862,8 +862,13 @@ template <bool Rev> struct ScanRowAt {
 // taken from the last one back when Rev, shifted by one row (the first gets the identity) when Excl: one count-form
 // instruction of w elements per row, each on the previous one's result. dst may be src when !Excl. LogSumExp (not
 // Excl) keeps a running maximum m and the sum s of exp(x - m), rescaled by exp(m_prev - m) as m grows (a Mul and an
-// Add per row): y = m + log(s), exact to rounding whatever the range of x. work: 2 * rows * w elements for LogSumExp,
-// none otherwise.
+// Add per row): y = m + log(s), exact to rounding whatever the range of x. A float Sum over more than
+// kCompensatedScanRows rows carries Kahan's compensation c (y = x - c; t = s + y; c = (t - s) - y; s = t: four
+// instructions a row instead of one), so that its error stays at a few ulp of the running sum whatever the length: a
+// plain float32 running sum drifts by about eps * rows, 1e-4 (the float32 tolerance) over 4097 unit-scale elements
+// where the sum crosses zero, 3e-5 over 1024. work: 2 * rows * w elements for LogSumExp, 2 * w for a compensated
+// float Sum (a smaller work tensor: the plain running sum), none otherwise.
+constexpr uint32_t kCompensatedScanRows = 1024;
 template <Scan S, bool Rev, bool Excl, class T>
 __aicore__ inline void ScanCols(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
                                 const AscendC::LocalTensor<T>& work, uint32_t rows, uint32_t w) {
@@ -897,6 +902,22 @@ __aicore__ inline void ScanCols(const AscendC::LocalTensor<T>& dst, const Ascend
     AscendC::Ln(dst, dst, all);
     AscendC::PipeBarrier<PIPE_V>();
     AscendC::Add(dst, dst, m, all);
+  } else if (S == Scan::Sum && std::is_same<T, float>::value && rows > kCompensatedScanRows && work.GetSize() >= 2 * w) {
+    const int32_t n = static_cast<int32_t>(w);
+    AscendC::LocalTensor<T> c = work, y = work[w];
+    if (Excl) AscendC::Duplicate(dst[row(0)], static_cast<T>(0), n);
+    else if (dst.GetPhyAddr() != src.GetPhyAddr()) CopyBits(dst[row(0)], src[row(0)], w);
+    AscendC::Duplicate(c, static_cast<T>(0), n);
+    for (uint32_t k = 1; k < rows; ++k) {
+      AscendC::PipeBarrier<PIPE_V>();
+      AscendC::Sub(y, src[Excl ? row(k - 1) : row(k)], c, n);     // y = x - c
+      AscendC::PipeBarrier<PIPE_V>();
+      AscendC::Add(dst[row(k)], dst[row(k - 1)], y, n);           // t = s + y
+      AscendC::PipeBarrier<PIPE_V>();
+      AscendC::Sub(c, dst[row(k)], dst[row(k - 1)], n);           // c = (t - s) - y
+      AscendC::PipeBarrier<PIPE_V>();
+      AscendC::Sub(c, c, y, n);
+    }
   } else {
     if (Excl) AscendC::Duplicate(dst[row(0)], ScanIdentity<S, T>(), static_cast<int32_t>(w));
     else if (dst.GetPhyAddr() != src.GetPhyAddr()) CopyBits(dst[row(0)], src[row(0)], w);
@@ -956,7 +977,10 @@ __aicore__ inline void ScanRows(const AscendC::LocalTensor<T>& dst, const Ascend
     }
   }
   AscendC::PipeBarrier<PIPE_V>();
-  ScanCols<S, false, false>(trans, trans, lse, npad, W);
+  // ScanCols' scratch: a log-sum-exp's two transposes; a float Sum's compensation rows (2 W) in the offsets' region,
+  // which is rebuilt afterwards, when they fit there (more than 2048 lanes leave a short scan, npad elements of UB
+  // per lane, where the plain sum is exact enough: then no compensation).
+  ScanCols<S, false, false>(trans, trans, S == Scan::Sum ? offs.template ReinterpretCast<T>() : lse, npad, W);
   // Back: dst[u][i] = trans[f(i)][u], f(i) = i (npad - 1 - i when Rev), in gathers of up to kScanOffsets elements:
   // whole rows of dst at once when they fit (ramp = row 0's offsets), else chunks of a row.
   const uint32_t span = npad < kScanOffsets ? npad : kScanOffsets;
@@ -998,14 +1022,17 @@ __aicore__ inline void ScanRows(const AscendC::LocalTensor<T>& dst, const Ascend
 }  // namespace detail
 
 // Bytes of a scan's work buffer for `positions` per tile (AxisWork of a Scan): row mode the transpose [npad, lanes]
-// (three of them for LogSumExp) and the gathers' offsets; column mode LogSumExp's running maxima and rescalings
-// (2 slabs), nothing for the others.
+// (three of them for LogSumExp) and the gathers' offsets (where a float sum keeps its compensation); column mode
+// LogSumExp's running maxima and rescalings (2 slabs), a float sum's compensation (2 rows of the chunk: `sum`),
+// nothing for the others.
 template <class T>
-__aicore__ inline constexpr uint32_t ScanWorkBytes(bool rowMode, bool lse, uint32_t positions, uint32_t r,
+__aicore__ inline constexpr uint32_t ScanWorkBytes(bool rowMode, bool lse, bool sum, uint32_t positions, uint32_t r,
                                                    uint32_t npad) {
   return rowMode ? npad * detail::ScanLanes<T>(positions) * static_cast<uint32_t>(sizeof(T)) * (lse ? 3 : 1) +
                        (detail::kScanOffsets * 2 + detail::ScanLanes<T>(positions)) * 4
-                 : (lse ? 2 * r * positions * static_cast<uint32_t>(sizeof(T)) : 32);
+                 : lse ? 2 * r * positions * static_cast<uint32_t>(sizeof(T))
+                 : sum ? 2 * positions * static_cast<uint32_t>(sizeof(T)) + 32
+                       : 32;
 }
 
 // dst = the scan of the slab src over its axis r: row mode (rows of r, stride npad: ScanRows) or column mode
