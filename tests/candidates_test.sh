@@ -30,8 +30,10 @@ for r in d["results"]:
         if "the perf shape batch_size=4096,dim=393216" not in d0 or "passed every check shape" not in d0:
             bad.append(f'log_softmax: the perf-shape failure is not explained: {r["diagnostics"][:3]}')
     if r["task_id"] in one_for_one and r["verdict"] == "correct":
-        # At 4096 x 393216 both sides are HBM-bound: the kernel cannot beat the bandwidth, the launch is noise.
-        if not (r["speedup_shape"] == "perf" and 0.95 <= r["speedup"] <= 1.05 and r["check_speedup"] > 1.5
+        # At 4096 x 393216 both sides are HBM-bound: the kernel cannot beat the bandwidth, the launch is noise. At the
+        # small check shapes both take the same host path and the same vector-kernel launch (docs/perf-model.md "The
+        # host path"): 1.0x there too, not a launch-accounting speedup.
+        if not (r["speedup_shape"] == "perf" and 0.95 <= r["speedup"] <= 1.05 and 0.9 <= r["check_speedup"] <= 1.1
                 and p["launch_share"] < 0.01 and p["eager_launch_share"] < 0.01 and 0.95 <= p["body_speedup"] <= 1.05
                 and p["modeled"] and p["inputs"].startswith("float32[")):
             bad.append(f'{r["task_id"]}: perf shape: speedup {r["speedup"]} at {r["speedup_shape"]}, check '
@@ -56,5 +58,5 @@ if bad:
     print("FAIL " + "\nFAIL ".join(bad))
     sys.exit(1)
 print(f'ok   {len(d["results"])} candidates: {sum(r["verdict"] == "correct" for r in d["results"])} correct, '
-      f'the four documented failures fail, one-for-one replacements 1.0x at the perf shape')
+      f'the four documented failures fail, one-for-one replacements 1.0x at the perf and check shapes')
 PY

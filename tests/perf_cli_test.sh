@@ -28,10 +28,27 @@ for p in pts:
     assert p["name"] not in names, "duplicate " + p["name"]
     names.add(p["name"])
 for need in ("matmul fp16 1024^3", "matmul fp16 2048^3", "matmul fp16 4096^3", "vector fp16 peak", "elementwise",
-             "empty", "DMA GM->UB 1 KB", "eager torch matmul", "eager torch add"):
+             "empty", "DMA GM->UB 1 KB", "eager torch matmul", "eager torch add", "eager torch.mm float16 4096^3",
+             "eager broadcast mul", "kernel broadcast scale"):
     assert any(need in n for n in names), "missing point " + need
+# every point in a class; the summary's classes are the points' classes
+classes = {p["class"] for p in pts}
+assert {"kernel cube", "kernel vector", "kernel DMA", "eager matmul", "eager vector"} <= classes, classes
 P
-"$KGEN" perf calibrate | grep -q 'median |error|' || fail "calibrate table summary"
+"$KGEN" perf calibrate > "$TMP/cal.txt" || fail "perf calibrate exit status"
+grep -q 'median |error|' "$TMP/cal.txt" || fail "calibrate table summary"
+# the per-class table: one row per class with median, p90 and max |error|, then "all"
+"$PY" - "$TMP/cal.json" "$TMP/cal.txt" <<'P' || fail "calibrate per-class table"
+import json, re, statistics, sys
+pts = json.load(open(sys.argv[1]))
+rows = {m.group(1).strip(): (int(m.group(2)), float(m.group(3))) for m in
+        re.finditer(r"^([A-Za-z][A-Za-z ]+?)\s+(\d+)\s+([0-9.]+)%\s+[0-9.]+%\s+[0-9.]+%$", open(sys.argv[2]).read(), re.M)}
+for cls in {p["class"] for p in pts} | {"all"}:
+    errs = [abs(p["error_pct"]) for p in pts if cls in ("all", p["class"])]
+    assert cls in rows, (cls, rows)
+    n, med = rows[cls]
+    assert n == len(errs) and abs(med - statistics.median(errs)) < 0.06, (cls, rows[cls], statistics.median(errs))
+P
 
 # ---- eager ----
 if ! "$PY" -c 'import torch' 2>/dev/null; then

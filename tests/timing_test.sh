@@ -98,14 +98,14 @@ else bad "timing-only does not name the value read:"; cat "$W/peek_t.txt"; fi
 # ---- kgen eval: the headline at the task's perf shape (6.4 GB tensors) under a 1 GB memory limit ----
 "$KGEN" eval --task "$SRC/tasks/activation/leaky_relu.py" --candidate "$LEAKY" --trials 1 --memory-mb 1024 --json \
   > "$W/eval.json" 2> "$W/eval.err"
-if $PY - "$W/eval.json" <<'P'; then ok "eval: 1.00x at the perf shape 4096x393216 under --memory-mb 1024 (2.2x at the check shapes)"
+if $PY - "$W/eval.json" <<'P'; then ok "eval: 1.00x at the perf shape 4096x393216 under --memory-mb 1024 (and at the check shapes)"
 import json, sys
 j = json.load(open(sys.argv[1]))
 p = j["perf"]
 assert j["verdict"] == "correct" and j["speedup_shape"] == "perf", (j["verdict"], j["speedup_shape"], j["diagnostics"])
 assert p["shape"] == "batch_size=4096,dim=393216" and p["inputs"] == "float32[4096,393216]", p
-assert 0.98 < j["speedup"] < 1.02 and j["speedup"] == p["speedup"] and j["check_speedup"] > 2, (j["speedup"], j["check_speedup"])
-assert p["bound"] == "HBM" and p["launch_share"] < 0.001 and j["launch_us"] / j["modeled_us"] > 0.8, p
+assert 0.98 < j["speedup"] < 1.02 and j["speedup"] == p["speedup"] and 0.9 < j["check_speedup"] < 1.1, (j["speedup"], j["check_speedup"])
+assert p["bound"] == "HBM" and p["launch_share"] < 0.005 and j["launch_us"] / j["modeled_us"] > 0.8, p
 assert 0 < p["peak_rss_mb"] < 1024 and p["records"] > 4e6 and p["modeled"], p
 P
 else bad "eval at the perf shape:"; cat "$W/eval.json" "$W/eval.err"; fi

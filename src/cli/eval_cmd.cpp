@@ -72,13 +72,14 @@ int run_eval(EvalCli& c) {
     auto pct = [](double part, double all) { return all > 0 ? 100 * part / all : 0.0; };
     const eval::PerfResult& p = r.perf;
     if (p.timed())
-      fmt::print("speedup {:.2f}x at the perf shape {} ({}, timing-only: kernel {:.2f} us, {:.0f} % launch, {}-bound; "
-                 "eager {:.2f} us, {:.0f} % launch; launch excluded {:.2f}x; {} records in {:.1f} s, {:.0f} MiB)\n",
+      fmt::print("speedup {:.2f}x at the perf shape {} ({}, timing-only: kernel {:.2f} us, {:.0f} % host and launch, "
+                 "{}-bound; eager {:.2f} us, {:.0f} % host and launch; launch excluded {:.2f}x; {} records in {:.1f} s, "
+                 "{:.0f} MiB)\n",
                  p.speedup, p.inputs, label, p.modeled_us, pct(p.launch_us, p.modeled_us), p.bound,
                  p.eager_modeled_us, pct(p.eager_launch_us, p.eager_modeled_us), p.body_speedup, p.records, p.seconds,
                  p.peak_rss_mb);
-    fmt::print("{} {:.2f}x at the check shapes ({}: kernel {:.2f} us, {:.0f} % launch; eager {:.2f} us, {:.0f} % "
-               "launch; summed over cases)\n",
+    fmt::print("{} {:.2f}x at the check shapes ({}: kernel {:.2f} us, {:.0f} % host and launch; eager {:.2f} us, "
+               "{:.0f} % host and launch; summed over cases)\n",
                p.timed() ? "  speedup" : "speedup", r.check_speedup, label, r.modeled_us, pct(r.launch_us, r.modeled_us),
                r.eager_modeled_us, pct(r.eager_launch_us, r.eager_modeled_us));
     if (!p.skipped.empty()) fmt::print("  perf shape {} not timed: {}\n", p.shape, p.skipped);

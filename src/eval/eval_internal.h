@@ -39,7 +39,8 @@ std::vector<std::string> lines_of(const std::string& out, size_t max = 60);
 bool first_error(const std::string& out, std::string& cat, std::string& line);
 std::string read_text(const std::string& path);
 double since(std::chrono::steady_clock::time_point t0);
-// Eager PyTorch's modeled device time of one forward from its aten trace (perf/eager.h), and the ops' heads in it.
+// Eager PyTorch's modeled time of one forward from its aten trace (perf/eager.h), end to end on the host path a
+// custom op takes too (perf/host_path.h), and what of it is not the ops' own work (host dispatch, launch heads).
 struct EagerTime {
   double us = 0, launch_us = 0;
 };

@@ -95,9 +95,7 @@ EagerTime eager_us_of(const std::string& trace, const EvalOptions& o) {
   auto prof = perf::load_profile(o.soc);
   auto consts = perf::load_eager_consts();
   perf::EagerResult r = perf::model_eager(ops, prof, consts);
-  EagerTime t{r.device_us, 0};
-  for (const perf::EagerOpTime& op : r.ops) t.launch_us += op.head_us;
-  return t;
+  return EagerTime{r.e2e_us, r.e2e_us - r.exec_us};
 }
 
 TempDirGuard::TempDirGuard(const std::string& prefix) {

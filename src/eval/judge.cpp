@@ -48,12 +48,13 @@ bool model_launches(const std::vector<std::string>& traces, const perf::Profile&
 
 bool within_physics(const Modeled& m, double out_bytes, const perf::Profile& p, const std::string& candidate,
                     const std::string& where, Judgement& j) {
+  // The device's time, not the host dispatch in front of it: the host's share is the model's, not the trace's.
   const double lb = lower_bound_us(out_bytes, 1, p);
-  if (m.us >= lb * 0.999) return true;
+  if (m.device_us >= lb * 0.999) return true;
   return j.stop({Verdict::Cheating, "",
                  {fmt::format("cheating {}: {}the launch trace models {:.3f} us, below the physical lower bound of "
                               "{:.3f} us (launch + {:.0f} bytes of outputs written at {:.0f} GB/s, the fastest {} "
                               "can move them) — the trace is not the kernel's work",
-                              candidate, where, m.us, lb, out_bytes, bound_gbps(out_bytes, p), p.name)}});
+                              candidate, where, m.device_us, lb, out_bytes, bound_gbps(out_bytes, p), p.name)}});
 }
 }  // namespace kgen::eval

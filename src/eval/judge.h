@@ -36,7 +36,7 @@ nlohmann::json summary_of(const sandbox::Frame& f);
 bool model_launches(const std::vector<std::string>& traces, const perf::Profile& p, const std::string& candidate,
                     const std::string& what, Modeled& m, Judgement& j);
 // The physical lower bound (modeled.h) for a forward writing `out_bytes`: false with a cheating verdict when the
-// modeled time `m` is below it. `where` names the case ("case default: ").
+// launches' device time in `m` (not the host dispatch the model adds in front) is below it. `where` names the case.
 bool within_physics(const Modeled& m, double out_bytes, const perf::Profile& p, const std::string& candidate,
                     const std::string& where, Judgement& j);
 }  // namespace kgen::eval

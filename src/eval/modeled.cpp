@@ -4,11 +4,17 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "perf/eager.h"
 #include "perf/ktrace_io.h"
 #include "perf/model.h"
 #include "perf/report.h"
 
 namespace kgen::eval {
+double host_call_us() {
+  static const double us = perf::load_eager_consts().host_dispatch_us;
+  return us;
+}
+
 bool add_launch(const std::string& bytes, const perf::Profile& p, bool lanes, Modeled& m, std::string& err) {
   perf::KTrace t;
   if (!perf::decode_ktrace(bytes, t, err)) return false;
@@ -16,8 +22,11 @@ bool add_launch(const std::string& bytes, const perf::Profile& p, bool lanes, Mo
   o.keep_events = lanes;
   perf::Result r = perf::model(t, p, o);
   const double us = r.steady_us > 0 ? r.steady_us : r.time_us;
-  m.us += us;
-  m.launch_us += us - r.body_us;
+  m.path.call(host_call_us(), us);
+  m.body_us += r.body_us;
+  m.device_us += us;
+  m.us = m.path.e2e_us();
+  m.launch_us = m.us - m.body_us;
   m.gm_bytes += static_cast<double>(r.gm_bytes);
   m.flops += r.flops;
   if (us > m.longest_us) {

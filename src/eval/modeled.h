@@ -9,17 +9,26 @@
 #include <vector>
 
 #include "eval/result.h"
+#include "perf/host_path.h"
 #include "perf/profile.h"
 
 namespace kgen::eval {
+// Each launch is one op call from PyTorch (the custom op through aclnn) on the host path an eager aten op takes too
+// (perf/host_path.h): host_call_us() on the host, then the launch's steady_us (the back-to-back head of its kind +
+// body) on the device.
 struct Modeled {
-  double us = 0;              // sum of the launches' steady_us (back to back: launch_pipelined_us + body)
-  double launch_us = 0;       // of us: launch_pipelined_us per launch
+  perf::HostPath path;
+  double body_us = 0;         // the launches' bodies
+  double device_us = 0;       // the launches back to back on the device (heads + bodies): what the physics floor checks
+  double us = 0;              // end to end over the calls (path.e2e_us(): what MultiKernelBench's event pair sees)
+  double launch_us = 0;       // of us: what is not a body (host dispatch on the way, launch heads)
   double gm_bytes = 0, flops = 0;
   double longest_us = -1;
   std::string bound;          // of the longest launch
   std::string lanes;          // perf/lanes.cpp JSON of the longest launch (when asked for)
 };
+// The host cost of one op call, eager or custom: hardware/eager/torch_npu.json's host_dispatch_us (read once).
+double host_call_us();
 // Adds one launch's binary trace (perf/ktrace_io.h) to `m`. False with `err` when the bytes are not a valid trace.
 bool add_launch(const std::string& trace_bytes, const perf::Profile& p, bool lanes, Modeled& m, std::string& err);
 void set_modeled(CaseResult& c, const Modeled& m);

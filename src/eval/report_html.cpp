@@ -708,9 +708,10 @@ std::string render_report_html(const json& in) {
        "correct\">err / tol</th><th>modeled us</th><th>eager modeled us</th>"
        "<th>speedup (modeled)</th><th title=\"the shape of the headline speedup: the task's perf shape (timed "
        "timing-only at the benchmark's size) or, when it has none, its check shapes\">at</th>"
-       "<th title=\"share of the modeled time spent on launches, kernel / eager, at the headline shape\">launch % "
-       "kernel / eager</th><th>check-shape speedup</th><th title=\"the headline speedup with both launch shares "
-       "taken out\">launch-excluded speedup</th></tr></thead><tbody>\n";
+       "<th title=\"share of the modeled time that is host dispatch and launch heads, not the kernels' work, kernel / "
+       "eager, at the headline shape\">host+launch % kernel / eager</th><th>check-shape speedup</th><th title=\"the "
+       "headline speedup with host dispatch and launch heads taken out of both sides\">launch-excluded speedup</th>"
+       "</tr></thead><tbody>\n";
   for (const auto& r : results) {
     const std::string v = verdict_name(r.verdict);
     const bool errs = r.verdict == Verdict::Correct || r.verdict == Verdict::WrongAnswer;
@@ -789,8 +790,9 @@ std::string render_report_html(const json& in) {
                        "evaluated in {:.2f} s",
                        r.sample, esc(r.candidate), esc(r.candidate_kind), r.trials, r.seconds);
       if (r.verdict == Verdict::Correct && r.perf.timed())
-        o += fmt::format(" &middot; at the perf shape {} ({}), timing-only: modeled {} us ({:.0f} % launch, {}-bound) "
-                         "vs eager {} us ({:.0f} % launch): <b>{}</b>, launch excluded {}; at the check shapes {} us "
+        o += fmt::format(" &middot; at the perf shape {} ({}), timing-only: modeled {} us ({:.0f} % host and launch, "
+                         "{}-bound) vs eager {} us ({:.0f} % host and launch): <b>{}</b>, launch excluded {}; at the "
+                         "check shapes {} us "
                          "vs {} us: {}",
                          esc(r.perf.shape), esc(r.perf.inputs), gnum(r.perf.modeled_us),
                          100 * r.perf.launch_us / r.perf.modeled_us, esc(r.perf.bound), gnum(r.perf.eager_modeled_us),

@@ -21,8 +21,8 @@ struct CaseResult {                               // one case (shape/dtype) of t
   double gm_bytes = 0;                            // bytes the candidate moved between GM and the cores, modeled
   double flops = 0;                               // its cube + vector operations (roofline: flops / gm_bytes)
   std::string bound;                              // what limits its longest launch: HBM, vector, cube, launch, ...
-  double launch_us = 0, eager_launch_us = 0;      // of modeled_us / eager_modeled_us: the launches' share
-                                                  // (launch_pipelined_us each; eager: the ops' heads)
+  double launch_us = 0, eager_launch_us = 0;      // of modeled_us / eager_modeled_us: what is not the kernels' own
+                                                  // work (host dispatch on the way, launch heads: perf/host_path.h)
   double tol_err = 0;                             // max |got - want| / (atol + rtol |want|): <= 1 when correct; the
                                                   // error that means something where the reference is near 0
 };

@@ -1,6 +1,8 @@
 // The eager PyTorch (torch_npu) baseline model. See eager.h and docs/perf-model.md ("Eager PyTorch baseline").
 #include "perf/eager.h"
 
+#include "perf/host_path.h"
+
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -15,7 +17,7 @@ const EagerClass& EagerConsts::cls(const std::string& c) const {
   if (it != classes.end()) return it->second;
   it = classes.find("other");
   if (it != classes.end()) return it->second;
-  static const EagerClass def{6.0, 0.5, 0.5, 0.0};
+  static const EagerClass def{0.5, 0.5, 0.0};
   return def;
 }
 
@@ -32,7 +34,9 @@ EagerConsts load_eager_consts(const std::string& path_in) {
     for (const auto& t : j.at("matmul_tiles")) c.tiles.emplace_back(t.at(0).get<uint32_t>(), t.at(1).get<uint32_t>());
     for (const auto& [name, o] : j.at("classes").items()) {
       EagerClass e;
-      e.head_us = o.at("head_us").get<double>();
+      if (o.contains("head_us"))
+        throw std::runtime_error("class " + name + ": head_us is gone: launch heads are the SoC profile's "
+                                 "launch_pipelined_us (cube) and launch_pipelined_vector_us, shared with custom kernels");
       e.compute_eff = o.value("compute_eff", 1.0);
       e.bw_eff = o.value("bw_eff", 1.0);
       e.tile_fixed_us = o.value("tile_fixed_us", 0.0);
@@ -103,9 +107,24 @@ double cube_core_flops(const Profile& p, const std::string& dt) {
   return base;
 }
 
-// Matmul/conv: tiles over the AIC cores in waves; returns exec µs and the bound.
+// CANN's MatMulV3 tiling on the 910B splits K over the cube cores when M and N cannot fill them (hicann/ops-nn
+// matmul/mat_mul_v3/op_host/op_tiling/matmul_v3_base_tiling.cpp, SupportMultiSplitK, docs/sources.md S56): K of at
+// least 384 per core with fewer than half the cores' worth of 128x128 output tiles; float32 with M, N <= 64 and
+// K >= 6144; or K >= 27392 unless both M and N span 4 or more tiles. Returns the cores used, 0 when K is not split.
+int64_t split_k_cores(int64_t batch, int64_t m, int64_t n, int64_t k, uint32_t es, int cores) {
+  if (batch > 1) return 0;
+  const int64_t mt = (m + 127) / 128, nt = (n + 127) / 128;
+  const bool split = (k >= 384 * int64_t(cores) && mt * nt < cores / 2) || (es == 4 && m <= 64 && n <= 64 && k >= 6144) ||
+                     (k >= 27392 && !(mt >= 4 && nt >= 4));
+  if (!split) return 0;
+  const int64_t single_k = es == 4 ? 192 : 384;   // singleCoreK (DoDeterministicMultiCoreSplitKTiling)
+  return std::min<int64_t>((k + single_k - 1) / single_k, cores);
+}
+
+// Matmul/conv: tiles over the AIC cores in waves, or K split over them (split_k_cores); returns exec µs and the bound.
 double cube_exec_us(const AtenOp& op, const Profile& p, const EagerConsts& c, const EagerClass& k, std::string& bound) {
   int64_t batch = op.batch, m = op.m, n = op.n, kk = op.k;
+  const bool known = m > 0 && n > 0 && kk > 0;
   std::string dt = main_dtype(op);
   if (m <= 0 || n <= 0 || kk <= 0) {
     // conv or unknown shape: an equivalent GEMM from the flops, square in m and n
@@ -146,7 +165,33 @@ double cube_exec_us(const AtenOp& op, const Profile& p, const EagerConsts& c, co
     double t = waves * t_tile;
     if (t < best) { best = t; best_bound = t_cube >= t_mem ? "cube" : "L2"; }
   }
-  double t_hbm = op.bytes / (p.hbm_gbps() * 1e9 * k.bw_eff) * 1e6;
+  double bytes = op.bytes;
+  if (known && op.cls == "matmul") {
+    // K split over the cores: each core runs the whole M x N output over its share of K into an fp32 workspace slot,
+    // then the vector cores add the slots (ReduceKInUb): partials written and read once more.
+    if (const int64_t used = split_k_cores(batch, m, n, kk, es, cores)) {
+      const int64_t kc = (kk + used - 1) / used;
+      const double t_cube = 2.0 * round_up(m, 16) * round_up(n, 16) * round_up(kc, 16) / core_peak;
+      const double t_mem = double(round_up(m, 16) + round_up(n, 16)) * kc * es / miss_bw;
+      const double partials = double(used) * double(m) * double(n) * 4;
+      bytes += 2 * partials;
+      const double t = std::max(t_cube, t_mem) * 1e6 + k.tile_fixed_us + 2 * partials / (p.hbm_gbps() * 1e9) * 1e6;
+      best = t;
+      best_bound = t_cube >= t_mem ? "cube" : "DMA";
+    }
+    // A matrix whose rows are longer than 65535 elements cannot go from ND to the cube's NZ layout on the fly (the
+    // DMA's 16-bit stride): the vector cores first copy it to NZ in workspace, a read and a write of it (S56, nd2nzA/B).
+    // Matrix products only (A [m, k] and B [k, n] row-major, as aten's mm/addmm/bmm take them): mv's route through
+    // aclnn is not read, so a matrix-vector product is not charged the copy.
+    const bool mat = op.name != "mv" && op.name != "addmv" && op.name != "dot";
+    const double a_bytes = double(batch) * double(m) * double(kk) * es, b_bytes = double(batch) * double(kk) * double(n) * es;
+    const double nd2nz = mat ? (kk > 65535 ? a_bytes : 0) + (n > 65535 ? b_bytes : 0) : 0;
+    if (nd2nz > 0) {
+      bytes += 2 * nd2nz;
+      best += 2 * nd2nz / (p.hbm_gbps() * 1e9) * 1e6;
+    }
+  }
+  double t_hbm = bytes / (p.hbm_gbps() * 1e9 * k.bw_eff) * 1e6;
   if (t_hbm > best) { best = t_hbm; best_bound = "HBM"; }
   bound = best_bound;
   return best;
@@ -179,12 +224,10 @@ EagerOpTime model_eager_op(const AtenOp& op, const Profile& p, const EagerConsts
     return t;
   }
   const EagerClass& k = c.cls(op.cls);
+  const bool cube = op.cls == "matmul" || op.cls == "conv";
   t.host_us = c.host_dispatch_us;
-  t.head_us = k.head_us;
-  if (op.cls == "matmul" || op.cls == "conv")
-    t.exec_us = cube_exec_us(op, p, c, k, t.bound);
-  else
-    t.exec_us = vec_exec_us(op, p, k, t.bound);
+  t.head_us = p.pipelined_launch_us(cube);
+  t.exec_us = cube ? cube_exec_us(op, p, c, k, t.bound) : vec_exec_us(op, p, k, t.bound);
   t.device_us = t.head_us + t.exec_us;
   if (t.head_us > t.exec_us) t.bound = "launch";
   return t;
@@ -193,23 +236,18 @@ EagerOpTime model_eager_op(const AtenOp& op, const Profile& p, const EagerConsts
 EagerResult model_eager(const std::vector<AtenOp>& ops, const Profile& p, const EagerConsts& c) {
   EagerResult r;
   r.soc = p.name;
-  double host = 0, dev = 0;   // host clock (end of dispatch of the last op), device clock (end of the last op)
+  HostPath path;
   for (const AtenOp& op : ops) {
     EagerOpTime t = model_eager_op(op, p, c);
-    host += t.host_us;
-    if (t.device_us > 0) {
-      t.start_us = std::max(host, dev);
-      t.end_us = t.start_us + t.device_us;
-      dev = t.end_us;
-      if (t.start_us == host && t.device_us < t.host_us) t.bound = "host";   // the device waited for the host
-    } else {
-      t.start_us = t.end_us = host;
-    }
+    t.start_us = path.call(t.host_us, t.device_us);
+    t.end_us = t.start_us + t.device_us;
+    if (t.device_us > 0 && t.start_us == path.host && t.device_us < t.host_us) t.bound = "host";   // the device waited
     r.device_us += t.device_us;
+    r.exec_us += t.exec_us;
     r.host_us += t.host_us;
     r.ops.push_back(std::move(t));
   }
-  r.e2e_us = std::max(host, dev);
+  r.e2e_us = path.e2e_us();
   return r;
 }
 

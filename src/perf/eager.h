@@ -1,15 +1,17 @@
 // The eager PyTorch (torch_npu) baseline model: given the aten ops of a reference forward (recorded by
 // scripts/aten_trace.py), the modeled time of running them eagerly on an Ascend NPU.
 //
-// Per op:  device_us = head_us(class) + exec_us,  exec_us = a roofline with per-class efficiency:
+// Per op:  device_us = head + exec_us, head = the SoC profile's back-to-back launch head of the op's kernel kind
+// (cube for matmul/conv, vector for the rest: the same heads as a custom kernel's), exec_us = a roofline with
+// per-class efficiency:
 //   matmul/conv: the cube work split into base tiles (the best of EagerConsts::tiles) over the AIC cores in waves;
 //                a tile costs max(cube time, its operand traffic at the per-core GM->L1 rate, shared L2 rate)
 //                + tile_fixed_us; the whole op is at least its bytes over HBM;
 //   others:      max(bytes / (HBM * bw_eff), flops / (vector peak * compute_eff)).
-// Host: each op costs host_dispatch_us on the host (views host_view_us and no device work). The host runs ahead
-// of the device: op i starts on the device at max(its dispatch end, end of op i-1). e2e_us = end of the last op,
-// measured from the first dispatch (what an event pair around model(*inputs) sees, as in MultiKernelBench);
-// device_us = sum of the device times (what back-to-back do_bench loops see).
+// Host: each op costs host_dispatch_us on the host (views host_view_us and no device work), on the host path shared
+// with custom ops (host_path.h). e2e_us = end of the last op, measured from the first dispatch (what an event pair
+// around model(*inputs) sees, as in MultiKernelBench); device_us = sum of the device times (what back-to-back
+// do_bench loops see).
 // Constants: hardware/eager/torch_npu.json; chip numbers from the SoC profile. Sources: docs/perf-model.md.
 #pragma once
 #include <cstdint>
@@ -22,14 +24,13 @@
 namespace kgen::perf {
 
 struct EagerClass {
-  double head_us = 0;        // device launch + head overhead of one op's kernel
   double compute_eff = 1;    // fraction of cube (matmul/conv) or vector peak reached
   double bw_eff = 1;         // fraction of the profile's achievable HBM bandwidth reached
   double tile_fixed_us = 0;  // matmul/conv: per base tile pipeline fill/drain
 };
 struct EagerConsts {
   std::string file;
-  double host_dispatch_us = 5;
+  double host_dispatch_us = 5;   // one op call through torch_npu and aclnn, eager or custom (host_path.h)
   double host_view_us = 1;
   std::vector<std::pair<uint32_t, uint32_t>> tiles;   // matmul base tiles (m, n)
   std::map<std::string, EagerClass> classes;          // by op class; "other" is the fallback
@@ -68,6 +69,7 @@ struct EagerResult {
   std::string soc;
   std::vector<EagerOpTime> ops;
   double device_us = 0;       // sum of device times (back-to-back, host hidden)
+  double exec_us = 0;         // of which the ops' own work (launch heads excluded)
   double host_us = 0;         // sum of host dispatch
   double e2e_us = 0;          // host and device pipelined, from the first dispatch to the last op's end
 };

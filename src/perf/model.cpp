@@ -635,7 +635,7 @@ Result model(const KTrace& t, const Profile& p, const Options& o) {
                                      : (std::min(slots, static_cast<int>(blocks.size())) + 1) / 2;
   R.launch_us = p.launch_base_us + p.launch_per_core_us * ai_cores;
   R.time_us = R.launch_us + R.body_us;
-  R.steady_us = p.launch_pipelined_us + R.body_us;
+  R.steady_us = p.pipelined_launch_us(any_aic) + R.body_us;
   R.flops = R.cube_flops + R.vec_flops;
   for (const CoreResult& c : R.cores) {
     for (int q = 0; q < kPipes; ++q) R.busy_us[q] += c.busy_us[q];

@@ -100,7 +100,7 @@ struct Result {
   int32_t waves = 0;
   double time_us = 0;          // modeled launch time: launch_us + body_us
   double launch_us = 0;        // launch + head overhead
-  double steady_us = 0;        // per-launch time when launched back to back: launch_pipelined_us + body_us
+  double steady_us = 0;        // per-launch time when launched back to back: Profile::pipelined_launch_us + body_us
   double body_us = 0;          // sum over waves of the slowest core
   uint64_t gm_bytes = 0;       // bytes moved between GM and the cores (MTE2 + MTE3 + FIX to GM)
   uint64_t hbm_bytes = 0;      // of which served by HBM (L2 misses)

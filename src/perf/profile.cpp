@@ -113,6 +113,7 @@ Profile load_profile(const std::string& soc) {
     p.launch_base_us = j.at("launch_base_us").get<double>();
     p.launch_per_core_us = j.at("launch_per_core_us").get<double>();
     p.launch_pipelined_us = j.at("launch_pipelined_us").get<double>();
+    p.launch_pipelined_vector_us = j.at("launch_pipelined_vector_us").get<double>();
     p.syncall_ns = j.at("syncall_ns").get<double>();
     p.cross_flag_ns = j.at("cross_flag_ns").get<double>();
     for (const json& v : j.at("vector"))

@@ -57,8 +57,11 @@ struct Profile {
   // launch and cross-core
   double launch_base_us = 0;      // launch + head overhead of a kernel on one core
   double launch_per_core_us = 0;  // added per physical core used (head overhead grows with core count)
-  double launch_pipelined_us = 0; // per-launch cost when launches run back to back (do_bench, eager loops):
-                                  // the device hides the head overhead behind the previous kernel
+  // Per-launch cost when launches run back to back (do_bench, eager loops): the device hides most of the head
+  // overhead behind the previous kernel. Kernels with cube cores (AIC, MIX) and vector-only kernels (AIV) differ.
+  double launch_pipelined_us = 0;          // cube / mixed kernels
+  double launch_pipelined_vector_us = 0;   // vector-only kernels
+  double pipelined_launch_us(bool cube) const { return cube ? launch_pipelined_us : launch_pipelined_vector_us; }
   double syncall_ns = 0;          // SyncAll barrier cost once all cores arrived
   double cross_flag_ns = 0;       // CrossCoreSetFlag -> WaitFlag latency
 
