@@ -48,6 +48,18 @@ want = {"activation/19_ReLU": ("activation", 1, "KernelBench", 1),
 assert got == want, got
 P
 "$KGEN" tasks check --suite "$FX/kernelbench" > /dev/null || fail "check kernelbench"
+# A KernelBench file at KernelBench's own size (6.4 GB inputs): checked at a copy scaled along batch_size (no 22 GB
+# reference), timed at its own size (perf = its sizes as written), and the check says what it scaled.
+"$KGEN" tasks check --suite "$FX/kernelbench_sizes" --json > "$TMP/kbs.json" || fail "check a real-size KernelBench file"
+"$PY" - "$TMP/kbs.json" <<'P' || fail "real-size KernelBench file: scaled check case"
+import json, sys
+(r,) = json.load(open(sys.argv[1]))
+(c,) = r["cases"]
+assert not r["problems"], r["problems"]
+assert c["input_bytes"] <= 64 << 20 and c["outputs"][0]["shape"] == [32, 393216], c
+assert "batch_size 4096 -> 32" in c["note"] and "timed at its own sizes" in c["note"], c["note"]
+assert r["perf"]["input_bytes"] == 4096 * 393216 * 4, r["perf"]
+P
 
 # ---- MultiKernelBench reference tree with an NPUKernelBench task ----
 "$KGEN" tasks list --suite "$FX/mkb" --json > "$TMP/mkb.json" || fail "list mkb"

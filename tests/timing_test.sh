@@ -95,6 +95,18 @@ if grep -q "scalar reads of values a timing-only run does not compute (first: le
   ok "timing-only names the value read"
 else bad "timing-only does not name the value read:"; cat "$W/peek_t.txt"; fi
 
+# ---- a KernelBench file loaded unchanged at its own 6.4 GB size: checked scaled, timed at its size ----
+"$KGEN" eval --task "$SRC/tests/data/task_formats/kernelbench_sizes/level1/20_LeakyReLU.py" --candidate "$LEAKY" \
+  --trials 1 --memory-mb 1024 --json > "$W/kbeval.json" 2> "$W/kbeval.err"
+if $PY - "$W/kbeval.json" <<'P'; then ok "eval of a KernelBench file at its own size: checked at batch 32, timed at 4096 x 393216"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["verdict"] == "correct" and j["speedup_shape"] == "perf", (j["verdict"], j["diagnostics"])
+assert any("batch_size 4096 -> 32" in d for d in j["diagnostics"]), j["diagnostics"]
+assert j["perf"]["inputs"] == "float32[4096,393216]" and 0.98 < j["speedup"] < 1.02, j["perf"]
+P
+else bad "a KernelBench file at its own size:"; cat "$W/kbeval.json" "$W/kbeval.err"; fi
+
 # ---- kgen eval: the headline at the task's perf shape (6.4 GB tensors) under a 1 GB memory limit ----
 "$KGEN" eval --task "$SRC/tasks/activation/leaky_relu.py" --candidate "$LEAKY" --trials 1 --memory-mb 1024 --json \
   > "$W/eval.json" 2> "$W/eval.err"

@@ -280,6 +280,8 @@ def main(argv):
         has_level = any(ln.startswith("LEVEL") for ln in f)
     if not has_level:   # MultiKernelBench/KernelBench files: the level follows the category
         task.level = 2 if task.category == "fuse" else 3 if task.category == "arch" else 1
+    if not has_level and task.peer:
+        T.peer_check_case(task)   # its own sizes, scaled for the check when large; timed at its own (task.perf)
     doc = {"task_id": task.id, "category": task.category, "level": task.level, "cases": []}
     cases = [c for c in task.cases if not a.case or c.name in a.case]
     imported = False
@@ -288,6 +290,8 @@ def main(argv):
         groups.append(("secret_trials", a.secret_cache or a.cache, a.secret_seed, a.secret_trials, False))
     for c in cases:
         entry = {"name": c.name}
+        if c.name == "default" and task.check_note:
+            entry["note"] = task.check_note
         for field, root, seed, trials, trace in groups:
             dirs = []
             for t in range(trials):

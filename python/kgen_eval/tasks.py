@@ -95,6 +95,10 @@ class Task:
     perf: dict | None = None         # PERF: constant overrides on the default case for the timing-only perf shape
     dtypes: list = field(default_factory=list)   # dtype names over all cases, as far as known without running
     problems: list = field(default_factory=list) # found while discovering (unparsable file, bad LEVEL, ...)
+    # A peer file (KernelBench / MultiKernelBench format: no LEVEL, CASES or PERF) is timed at its own sizes (perf
+    # = {}) and checked at a scaled copy of them when its inputs exceed CHECK_INPUT_BYTES (peer_check_case).
+    peer: bool = False
+    check_note: str = ""             # what the check case scaled, once peer_check_case has run
 
     def to_json(self) -> dict:
         d = asdict(self)
@@ -244,6 +248,9 @@ def _parse_kgen_like(path: str, task: Task, need_level: bool):
         if not ast.get_docstring(tree):
             task.problems.append(f"{path}:1: no one-line docstring saying what the task computes")
     task.cases = [Case("default", {})]
+    task.peer = level is None and cases_node is None and perf_node is None
+    if task.peer:
+        task.perf = {}   # timed at its own sizes; checked at a scaled copy when they are large (peer_check_case)
     if cases_node is not None:
         try:
             entries = _static_value(cases_node.value)
@@ -498,10 +505,78 @@ def find_case(task: Task, case) -> Case:
     raise KeyError(f"{task.id}: no case {case!r} (cases: {', '.join(c.name for c in task.cases)})")
 
 
+# The most input bytes a check case may draw: every value is computed by the CPU reference and emulated.
+CHECK_INPUT_BYTES = 64 << 20
+
+
+def _fake_input_bytes(task: Task, overrides: dict, seed: int = 42):
+    """Bytes of the inputs get_inputs() builds under `overrides`, on FakeTensors (no memory); None if it fails."""
+    import torch
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    try:
+        ns = _module_namespace(task, overrides)
+        with torch.no_grad(), FakeTensorMode():
+            torch.manual_seed(seed)
+            inputs = list(ns["get_inputs"]())
+    except Exception:  # noqa: BLE001 - a task file can raise anything
+        return None
+    return sum(t.numel() * t.element_size() for t in inputs if isinstance(t, torch.Tensor))
+
+
+def peer_check_case(task: Task) -> Case:
+    """The default case of a peer file as kgen checks it: its own sizes when its inputs take at most CHECK_INPUT_BYTES,
+    else those sizes with batch-like constants divided by powers of two until they do. A constant is batch-like when
+    halving it (nearly) halves the input bytes; those named batch* are tried first, then the others in file order, so
+    the other dimensions (and the per-core tiling a kernel derives from them) stay as the benchmark has them. The
+    perf shape stays the file's own (task.perf = {}). task.check_note says what was scaled."""
+    case = task.cases[0]
+    if not task.peer or case.overrides:
+        return case
+    base = _fake_input_bytes(task, {})
+    if base is None or base <= CHECK_INPUT_BYTES:
+        return case
+    with open(task.path, encoding="utf-8") as f:
+        tree = ast.parse(f.read(), filename=task.path)
+    ints = []
+    for st in tree.body:
+        if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
+            try:
+                v = _static_value(st.value)
+            except _NotStatic:
+                continue
+            if isinstance(v, int) and not isinstance(v, bool) and v >= 2:
+                ints.append((st.targets[0].id, v))
+    ints.sort(key=lambda nv: 0 if "batch" in nv[0].lower() else 1)   # stable: file order within each group
+    overrides, now, notes = {}, base, []
+    for name, v in ints:
+        if now <= CHECK_INPUT_BYTES:
+            break
+        half = _fake_input_bytes(task, {**overrides, name: v // 2})
+        if half is None or half > 0.6 * now:
+            continue   # not batch-like: the bytes do not follow it
+        f = 2
+        while now / f > CHECK_INPUT_BYTES and v // (2 * f) >= 1:
+            f *= 2
+        got = _fake_input_bytes(task, {**overrides, name: v // f})
+        if got is None:
+            continue
+        overrides[name] = v // f
+        notes.append(f"{name} {v} -> {v // f}")
+        now = got
+    if not overrides:
+        return case
+    task.cases[0] = Case("default", overrides)
+    task.check_note = (f"checked at a scaled copy of the file's sizes ({', '.join(notes)}: inputs "
+                       f"{base / 2**20:.0f} MiB -> {now / 2**20:.1f} MiB); timed at its own sizes")
+    return task.cases[0]
+
+
 def load_case(task: Task, case=None, seed: int = 42):
     """(Model class, init_inputs, inputs) of one case (a Case, its name, its index, or None for the default)."""
     import torch
     c = find_case(task, case)
+    if task.peer and c.name == "default":
+        c = peer_check_case(task)
     ns = _module_namespace(task, c.overrides)
     model_cls = ns["Model"]
     torch.manual_seed(seed)
@@ -667,9 +742,12 @@ def check(task: Task, seed: int = 42, max_forward_s: float = 1.0) -> dict:
     import torch
     problems = list(task.problems)
     results = []
+    peer_check_case(task)
     for c in task.cases:
         where = f"{task.path}:{_case_line(task, c)}"
         r = {"name": c.name, "forward_s": None, "input_bytes": 0, "outputs": [], "upcast": False}
+        if task.peer and c.name == "default" and task.check_note:
+            r["note"] = task.check_note
         results.append(r)
         try:
             cls, init, inputs = load_case(task, c, seed)
