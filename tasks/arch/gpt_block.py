@@ -44,3 +44,6 @@ def get_init_inputs():
 
 
 CASES = [dict(batch_size=1, seq_len=33, dim=160, num_heads=5), dict(dtype=torch.float16), dict(dtype=torch.bfloat16)]
+
+# The perf shape, timed timing-only (never run for values): KernelBench's size, level3/44_MiniGPTBlock.py at 423217d.
+PERF = dict(batch_size=128, seq_len=512, dim=768, num_heads=8)

@@ -31,3 +31,7 @@ def get_init_inputs():
 
 
 CASES = [dict(batch_size=1, seq_len=65, head_dim=32), dict(dtype=torch.float16), dict(dtype=torch.bfloat16)]
+
+# The perf shape, timed timing-only (never run for values): the nearest KernelBench problem's size,
+# level3/43_MinGPTCausalAttention.py at 423217d (KernelBench's includes the qkv and output projections).
+PERF = dict(batch_size=128, heads=8, seq_len=512, head_dim=96)

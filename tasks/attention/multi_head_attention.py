@@ -45,3 +45,7 @@ def get_init_inputs():
 
 CASES = [dict(batch_size=1, seq_len=33, embed_dim=192, num_heads=3), dict(dtype=torch.float16),
          dict(dtype=torch.bfloat16)]
+
+# The perf shape, timed timing-only (never run for values): the nearest KernelBench problem's size,
+# level3/31_VisionAttention.py at 423217d (KernelBench's adds a residual and a LayerNorm).
+PERF = dict(batch_size=2, seq_len=16384, embed_dim=128, num_heads=4)

@@ -28,3 +28,6 @@ def get_init_inputs():
 
 
 CASES = [dict(batch_size=1, heads=4, seq_len=77, head_dim=32), dict(dtype=torch.float16), dict(dtype=torch.bfloat16)]
+
+# The perf shape, timed timing-only (never run for values): KernelBench's size, level1/97_ScaledDotProductAttention.py at 423217d.
+PERF = dict(batch_size=32, heads=32, seq_len=512, head_dim=1024)

@@ -34,3 +34,7 @@ def get_init_inputs():
 
 
 CASES = [dict(dtype=torch.float16), dict(batch_size=2, channels=13, height=33, width=129, kernel_size=5, stride=2, padding=2)]
+
+# The perf shape, timed timing-only (never run for values): the nearest KernelBench problem's size,
+# level1/82_conv_depthwise_2D_square_input_square_kernel.py at 423217d (KernelBench's convolution has no bias).
+PERF = dict(batch_size=16, channels=64, height=512, width=512, kernel_size=3, stride=1, padding=0)

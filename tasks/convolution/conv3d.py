@@ -36,3 +36,7 @@ def get_init_inputs():
 
 
 CASES = [dict(dtype=torch.float16), dict(batch_size=1, in_channels=3, out_channels=5, depth=9, height=17, width=33, stride=2, padding=0)]
+
+# The perf shape, timed timing-only (never run for values): the nearest KernelBench problem's size,
+# level1/54_conv_standard_3D__square_input__square_kernel.py at 423217d (KernelBench's convolution has no bias).
+PERF = dict(batch_size=16, in_channels=3, out_channels=64, depth=64, height=64, width=64, kernel_size=3, stride=1, padding=0)

@@ -34,3 +34,6 @@ def get_init_inputs():
 
 
 CASES = [dict(batch_size=1, in_channels=3, height=19, width=23), dict(dtype=torch.float16), dict(dtype=torch.bfloat16)]
+
+# The perf shape, timed timing-only (never run for values): KernelBench's size, level2/1_Conv2D_ReLU_BiasAdd.py at 423217d.
+PERF = dict(batch_size=128, in_channels=64, out_channels=128, kernel_size=3, height=128, width=128)

@@ -31,3 +31,6 @@ def get_init_inputs():
 
 
 CASES = [dict(batch_size=7, in_features=77), dict(dtype=torch.float16)]
+
+# The perf shape, timed timing-only (never run for values): KernelBench's size, level2/76_Gemm_Add_ReLU.py at 423217d.
+PERF = dict(batch_size=1024, in_features=8192, out_features=8192)

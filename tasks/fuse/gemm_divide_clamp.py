@@ -36,3 +36,8 @@ def get_init_inputs():
 
 
 CASES = [dict(batch_size=17, out_features=100), dict(dtype=torch.float16)]
+
+# The perf shape, timed timing-only (never run for values): the nearest KernelBench problem's size,
+# level2/81_Gemm_Swish_Divide_Clamp_Tanh_Clamp.py at 423217d (KernelBench's adds a swish before and a tanh and clamp
+# after).
+PERF = dict(batch_size=1024, in_features=8192, out_features=8192, divisor=2.0, min_val=-1.0, max_val=1.0)

@@ -32,3 +32,7 @@ def get_init_inputs():
 
 
 CASES = [dict(batch_size=13, out_features=300, num_groups=5), dict(dtype=torch.float16)]
+
+# The perf shape, timed timing-only (never run for values): the nearest KernelBench problem's size,
+# level2/30_Gemm_GroupNorm_Hardtanh.py at 423217d (KernelBench's hardtanh bounds are -2 and 2).
+PERF = dict(batch_size=1024, in_features=8192, out_features=8192, num_groups=16)

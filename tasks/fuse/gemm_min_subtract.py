@@ -32,3 +32,6 @@ def get_init_inputs():
 
 
 CASES = [dict(batch_size=1, in_features=64), dict(dtype=torch.float16), dict(dtype=torch.bfloat16)]
+
+# The perf shape, timed timing-only (never run for values): KernelBench's size, level2/68_Matmul_Min_Subtract.py at 423217d.
+PERF = dict(batch_size=128, in_features=16384, out_features=16384, constant=2.0)

@@ -33,3 +33,6 @@ def get_init_inputs():
 
 
 CASES = [dict(batch_size=33, scale=0.5), dict(dtype=torch.float16)]
+
+# The perf shape, timed timing-only (never run for values): KernelBench's size, level2/59_Matmul_Swish_Scaling.py at 423217d.
+PERF = dict(batch_size=128, in_features=32768, out_features=32768, scale=2.0)

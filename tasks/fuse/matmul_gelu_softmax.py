@@ -30,3 +30,6 @@ def get_init_inputs():
 
 
 CASES = [dict(dtype=torch.float16)]
+
+# The perf shape, timed timing-only (never run for values): KernelBench's size, level2/99_Matmul_GELU_Softmax.py at 423217d.
+PERF = dict(batch_size=1024, in_features=8192, out_features=8192)

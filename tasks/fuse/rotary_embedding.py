@@ -30,3 +30,7 @@ def get_init_inputs():
 
 
 CASES = [dict(seq_len=77, head_dim=32), dict(dtype=torch.float16), dict(dtype=torch.bfloat16)]
+
+# The perf shape, timed timing-only (never run for values): MultiKernelBench's size for the same operator,
+# reference/npukernelbench_level2/1_rotary_mul (its largest case, 1 x 8 x 32768 x 64) at 460a972 (KernelBench has no such problem).
+PERF = dict(batch_size=1, heads=8, seq_len=32768, head_dim=64)

@@ -34,3 +34,7 @@ CASES = [
     dict(dtype=torch.float16, embedding_dim=128),
     dict(dtype=torch.bfloat16, num_embeddings=1000, embedding_dim=33),
 ]
+
+# The perf shape, timed timing-only (never run for values): MultiKernelBench's size for the same operator,
+# reference/index/embedding.py at 460a972 (KernelBench has no such problem).
+PERF = dict(batch_size=512, seq_len=128, num_embeddings=100000, embedding_dim=768)

@@ -35,3 +35,7 @@ def get_init_inputs():
 
 
 CASES = [dict(rows=33, cols=129, num_gathered=77), dict(dtype=torch.float16), dict(dtype=torch.int32)]
+
+# The perf shape, timed timing-only (never run for values): MultiKernelBench's size for the same operator,
+# reference/index/gather.py at 460a972 (KernelBench has no such problem).
+PERF = dict(rows=128, cols=8192, num_gathered=4096, dim=1)

@@ -33,3 +33,6 @@ CASES = [
     dict(dtype=torch.float16),
     dict(dtype=torch.bfloat16),
 ]
+
+# The perf shape, timed timing-only (never run for values): KernelBench's size, level1/5_Matrix_scalar_multiplication.py at 423217d.
+PERF = dict(M=65536, N=16384)

@@ -29,3 +29,6 @@ def get_init_inputs():
 
 
 CASES = [dict(hidden=1000), dict(dtype=torch.float16), dict(dtype=torch.bfloat16, batch_size=4)]
+
+# The perf shape, timed timing-only (never run for values): KernelBench's size, level1/40_LayerNorm.py at 423217d.
+PERF = dict(batch_size=16, seq_len=1, hidden=4194304)

@@ -32,3 +32,7 @@ def get_init_inputs():
 
 
 CASES = [dict(dtype=torch.float16), dict(out_size=(37, 129))]      # downscale along H, upscale along W
+
+# The perf shape, timed timing-only (never run for values): MultiKernelBench's size for the same operator,
+# reference/resize/resize_with_antialias.py at 460a972 (KernelBench has no such problem).
+PERF = dict(batch_size=8, channels=3, height=256, width=256, out_size=(128, 128))

@@ -38,3 +38,7 @@ CASES = [
     dict(out_size=(97, 33)),            # non-integer ratios, and a downscale along W
     dict(dtype=torch.bfloat16),
 ]
+
+# The perf shape, timed timing-only (never run for values): MultiKernelBench's size for the same operator,
+# reference/resize/bilinear_upsample.py at 460a972 (KernelBench has no such problem).
+PERF = dict(batch_size=8, channels=256, height=64, width=64, out_size=(128, 128), align_corners=False)
