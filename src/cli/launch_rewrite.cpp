@@ -50,7 +50,7 @@ size_t top_level_comma(const std::string& s) {
   return std::string::npos;
 }
 
-bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == ':'; }
+bool qualified_name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == ':'; }
 
 size_t count_newlines(const std::string& s) {
   size_t n = 0;
@@ -72,7 +72,7 @@ size_t name_begin(const std::string& src, size_t floor, size_t end) {
     if (depth != 0) return end;
   }
   size_t id_end = i;
-  while (i > floor && ident_char(src[i - 1])) --i;
+  while (i > floor && qualified_name_char(src[i - 1])) --i;
   return i == id_end ? end : i;
 }
 }  // namespace

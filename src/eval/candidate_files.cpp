@@ -9,18 +9,13 @@
 #include <fstream>
 #include <sstream>
 
+#include "eval/eval_internal.h"
 #include "sandbox/process.h"
 
 namespace kgen::eval {
 namespace {
 namespace fs = std::filesystem;
 
-std::string read_text(const std::string& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 std::string root_of(const std::string& c) {
   std::error_code ec;
   fs::path p = fs::canonical(c, ec);

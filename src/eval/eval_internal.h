@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "eval/compare.h"
 #include "eval/evaluate.h"
 #include "sandbox/sandbox.h"
 
@@ -38,6 +39,8 @@ sandbox::Child oprun_batch_child(const EvalOptions& o, const std::string& projec
 std::vector<std::string> lines_of(const std::string& out, size_t max = 60);
 bool first_error(const std::string& out, std::string& cat, std::string& line);
 std::string read_text(const std::string& path);
+// The options' tolerance for an output of this dtype (0, 0: integers and bools compare exactly).
+Tolerance tol_for(const EvalOptions& o, const std::string& dtype);
 double since(std::chrono::steady_clock::time_point t0);
 // Eager PyTorch's modeled time of one forward from its aten trace (perf/eager.h), end to end on the host path a
 // custom op takes too (perf/host_path.h), and what of it is not the ops' own work (host dispatch, launch heads).

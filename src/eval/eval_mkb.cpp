@@ -28,13 +28,6 @@ struct Trial {
   json meta;
 };
 
-Tolerance tol_for(const EvalOptions& o, const std::string& dtype) {
-  if (dtype == "float16") return {o.fp16.atol, o.fp16.rtol};
-  if (dtype == "bfloat16") return {o.bf16.atol, o.bf16.rtol};
-  if (dtype == "float32" || dtype == "float64") return {o.fp32.atol, o.fp32.rtol};
-  return {0, 0};
-}
-
 // ModelNew's positional arguments of one trial: the tensor inputs (meta name "input<i>") and the non-tensor
 // forward arguments at their indices.
 json args_of(const Trial& t) {

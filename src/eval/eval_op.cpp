@@ -111,13 +111,6 @@ std::vector<std::string> map_attrs(const std::vector<std::pair<std::string, std:
   return out;
 }
 
-Tolerance tol_for(const EvalOptions& o, const std::string& dtype) {
-  if (dtype == "float32" || dtype == "float64") return {o.fp32.atol, o.fp32.rtol};
-  if (dtype == "float16") return {o.fp16.atol, o.fp16.rtol};
-  if (dtype == "bfloat16") return {o.bf16.atol, o.bf16.rtol};
-  return {0, 0};
-}
-
 // One (case, trial) of the batch.
 struct Run {
   std::string id;           // c<case>t<trial> or c<case>s<trial> (secret)

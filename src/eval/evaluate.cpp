@@ -40,6 +40,13 @@ std::string read_text(const std::string& p) {
   return ss.str();
 }
 
+Tolerance tol_for(const EvalOptions& o, const std::string& dtype) {
+  if (dtype == "float32" || dtype == "float64") return {o.fp32.atol, o.fp32.rtol};
+  if (dtype == "float16") return {o.fp16.atol, o.fp16.rtol};
+  if (dtype == "bfloat16") return {o.bf16.atol, o.bf16.rtol};
+  return {0, 0};
+}
+
 double since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }

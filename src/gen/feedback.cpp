@@ -1,6 +1,7 @@
 // What the evaluator found, as the text of the next repair round (feedback.h). The model gets the evaluator's own
 // diagnostics, verbatim, with the offending source lines quoted from its candidate, and what to do about them.
 #include "gen/feedback.h"
+#include "gen/reply.h"
 
 #include "eval/evaluate.h"
 
@@ -39,12 +40,6 @@ std::vector<std::string> read_lines(const fs::path& p) {
 std::string clip(const std::string& s, size_t n) {
   if (s.size() <= n) return s;
   return s.substr(0, n) + fmt::format(" ... ({} more characters)", s.size() - n);
-}
-
-std::string trim(const std::string& s) {
-  size_t b = s.find_first_not_of(" \t");
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(" \t") - b + 1);
 }
 
 // A location in a diagnostic: "path/x.cpp:94:5: error", "error[race] k.cpp:8 block 0", "relu.tile:6:21:".
@@ -117,10 +112,10 @@ std::string quote(const std::vector<std::string>& src, int line, int before) {
 // of the line followed by a caret)?
 bool already_quoted(const std::vector<std::string>& d, size_t i, const std::string& src_line) {
   static const std::regex gcc(R"(^\s*\d+\s*\|)");
-  std::string want = trim(src_line);
+  std::string want = trim_blanks(src_line);
   for (size_t j = i + 1; j < d.size() && j <= i + 2; ++j) {
     if (std::regex_search(d[j], gcc)) return true;
-    if (!want.empty() && trim(d[j]) == want) return true;
+    if (!want.empty() && trim_blanks(d[j]) == want) return true;
   }
   return false;
 }

@@ -24,7 +24,7 @@ size_t on_body(char* data, size_t size, size_t n, void* user) {
   return size * n;
 }
 
-std::string trim(std::string s) {
+std::string trim_whitespace(std::string s) {
   auto not_space = [](unsigned char c) { return !std::isspace(c); };
   s.erase(s.begin(), std::find_if(s.begin(), s.end(), not_space));
   s.erase(std::find_if(s.rbegin(), s.rend(), not_space).base(), s.end());
@@ -43,7 +43,7 @@ size_t on_header(char* data, size_t size, size_t n, void* user) {
   std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
   if (name != "retry-after") return size * n;
   // Only the delta-seconds form; an HTTP date is ignored (the client's own backoff applies then).
-  std::string value = trim(line.substr(colon + 1));
+  std::string value = trim_whitespace(line.substr(colon + 1));
   char* end = nullptr;
   double s = std::strtod(value.c_str(), &end);
   if (!value.empty() && end && *end == '\0' && std::isfinite(s) && s >= 0) *retry_after = s;

@@ -13,6 +13,12 @@
 namespace fs = std::filesystem;
 
 namespace kgen::gen {
+std::string trim_blanks(const std::string& s) {
+  size_t b = s.find_first_not_of(" \t");
+  if (b == std::string::npos) return "";
+  return s.substr(b, s.find_last_not_of(" \t") - b + 1);
+}
+
 namespace {
 
 // One piece of code found in the reply.
@@ -65,26 +71,20 @@ std::vector<std::string> split_lines(const std::string& s) {
   return v;
 }
 
-std::string trim(const std::string& s) {
-  size_t b = s.find_first_not_of(" \t");
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(" \t") - b + 1);
-}
-
 // A fence line: optional indentation, then 3+ backticks or tildes, then the info string.
 bool fence_open(const std::string& line, char& ch, size_t& len, std::string& info) {
-  std::string t = trim(line);
+  std::string t = trim_blanks(line);
   if (t.size() < 3 || (t[0] != '`' && t[0] != '~')) return false;
   ch = t[0];
   len = t.find_first_not_of(ch);
   if (len == std::string::npos) len = t.size();
   if (len < 3) return false;
-  info = trim(t.substr(len));
+  info = trim_blanks(t.substr(len));
   return ch != '`' || info.find('`') == std::string::npos;   // "```x```" inline code is not a fence
 }
 
 bool fence_close(const std::string& line, char ch, size_t len) {
-  std::string t = trim(line);
+  std::string t = trim_blanks(line);
   return t.size() >= len && t.find_first_not_of(ch) == std::string::npos;
 }
 
@@ -95,7 +95,7 @@ const std::regex& path_token() {
 
 // A file name in a short line: "op_host/add_custom.cpp:", "### `op_host/add_custom.cpp`", "**File: x.cpp**".
 std::string path_in_line(const std::string& line) {
-  std::string t = trim(line);
+  std::string t = trim_blanks(line);
   if (t.empty() || t.size() > 160) return "";
   std::smatch m;
   if (!std::regex_search(t, m, path_token())) return "";
@@ -113,7 +113,7 @@ std::string path_in_info(const std::string& info) {
 
 // A first-line comment naming the file: "// op_host/x.cpp", "// file: x.cpp", "# FILE: relu.tile".
 std::string path_in_first_line(const std::string& text) {
-  std::string first = trim(text.substr(0, text.find('\n')));
+  std::string first = trim_blanks(text.substr(0, text.find('\n')));
   static const std::regex re(R"(^(//|#)\s*(?:[Ff][Ii][Ll][Ee]\s*:\s*)?(\S+)\s*$)");
   std::smatch m;
   if (!std::regex_match(first, m, re)) return "";
@@ -143,7 +143,7 @@ void take_file_tags(std::string& s, std::vector<Block>& blocks) {
     // a fenced body: keep what is inside the fence
     auto lines = split_lines(b.text);
     size_t first = 0;
-    while (first < lines.size() && trim(lines[first]).empty()) ++first;
+    while (first < lines.size() && trim_blanks(lines[first]).empty()) ++first;
     char ch;
     size_t len;
     std::string info;
@@ -199,7 +199,7 @@ std::vector<Block> fenced_blocks(const std::string& s) {
     b.path = path_in_info(info);
     if (b.path.empty()) {   // a heading line just above (blank lines skipped), unless it closes another block
       size_t k = i;
-      while (k > 0 && trim(lines[k - 1]).empty()) --k;
+      while (k > 0 && trim_blanks(lines[k - 1]).empty()) --k;
       char c2;
       size_t l2;
       std::string i2;

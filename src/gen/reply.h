@@ -33,4 +33,6 @@ std::string files_text(const ParsedReply& p);
 // Writes the files under dir (created). The candidate path for the evaluator: the .tile file (tile) or dir
 // (ascendc). False with err.
 bool write_candidate(const ParsedReply& p, Target t, const std::string& dir, std::string& candidate, std::string& err);
+// s without the spaces and tabs at either end (a line of a reply or a diagnostic).
+std::string trim_blanks(const std::string& s);
 }  // namespace kgen::gen

@@ -2,10 +2,11 @@
 #include "serve/pool.h"
 
 namespace kgen::serve {
-namespace {
 double since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
+
+namespace {
 Pending ready(Outcome o) {
   std::promise<Outcome> p;
   p.set_value(std::move(o));

@@ -4,6 +4,7 @@
 // caller answers 429). Every finished evaluation is put in the store before anyone is answered, so a restarted
 // service answers completed work from the store.
 #pragma once
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <future>
@@ -65,4 +66,6 @@ class Pool {
   bool stopping_ = false;
   std::vector<std::thread> threads_;
 };
+// Seconds from t to now (steady clock): queue waits and request latencies.
+double since(std::chrono::steady_clock::time_point t);
 }  // namespace kgen::serve

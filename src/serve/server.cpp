@@ -27,8 +27,6 @@ namespace {
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
-double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
-
 json error_body(int status, const std::string& code, const std::string& message) {
   // "detail" is what FastAPI clients (KernelGym's) read; error_code/error_message what its responses carry.
   return {{"status", "failed"}, {"http_status", status}, {"error_code", code}, {"error_message", message},
