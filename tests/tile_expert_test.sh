@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# The expert library (kernels/) through `kgen bench --generator expert --timing-check` over the whole suite at the check
-# shapes: every expert program evaluated, all correct but KNOWN_FAILING, each correct one's timing-only trace equal to
-# its full run's, every task without an expert program missing. Then a slice at the perf shapes (timing-only at
-# KernelBench's sizes): an elementwise program lands near eager (HBM-bound) and a matmul is cube- or HBM-bound.
-# The whole library at its perf shapes is bench/expert_library.sh (`make bench`): minutes of timing-only runs.
+# The expert library (kernels/) through `kgen bench --generator expert` over the whole suite at the check shapes: every
+# expert program evaluated, all correct but KNOWN_FAILING, every task without an expert program missing. The check that
+# each one's timing-only trace equals its full run's (--timing-check, 12 % more time) is bench/expert_library.sh's;
+# in CI the candidates (tests/candidates_test.sh) and the examples (tests/timing_test.sh) keep it. Then a slice at the
+# perf shapes (timing-only at KernelBench's sizes): an elementwise program lands near eager (HBM-bound) and a matmul is
+# cube- or HBM-bound. The whole library at its perf shapes is bench/expert_library.sh (`make bench`).
 set -u
 KGEN=$1
 SRC=$2
@@ -29,7 +30,7 @@ cd "$T" || exit 1
 
 # ---- kgen bench --generator expert over the whole suite ----
 t0=$(date +%s)
-"$KGEN" bench --suite "$SRC/tasks" --generator expert --out bench --jobs 2 --trials 1 --timing-check --no-perf-shape > bench.txt 2> bench.err
+"$KGEN" bench --suite "$SRC/tasks" --generator expert --out bench --jobs 2 --trials 1 --no-perf-shape > bench.txt 2> bench.err
 rc=$?
 t1=$(date +%s)
 sed -n '1,3p' bench.txt
@@ -74,9 +75,6 @@ for t, xs in sorted(by.items()):
             bad.append(f"{t}: correct: remove it from KNOWN_FAILING")
         if t not in known and verdict != "correct":
             bad.append(f"{t}: {verdict}: {first}")
-        # --timing-check: the timing-only trace of the first case equals the full run's (docs/emulator.md)
-        if verdict == "correct" and x.get("timing_check") != "equal":
-            bad.append(f"{t}: timing check: {x.get('timing_check')}")
 print(f"     {len(experts)} expert programs, {len(by)} tasks evaluated, {len(missing)} missing, {correct} correct")
 for b in bad:
     print("     " + b[:600])
