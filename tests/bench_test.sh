@@ -67,6 +67,20 @@ print("ok   results.json schema")
 PY
 [ $? = 0 ] || fails=$((fails + 1))
 check "report.html written" test -s "$OUT/report.html"
+# The report as a reader sees it, in headless Chromium: no console error, the charts drawn with their legends, the
+# verdict filter of the task table working (tests/browser_check.py).
+if /usr/bin/python3 "$SRC/tests/browser_check.py" "$OUT/report.html" --svg-title "roofline (modeled)" \
+     --svg-title "modeled timeline of" --svg-title "modeled kernel time vs modeled eager time" --svg-title "cores of" \
+     --filter tasktable verdict correct 2 --filter tasktable verdict compile-error 1 --filter tasktable category activation 3 \
+     --screenshot "$T/report.png"; then :; else fails=$((fails + 1)); fi
+
+# --profile DIR: each evaluated launch's report, lanes and Perfetto timeline under DIR/<category>/<task>/s<sample>/,
+# evaluated again though the store holds the result.
+"$KGEN" bench --no-perf-shape --suite "$SRC/tasks" --candidates "$C" --filter activation/log --trials 1 --out "$T/prof-out" \
+  --profile "$T/prof" > "$T/prof.txt" 2>&1
+check "bench --profile: exit 0 and says where" bash -c "test $? = 0 && grep -q 'profile: .* file(s) under $T/prof/' '$T/prof.txt'"
+check "bench --profile: a Perfetto timeline per case under category/task/sample" bash -c \
+  "ls '$T/prof/activation/log_softmax/s0/' | grep -c 'timeline.json' | grep -qx 3"
 
 # Resume: nothing changed, nothing re-evaluated.
 t2=$(date +%s)
@@ -196,6 +210,11 @@ check "compare: counts" grep -q "2 task(s) in both: 0 fixed, 1 broken, 1 faster,
 check "compare: pass@1 100 -> 50" grep -qE "^pass@1 +100.0% +50.0% +-50.0%" "$T/cmp.txt"
 check "compare: the broken task named" grep -qE "^activation/leaky_relu +correct +wrong-answer .* broken" "$T/cmp.txt"
 check "compare: csv rows" grep -q "^activation/log_softmax,correct,correct,.*,faster" "$T/deltas.csv"
+"$KGEN" compare "$OUT" "$T/runB.json" --html "$T/cmp.html" > /dev/null 2>&1
+check "compare --html: the page written" test -s "$T/cmp.html"
+if /usr/bin/python3 "$SRC/tests/browser_check.py" "$T/cmp.html" --svg-title "modeled speedup, A against B" \
+     --filter cmptable change broken 1 --filter cmptable change faster 1 --filter cmptable b wrong-answer 1 \
+     --text "pass@1" --screenshot "$T/cmp.png"; then :; else fails=$((fails + 1)); fi
 "$KGEN" compare "$OUT" "$T/nope.json" > "$T/cmp2.txt" 2>&1
 rc=$?
 check "compare: a missing run is exit 2, named" bash -c "test $rc = 2 && grep -q 'nope.json: cannot read it' '$T/cmp2.txt'"

@@ -79,6 +79,29 @@ sed 's/return custom_ops_lib.add_custom(a, b)/return torch.add(a, b)/' "$SRC/exa
 expect mkb-cheating cheating "cheating .*mkb_torch.py:[0-9]+: torch.add\(...\) in model_src" -- \
   --task "$SRC/examples/mkb/tasks/add.py" --candidate "$W/mkb_torch.py"
 
+# --- --profile DIR: each modeled launch's report, lanes and Perfetto timeline (sync flows, launch span, counters) --
+expect profile correct "^profile: [0-9]+ file\(s\) in $W/prof " -- --task "$TASK" --candidate "$BASE" --trials 1 --profile "$W/prof"
+if "$PY" - "$W/prof" <<'PY'
+import glob, json, os, sys
+d = sys.argv[1]
+tl = sorted(glob.glob(os.path.join(d, "*_leaky_relu_custom.timeline.json")))
+assert len(tl) == 3, tl                                         # one per check case
+assert glob.glob(os.path.join(d, "perf_0_leaky_relu_custom.report.txt")), os.listdir(d)   # the perf shape: report only
+assert not glob.glob(os.path.join(d, "perf_*.timeline.json"))
+ev = json.load(open(tl[0]))["traceEvents"]
+ph = [e["ph"] for e in ev]
+launch = [e for e in ev if e["ph"] == "X" and e.get("cat") == "launch"]
+assert [e["name"].split(" (")[0] for e in launch] == ["host dispatch + launch head", "kernel body"], launch
+assert ph.count("s") == ph.count("f") > 0 and ph.count("C") > 100, {k: ph.count(k) for k in set(ph)}
+assert any(e["ph"] == "X" and e["cat"] == "S" for e in ev), "no scalar-unit spans"
+body0 = launch[1]["ts"]
+assert all(e["ts"] >= body0 - 1e-9 for e in ev if e["ph"] == "X" and e.get("cat") != "launch")
+txt = open(tl[0].replace(".timeline.json", ".report.txt")).read()
+assert "MODELED on Ascend910B2" in txt, txt[:200]
+PY
+then ok "profile: three case timelines with flows, launch span, counters, scalar spans; the perf shape's report"
+else bad "profile: the files"; fi
+
 # --- usage ----------------------------------------------------------------------------------------------------------
 "$KGEN" eval --task "$W/none.py" --candidate "$BASE" >/dev/null 2>&1; [ $? -eq 2 ] && ok "usage: missing task -> 2" || bad "usage"
 

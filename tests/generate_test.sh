@@ -239,6 +239,12 @@ assert br[1]["metrics"]["overall"]["pass@1"] == 1, br[1]
 assert s["metrics_by_round"] == br
 PY
 check "bench llm: report shows the rounds" grep -q "By repair round" bench/report.html
+check "bench llm: each round's reply kept for the report (the failing one too)" "$PY" -c "
+import json; a = json.load(open('bench/results.json'))['attempts']['activation/relu']
+assert all(x.get('reply') for x in a) and 'cost_usd' in a[0], a"
+# In headless Chromium: the pass-by-round chart drawn, the failing round's reply on the task page, tokens counted.
+if "$PY" "$SRC/tests/browser_check.py" bench/report.html --svg-title "metrics by repair round" \
+     --text "tokens in / out" --text "characters" --filter tasktable verdict correct 1; then :; else fails=$((fails + 1)); fi
 "$KGEN" bench --suite "$SRC/tasks" --generator llm:fake-model --base-url "http://127.0.0.1:$PORT/v1" --no-cache --filter activation/relu \
   --trials 1 --jobs 1 --out bench > bench2.txt 2>&1
 check "bench llm: the table says it is after the repair rounds, then each round" bash -c \

@@ -73,7 +73,9 @@ VPY=$W/venv/bin/python
 cd "$W"   # so that `import kgen` is the installed package, not a source folder
 
 # --- one service: endpoints, rewards, idempotence --------------------------------------------------------------------
-start main --workers 2 --trials 2
+# The endpoints, rewards and faults are judged at the check shapes (--no-perf-shape): what they test is the service,
+# not leaky_relu's 6.4 GB timing-only run, which the "perf shape" check below times once.
+start main --workers 2 --trials 2 --no-perf-shape
 export KGEN_SERVE_URL=$URL
 cat >"$W/common.py" <<EOF
 import json, os, time, urllib.request, urllib.error
@@ -90,7 +92,7 @@ def post(path, body, raw=None, timeout=600):
 def kgen_eval(name):
     import subprocess
     o = subprocess.run(["$KGEN", "eval", "--task", "$SRC/tasks/$TASK.py", "--candidate", f"{W}/{name}", "--trials", "2",
-                        "--json"], capture_output=True, text=True)
+                        "--no-perf-shape", "--json"], capture_output=True, text=True)
     return json.loads(o.stdout)
 EOF
 export PYTHONPATH_COMMON=$W
@@ -261,7 +263,7 @@ assert r["extra_logs"]["hack"].tolist() == [0.0, 1.0], r
 check "kgen.LocalServer: a private kgen serve from Python (KGEN_BIN), answers from the shared store" -- env -u KGEN_SERVE_URL KGEN_BIN="$KGEN" "$VPY" -c '
 import sys; sys.path.insert(0, "'"$W"'"); from common import reply, TASK
 import kgen
-with kgen.LocalServer(args=["--workers", "1", "--trials", "2"]) as srv:
+with kgen.LocalServer(args=["--workers", "1", "--trials", "2", "--no-perf-shape"]) as srv:
     c = kgen.Client(srv.url)
     assert c.health()["workers"] == 1
     r = c.evaluate(TASK, reply("good"))
@@ -319,7 +321,7 @@ assert any("signal 9" in d or "SIGKILL" in d or "killed" in d for d in j["diagno
 
 check "kgen serve killed (-9) and restarted: completed results come from the store" -- bash -c "
 kill -9 $SERVER_PID; sleep 0.2
-'$KGEN' serve --port 0 --port-file '$W/again.port' --workers 2 --trials 2 >'$W/again.log' 2>&1 &
+'$KGEN' serve --port 0 --port-file '$W/again.port' --workers 2 --trials 2 --no-perf-shape >'$W/again.log' 2>&1 &
 echo \$! > '$W/again.pid'
 for _ in \$(seq 1 200); do [ -s '$W/again.port' ] && break; sleep 0.05; done
 KGEN_SERVE_URL=http://127.0.0.1:\$(cat '$W/again.port') '$VPY' -c '
@@ -331,7 +333,7 @@ for name, verdict in ((\"good\", \"correct\"), (\"wrong\", \"wrong-answer\"), (\
 PIDS+=("$(cat "$W/again.pid" 2>/dev/null)")
 
 # The other rewards over the same store: tiered, and the speedup reward with its constants overridden.
-start tiered --workers 1 --trials 2 --reward tiered
+start tiered --workers 1 --trials 2 --reward tiered --no-perf-shape
 check "--reward tiered: correct by speedup tier, wrong -0.3, compile error -0.5, hack -1" -- env KGEN_SERVE_URL="$URL" "$VPY" -c '
 import sys; sys.path.insert(0, "'"$W"'"); from common import *
 got = {n: post("/evaluate", {"task_id": TASK, "kernel_code": reply(n)})[1] for n in ("good", "wrong", "broken", "hack")}
@@ -341,12 +343,27 @@ assert [got[n]["reward"]["total"] for n in ("good", "wrong", "broken", "hack")] 
 assert all(g["cached"] for g in got.values()) and got["good"]["reward"]["kind"] == "tiered"
 '
 kill -TERM "$SERVER_PID"
-start capped --workers 1 --trials 2 --reward-config '{"speedup_cap": 1.0, "correct_weight": 0.25, "hack_penalty": -2}'
+start capped --workers 1 --trials 2 --no-perf-shape --reward-config '{"speedup_cap": 1.0, "correct_weight": 0.25, "hack_penalty": -2}'
 check "--reward-config: the constants change the reward, not the verdict" -- env KGEN_SERVE_URL="$URL" "$VPY" -c '
 import sys; sys.path.insert(0, "'"$W"'"); from common import *
 g = post("/evaluate", {"task_id": TASK, "kernel_code": reply("good")})[1]
 h = post("/evaluate", {"task_id": TASK, "kernel_code": reply("hack")})[1]
-assert g["reward"]["total"] == 0.25 + 0.5 * 1.0 and h["reward"]["total"] == -2.0, (g["reward"], h["reward"])
+assert abs(g["reward"]["total"] - (0.25 + 0.5 * min(g["speedup"], 1.0))) < 1e-12 and h["reward"]["total"] == -2.0, (g["reward"], h["reward"])
+'
+kill -TERM "$SERVER_PID"
+
+# The perf shape: a service that times candidates at the task's real size (the default) answers with the
+# timing-only run at KernelBench's 4096 x 393216, where a one-for-one leaky_relu is HBM-bound and 1.0x of eager.
+start perf --workers 1 --trials 1
+check "perf shape: /evaluate times the candidate at the task's real size (timing-only), the same as kgen eval" -- env KGEN_SERVE_URL="$URL" "$VPY" -c '
+import sys, subprocess; sys.path.insert(0, "'"$W"'"); from common import *
+s, j, _ = post("/evaluate", {"task_id": TASK, "kernel_code": reply("good"), "num_correct_trials": 1})
+assert s == 200 and j["verdict"] == "correct" and j["runtime_shape"] == "perf batch_size=4096,dim=393216", j
+assert j["perf"]["bound"] == "HBM" and 0.95 <= j["speedup"] <= 1.05 and j["reference_runtime"] > 1000, j["perf"]
+e = json.loads(subprocess.run(["'"$KGEN"'", "eval", "--task", "'"$SRC"'/tasks/" + TASK + ".py", "--candidate", W + "/good",
+                               "--trials", "1", "--json"], capture_output=True, text=True).stdout)
+assert abs(e["speedup"] - j["speedup"]) < 1e-9 * e["speedup"], (e["speedup"], j["speedup"])
+print("%.3fx at %s (modeled)" % (j["speedup"], j["runtime_shape"]))
 '
 kill -TERM "$SERVER_PID"
 

@@ -185,6 +185,12 @@ int run_bench_cli(BenchCli& c) {
   }
   fmt::print("\nresults: {} (and results.csv beside it){}\n", json_path.string(),
              html_path.empty() ? "" : "\nreport:  " + html_path);
+  if (!o.eval.profile_dir.empty()) {
+    size_t files = 0;
+    for (const auto& r : run.results) files += r.profile.size();
+    fmt::print("profile: {} file(s) under {}/<category>/<task>/s<sample>/ (report, lanes, Perfetto timeline of each "
+               "modeled launch)\n", files, o.eval.profile_dir);
+  }
   return 0;
 }
 }  // namespace
@@ -218,6 +224,9 @@ CLI::App* add_bench_command(CLI::App& app, int& exit_code) {
   b->add_option("--out", o.out, "Output folder (results.json, report.html, results.db)")->capture_default_str();
   b->add_option("--store", o.store, "Results store (SQLite; default OUT/results.db)");
   b->add_flag("--rerun", o.rerun, "Re-evaluate even what the store already holds");
+  b->add_option("--profile", o.eval.profile_dir,
+                "Write each evaluated launch's modeled profile (report, lanes, Perfetto timeline) under "
+                "DIR/<category>/<task>/s<sample>/ (implies --rerun: a stored result has no profile)");
   b->add_flag("--json", c->json, "Print a JSON summary on stdout instead of the tables");
   add_llm_options(b, c->llm);
   add_sandbox_flags(b, &o.eval);

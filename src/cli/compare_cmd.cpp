@@ -5,12 +5,13 @@
 #include <iostream>
 #include <memory>
 
+#include "eval/compare_html.h"
 #include "eval/compare_runs.h"
 
 namespace kgen::cli {
 namespace {
 struct CompareCli {
-  std::string a, b, csv;
+  std::string a, b, csv, html;
   bool all = false, json = false;
   double ratio = 1.1;
 };
@@ -35,6 +36,14 @@ int run_compare(const CompareCli& c) {
       return 1;
     }
   }
+  if (!c.html.empty()) {
+    std::ofstream out(c.html, std::ios::binary | std::ios::trunc);
+    out << eval::comparison_html(a, b, cmp);
+    if (!out.flush()) {
+      std::cerr << "kgen compare: --html " << c.html << ": cannot write it\n";
+      return 1;
+    }
+  }
   if (c.json) std::cout << eval::to_json(a, b, cmp).dump(1) << "\n";
   else std::cout << eval::comparison_text(a, b, cmp, c.all);
   return 0;
@@ -50,6 +59,8 @@ CLI::App* add_compare_command(CLI::App& app, int& exit_code) {
   s->add_flag("--all", c->all, "List every task in both runs, not only those that changed");
   s->add_flag("--json", c->json, "Print the comparison as one JSON object");
   s->add_option("--csv", c->csv, "Also write one row per task in both runs to this CSV file");
+  s->add_option("--html", c->html, "Also write the comparison page to this HTML file (self-contained: metrics, "
+                                   "per category, speedup scatter, per-task table with filters)");
   s->add_option("--ratio", c->ratio, "Speedup ratio B/A beyond which a correct task counts as faster (or below 1/R, "
                                      "slower)")
       ->capture_default_str();

@@ -86,6 +86,15 @@ int run_eval(EvalCli& c) {
   }
   fmt::print("evaluated in {:.1f} s (PyTorch reference {:.1f} s, compiling {:.1f} s, runs {:.1f} s)\n", r.seconds,
              r.reference_s, r.build_s, r.run_s);
+  if (!o.profile_dir.empty()) {
+    size_t timelines = 0;
+    for (const auto& f : r.profile) timelines += f.size() > 14 && f.compare(f.size() - 14, 14, ".timeline.json") == 0;
+    if (r.profile.empty())
+      fmt::print("profile: nothing written to {} (no launch was modeled: the candidate did not run)\n", o.profile_dir);
+    else
+      fmt::print("profile: {} file(s) in {} ({} Perfetto timeline(s)), e.g. {}\n",
+                 r.profile.size(), o.profile_dir, timelines, r.profile.front());
+  }
   return code;
 }
 }  // namespace
@@ -108,6 +117,10 @@ CLI::App* add_eval_command(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   e->add_option("--memory-mb", c->o.memory_mb, "Address-space limit of the candidate's process")->capture_default_str();
   e->add_flag("--json", c->json, "Print the result as one JSON object");
+  e->add_option("--profile", c->o.profile_dir,
+                "Write each modeled launch's profile here: <case>_<n>_<kernel>.report.txt/.report.json/.lanes.json "
+                "and .timeline.json (Perfetto: pipes, sync flows, launch span, busy-core counters); perf_<n>_* for "
+                "the perf shape (no timeline)");
   add_sandbox_flags(e, &c->o);
   e->callback([c, &exit_code] { exit_code = run_eval(*c); });
   return e;

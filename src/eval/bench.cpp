@@ -358,7 +358,8 @@ json roofline_of(const std::string& soc) {
 }
 
 // Per task, the latest generation of each sample in the store's trajectories (an LLM generator's rounds): the
-// verdict records after the sample's last round-0 record, each {"sample", "round", verdict record fields...}.
+// verdict records after the sample's last round-0 record, each {"sample", "round", verdict record fields...,
+// "reply": the model's reply of that round (what failed, for the rounds that did)}.
 json generation_attempts(Store& store, const std::vector<EvalResult>& results) {
   json out = json::object();
   std::set<std::string> seen;
@@ -367,12 +368,15 @@ json generation_attempts(Store& store, const std::vector<EvalResult>& results) {
     std::map<int, std::vector<json>> by_sample;
     std::vector<Trajectory> ts = store.trajectories_for(r.task_id);
     std::sort(ts.begin(), ts.end(), [](const Trajectory& a, const Trajectory& b) { return a.id < b.id; });
+    std::map<std::pair<int, int>, std::string> reply;   // (sample, round) -> the latest reply text
     for (const Trajectory& t : ts) {   // in the order they were written
+      if (t.kind == "response") reply[{t.sample, t.round}] = t.text;
       if (t.kind != "verdict") continue;
       json a = json::parse(t.text, nullptr, false);
       if (!a.is_object()) a = json{{"verdict", t.text}};
       a["sample"] = t.sample;
       a["round"] = t.round;
+      if (auto it = reply.find({t.sample, t.round}); it != reply.end()) a["reply"] = it->second;
       auto& rounds = by_sample[t.sample];
       if (t.round == 0) rounds.clear();   // a later generation of this sample replaces the earlier one
       rounds.push_back(std::move(a));
@@ -449,7 +453,7 @@ bool run_bench(const BenchOptions& o, BenchRun& run, std::string& err) {
   std::vector<std::optional<EvalResult>> results(items.size());
   std::vector<size_t> todo;
   for (size_t i = 0; i < items.size(); ++i) {
-    if (!o.rerun) {
+    if (!o.rerun && o.eval.profile_dir.empty()) {   // a profile needs the run: --profile evaluates again
       std::string ferr;
       results[i] = store->find(items[i].task_hash, stored_candidate_key(items[i].cand_hash, o.eval), KGEN_VERSION,
                                o.eval.soc, items[i].cand.sample, &ferr);
@@ -495,6 +499,8 @@ bool run_bench(const BenchOptions& o, BenchRun& run, std::string& err) {
       EvalOptions eo = eval_opts;
       eo.task = it.task->path;
       eo.candidate = it.cand.path;
+      if (!eo.profile_dir.empty())   // --profile DIR: DIR/<category>/<task>/s<sample>/
+        eo.profile_dir = fmt::format("{}/{}/s{}", eo.profile_dir, it.task->id, it.cand.sample);
       EvalResult r = evaluate(eo);
       r.sample = it.cand.sample;
       if (r.task_id.empty()) r.task_id = it.task->id;

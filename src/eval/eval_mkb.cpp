@@ -140,8 +140,10 @@ void eval_mkb(const EvalOptions& o, EvalResult& R) {
     }
     if (done == 0) {
       Modeled m;
+      if (!o.profile_dir.empty()) m.profile_prefix = profile_prefix(o.profile_dir, cr.name);
       if (!model_launches(traces, prof, o.candidate, "ModelNew.forward", m, J)) return false;
       set_modeled(cr, m);
+      R.profile.insert(R.profile.end(), m.profile_files.begin(), m.profile_files.end());
       R.timeline = timeline_of(m.lanes, cr.name);
       if (mismatch.empty() && !within_physics(m, tensor_bytes(want), prof, o.candidate, "", J)) return false;
     }

@@ -129,8 +129,10 @@ void eval_npukb(const EvalOptions& o, EvalResult& R) {
     std::ofstream(d / "count") << raw.size();
     if (ran.size() == 1) {   // the first case that ran: its launches are the modeled time
       Modeled m;
+      if (!o.profile_dir.empty()) m.profile_prefix = profile_prefix(o.profile_dir, "case_" + case_id);
       if (!model_launches(traces, prof, o.candidate, "ModelNew", m, J)) return false;
       set_modeled(first, m);
+      R.profile.insert(R.profile.end(), m.profile_files.begin(), m.profile_files.end());
       R.timeline = timeline_of(m.lanes, "case " + case_id);
       first_case = to_run[done];
     }

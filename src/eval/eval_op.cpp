@@ -268,12 +268,14 @@ void eval_op_project(const EvalOptions& o, EvalResult& R) {
     }
     if (!r.secret && r.trial == 0) {
       Modeled m;
+      if (!o.profile_dir.empty()) m.profile_prefix = profile_prefix(o.profile_dir, cr.name);
       std::string err;
       if (trace_bytes.empty() || !add_launch(trace_bytes, prof, r.case_index == 0, m, err))
         return J.stop({Verdict::RuntimeError, "protocol",
                        {"error[protocol] " + o.candidate + ": " + run_label(r, cr.name) +
                         ": no valid launch trace came back (" + (err.empty() ? "none sent" : err) + ")"}});
       set_modeled(cr, m);
+      R.profile.insert(R.profile.end(), m.profile_files.begin(), m.profile_files.end());
       if (r.case_index == 0) R.timeline = timeline_of(m.lanes, cr.name);
       if (o.timing_check && r.case_index == 0) {   // the two traces compared here, not by the candidate's process
         const json tc = got.value("timing_check", json::object());

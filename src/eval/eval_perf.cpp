@@ -86,6 +86,10 @@ void time_perf_shape(const EvalOptions& o, const json& perf, const PerfRun& run,
     return set_fail(R, f);
   }
   Modeled m;
+  if (!o.profile_dir.empty()) {   // the report, not the timeline: a timing-only run has millions of instructions
+    m.profile_prefix = profile_prefix(o.profile_dir, "perf");
+    m.profile_timeline = false;
+  }
   std::string err;
   if (trace.empty() || !add_launch(trace, prof, false, m, err))
     return set_fail(R, {Verdict::RuntimeError, "protocol",
@@ -94,6 +98,7 @@ void time_perf_shape(const EvalOptions& o, const json& perf, const PerfRun& run,
   if (!within_physics(m, tensor_bytes(meta["outputs"]), prof, o.candidate, where + ": ", J))
     return set_fail(R, J.fail);
   set_modeled(P, m);
+  R.profile.insert(R.profile.end(), m.profile_files.begin(), m.profile_files.end());
   const EagerTime e = eager_us_of((dir / "trace.json").string(), o);
   P.eager_modeled_us = e.us;
   P.eager_launch_us = e.launch_us;

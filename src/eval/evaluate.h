@@ -61,6 +61,9 @@ struct EvalOptions {
                                     // its trace is compared with the full run's (EvalResult::timing_check)
   bool perf_shape = true;           // op projects and tile programs correct at the check shapes are also timed
                                     // timing-only at the task's PERF shape, the headline speedup (EvalResult::perf)
+  std::string profile_dir;          // --profile: each modeled launch's report, lanes and Perfetto timeline go here:
+                                    // DIR/<case>_<n>_<kernel>.* for the first trial of each check case,
+                                    // DIR/perf_<n>_<kernel>.* (no timeline) for the perf shape (EvalResult::profile)
   int jobs = 1;                     // reserved: cases run one after the other
   std::string python = "/usr/bin/python3";
   std::string oprun;                // kgen-oprun; default: next to the running executable

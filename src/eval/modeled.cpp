@@ -2,6 +2,8 @@
 #include "eval/modeled.h"
 
 #include <algorithm>
+#include <cctype>
+#include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
 #include "perf/eager.h"
@@ -19,8 +21,13 @@ bool add_launch(const std::string& bytes, const perf::Profile& p, bool lanes, Mo
   perf::KTrace t;
   if (!perf::decode_ktrace(bytes, t, err)) return false;
   perf::Options o;
-  o.keep_events = lanes;
+  o.keep_events = lanes || (!m.profile_prefix.empty() && m.profile_timeline);
   perf::Result r = perf::model(t, p, o);
+  if (!m.profile_prefix.empty() &&
+      !perf::write_profile(r, p, fmt::format("{}_{}_{}", m.profile_prefix, m.launches, r.kernel.empty() ? "kernel" : r.kernel),
+                           m.profile_files))
+    m.profile_files.push_back("error: cannot write the profile under " + m.profile_prefix);
+  ++m.launches;
   const double us = r.steady_us > 0 ? r.steady_us : r.time_us;
   m.path.call(host_call_us(), us);
   m.body_us += r.body_us;
@@ -35,6 +42,13 @@ bool add_launch(const std::string& bytes, const perf::Profile& p, bool lanes, Mo
     if (lanes) m.lanes = perf::lanes_json(r);
   }
   return true;
+}
+
+std::string profile_prefix(const std::string& dir, const std::string& what) {
+  std::string name = what.empty() ? std::string("case") : what;
+  for (char& c : name)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '=' || c == '.' || c == '-' || c == '_')) c = '_';
+  return dir + "/" + name;
 }
 
 void set_modeled(PerfResult& p, const Modeled& m) {
@@ -80,6 +94,9 @@ Timeline timeline_of(const std::string& lanes, const std::string& case_name) {
       lane.spans = l["spans"].get<std::vector<double>>();
       t.lanes.push_back(std::move(lane));
     }
+    for (const auto& c : j.value("all_cores", nlohmann::json::array()))
+      t.all_cores.push_back({c.value("core", ""), c.value("start_us", 0.0), c.value("end_us", 0.0), c.value("pipe", ""),
+                             c.value("busy_us", 0.0)});
   } catch (...) {
     t = Timeline{};
   }

@@ -26,12 +26,21 @@ struct Modeled {
   double longest_us = -1;
   std::string bound;          // of the longest launch
   std::string lanes;          // perf/lanes.cpp JSON of the longest launch (when asked for)
+  int launches = 0;
+  // --profile: when set, each launch's profile goes to PREFIX_<n>_<kernel>.* (perf::write_profile), its Perfetto
+  // timeline too unless profile_timeline is false (a timing-only run's millions of records); the paths written.
+  std::string profile_prefix;
+  bool profile_timeline = true;
+  std::vector<std::string> profile_files;
 };
 // The host cost of one op call, eager or custom: hardware/eager/torch_npu.json's host_dispatch_us (read once).
 double host_call_us();
 // Adds one launch's binary trace (perf/ktrace_io.h) to `m`. False with `err` when the bytes are not a valid trace.
 bool add_launch(const std::string& trace_bytes, const perf::Profile& p, bool lanes, Modeled& m, std::string& err);
 void set_modeled(CaseResult& c, const Modeled& m);
+// DIR/<what>, with what made a file name (a case name such as "dtype=float16,batch=4" keeps letters, digits, '=',
+// '.', '-', '_'; the rest become '_').
+std::string profile_prefix(const std::string& dir, const std::string& what);
 void set_modeled(PerfResult& p, const Modeled& m);
 // The lightest a forward can be: launches x launch_pipelined_us + bytes / bound_gbps, in us.
 double lower_bound_us(double bytes, int launches, const perf::Profile& p);

@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "eval/html.h"
 #include "eval/metrics.h"
 #include "eval/result.h"
 #include "eval/result_json.h"
@@ -20,22 +21,13 @@
 namespace kgen::eval {
 namespace {
 using nlohmann::json;
-
-std::string esc(const std::string& s) {
-  std::string o;
-  o.reserve(s.size() + s.size() / 8);
-  for (char ch : s) {
-    switch (ch) {
-      case '&': o += "&amp;"; break;
-      case '<': o += "&lt;"; break;
-      case '>': o += "&gt;"; break;
-      case '"': o += "&quot;"; break;
-      case '\'': o += "&#39;"; break;
-      default: o += ch;
-    }
-  }
-  return o;
-}
+using html::badge;
+using html::esc;
+using html::gnum;
+using html::pct;
+using html::svgn;
+using html::times;
+using html::verdict_colour;
 
 // A top-level string field; numbers and other values are shown in their JSON form; absent -> def.
 std::string jstr(const json& j, const char* key, const std::string& def = "") {
@@ -60,28 +52,25 @@ double jnum(const json& j, const std::string& key) {
   return NAN;
 }
 
-std::string pct(double v) { return std::isfinite(v) ? fmt::format("{:.1f}%", 100 * v) : "-"; }
-std::string times(double v) { return std::isfinite(v) && v > 0 ? fmt::format("{:.2f}x", v) : "-"; }
-std::string gnum(double v) { return std::isfinite(v) ? fmt::format("{:.4g}", v) : fmt::format("{}", v); }
-std::string svgn(double v) { return fmt::format("{:.1f}", v); }   // SVG coordinates
-
-const char* verdict_colour(const std::string& v) {
-  if (v == "correct") return "#2e7d32";
-  if (v == "wrong-answer") return "#c62828";
-  if (v == "compile-error") return "#6a1b9a";
-  if (v == "runtime-error") return "#ef6c00";
-  if (v == "timeout") return "#795548";
-  if (v == "cheating") return "#ad1457";
-  if (v == "no-code") return "#37474f";
-  return "#757575";   // missing, unknown
-}
-
 // An LLM generator's attempts at one task (results.json "attempts": sample, round, verdict, speedup, feedback), so
 // the repair rounds are visible: what each round got and what it was told.
 std::string attempts_table(const json& attempts, const std::string& id);
-
-std::string badge(const std::string& v) {
-  return fmt::format("<span class=\"badge\" style=\"background:{}\">{}</span>", verdict_colour(v), esc(v));
+struct AttemptTotals {
+  int rounds = 0;
+  double prompt_tokens = 0, completion_tokens = 0, cost_usd = 0;
+};
+AttemptTotals attempt_totals(const json& list) {
+  AttemptTotals t;
+  if (!list.is_array()) return t;
+  for (const json& a : list) {
+    if (!a.is_object()) continue;
+    ++t.rounds;
+    auto num = [&](const char* k) { return a.contains(k) && a[k].is_number() ? a[k].get<double>() : 0.0; };
+    t.prompt_tokens += num("prompt_tokens");
+    t.completion_tokens += num("completion_tokens");
+    t.cost_usd += num("cost_usd");
+  }
+  return t;
 }
 
 // Stable, unique, attribute-safe anchors for task ids.
@@ -131,6 +120,46 @@ std::string group_table(const std::string& first, const std::vector<const json*>
     o += "<td>" + (cs > 0 ? times(jnum(*g, "geomean_speedup")) : std::string("-")) + "</td></tr>\n";
   }
   return o + "</tbody></table>\n";
+}
+
+// Pass by repair round: one line per key (fractions 0..1) over rounds 0..R (LLM generators' metrics_by_round).
+std::string rounds_chart(const std::vector<const json*>& rounds, const std::vector<std::string>& keys) {
+  static const char* colours[] = {"#90a4ae", "#2e7d32", "#1565c0", "#f9a825"};
+  if (rounds.size() < 2) return "";
+  const double left = 50, plot_w = 420, plot_h = 180, top = 30, w = left + plot_w + 40, h = top + plot_h + 44;
+  std::string o = fmt::format("<svg class=\"chart rounds\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" "
+                              "role=\"img\"><title>metrics by repair round</title>\n",
+                              svgn(w), svgn(h), svgn(w), svgn(h));
+  double lx = left;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    o += fmt::format("<rect x=\"{}\" y=\"8\" width=\"10\" height=\"10\" fill=\"{}\"/><text x=\"{}\" y=\"17\" "
+                     "class=\"small\">{}</text>\n",
+                     svgn(lx), colours[i % 4], svgn(lx + 14), esc(keys[i]));
+    lx += 24 + 7 * keys[i].size();
+  }
+  const size_t n = rounds.size();
+  auto x_of = [&](size_t r) { return left + plot_w * r / (n - 1); };
+  auto y_of = [&](double v) { return top + plot_h * (1 - std::clamp(v, 0.0, 1.0)); };
+  for (int t = 0; t <= 4; ++t)
+    o += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" class=\"grid\"/><text x=\"{3}\" y=\"{4}\" "
+                     "class=\"small\" text-anchor=\"end\">{5}%</text>\n",
+                     svgn(left), svgn(y_of(t / 4.0)), svgn(left + plot_w), svgn(left - 4), svgn(y_of(t / 4.0) + 4),
+                     25 * t);
+  for (size_t r = 0; r < n; ++r)
+    o += fmt::format("<text x=\"{}\" y=\"{}\" class=\"small\" text-anchor=\"middle\">{}</text>\n", svgn(x_of(r)),
+                     svgn(top + plot_h + 14), r);
+  o += fmt::format("<text x=\"{}\" y=\"{}\" class=\"small\" text-anchor=\"middle\">repair round (0: the first reply "
+                   "alone)</text>\n", svgn(left + plot_w / 2), svgn(top + plot_h + 32));
+  for (size_t i = 0; i < keys.size(); ++i) {
+    std::string pts;
+    for (size_t r = 0; r < n; ++r) pts += fmt::format("{},{} ", svgn(x_of(r)), svgn(y_of(jnum(*rounds[r], keys[i]))));
+    o += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"/>\n", pts, colours[i % 4]);
+    for (size_t r = 0; r < n; ++r)
+      o += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"3\" fill=\"{}\"><title>{} after round {}: {}</title></circle>\n",
+                       svgn(x_of(r)), svgn(y_of(jnum(*rounds[r], keys[i]))), colours[i % 4], esc(keys[i]), r,
+                       pct(jnum(*rounds[r], keys[i])));
+  }
+  return o + "</svg>\n";
 }
 
 // Horizontal grouped bars: one row per group, one bar per key (fractions 0..1).
@@ -307,7 +336,7 @@ std::string roofline_chart(const std::vector<RoofPoint>& pts, const json& roof) 
   if (x1 <= x0) x1 = x0 + 1;
   if (y1 <= y0) y1 = y0 + 1;
   const double left = 70, top = 15, pw = 520, ph = 340;
-  const double w = left + pw + 175, h = top + ph + 45;
+  const double w = left + pw + 215, h = top + ph + 45;   // room for the ceilings' labels
   auto px = [&](double v) { return left + pw * (std::log10(v) - x0) / (x1 - x0); };
   auto py = [&](double v) { return top + ph - ph * (std::log10(v) - y0) / (y1 - y0); };
   std::string o = fmt::format("<svg class=\"chart\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" role=\"img\">"
@@ -422,6 +451,50 @@ std::string timeline_chart(const Timeline& t_in) {
   return o + "</svg>\n";
 }
 
+// Every core of the launch on one thin row each: its span in the body, coloured by its busiest pipe. Shows what the
+// detailed lanes cannot: load imbalance and idle cores over all 24/48 of them.
+std::string cores_overview_chart(const Timeline& t) {
+  if (t.all_cores.size() < 2 || !(t.body_us > 0)) return "";
+  const double label_w = 190, plot_w = 560, row_h = 5, top = 8;
+  const size_t n = t.all_cores.size();
+  const double w = label_w + plot_w + 40, h = top + n * row_h + 34;
+  std::string o = fmt::format("<svg class=\"chart cores\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" "
+                              "role=\"img\"><title>all {} cores of {} (modeled)</title>\n",
+                              svgn(w), svgn(h), svgn(w), svgn(h), n, esc(t.kernel));
+  const double base = top + n * row_h;
+  for (int k = 0; k <= 4; ++k) {
+    const double x = label_w + plot_w * k / 4;
+    o += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" class=\"grid\"/><text x=\"{0}\" y=\"{3}\" "
+                     "class=\"small\" text-anchor=\"middle\">{4} us</text>\n",
+                     svgn(x), svgn(top), svgn(base), svgn(base + 13), gnum(t.body_us * k / 4));
+  }
+  std::vector<std::string> pipes;
+  for (size_t i = 0; i < n; ++i) {
+    const TimelineCore& c = t.all_cores[i];
+    const double y = top + i * row_h;
+    if (i % 8 == 0 || i + 1 == n)
+      o += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\" class=\"small\">{}</text>\n", svgn(label_w - 6),
+                       svgn(y + row_h), esc(c.core));
+    const double a = std::clamp(c.start_us / t.body_us, 0.0, 1.0), b = std::clamp(c.end_us / t.body_us, 0.0, 1.0);
+    o += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"><title>{}: {} to {} us, busiest "
+                     "pipe {} ({} us busy, modeled)</title></rect>\n",
+                     svgn(label_w + plot_w * a), svgn(y + 0.5), fmt::format("{:.2f}", std::max(plot_w * (b - a), 0.6)),
+                     svgn(row_h - 1), pipe_colour(c.pipe), esc(c.core), gnum(c.start_us), gnum(c.end_us), esc(c.pipe),
+                     gnum(c.busy_us));
+    if (std::find(pipes.begin(), pipes.end(), c.pipe) == pipes.end()) pipes.push_back(c.pipe);
+  }
+  double lx = label_w;
+  o += fmt::format("<text x=\"{}\" y=\"{}\" class=\"small\">busiest pipe:</text>\n", svgn(lx), svgn(base + 28));
+  lx += 80;
+  for (const std::string& p : pipes) {
+    o += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"10\" height=\"10\" fill=\"{}\"/><text x=\"{}\" y=\"{}\" "
+                     "class=\"small\">{}</text>\n",
+                     svgn(lx), svgn(base + 19), pipe_colour(p), svgn(lx + 14), svgn(base + 28), esc(p));
+    lx += 24 + 8 * p.size();
+  }
+  return o + "</svg>\n";
+}
+
 // Per-case modeled times of one result: candidate bar over eager bar, on a common linear scale.
 std::string case_times_chart(const EvalResult& r) {
   double mx = 0;
@@ -474,34 +547,9 @@ std::string format_created(const json& j) {
   return jstr(j, "created_at");
 }
 
-const char* kStyle = R"CSS(
-body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;margin:0 auto;max-width:1200px;
-padding:0 20px 40px;color:#212121;background:#fafafa;font-size:14px;line-height:1.4}
-h1{font-size:24px;margin:20px 0 4px}h2{font-size:19px;margin:28px 0 8px;border-bottom:1px solid #ddd;padding-bottom:4px}
-h3{font-size:16px;margin:6px 0}.meta{color:#555}.note{color:#555;font-size:13px}
-table{border-collapse:collapse;margin:6px 0 12px;background:#fff}th,td{border:1px solid #ddd;padding:3px 7px;
-text-align:right}th{background:#eceff1;font-weight:600}td:first-child,th:first-child{text-align:left}
-table.sortable th{cursor:pointer}table.sortable th:hover{background:#cfd8dc}td.l{text-align:left}
-.badge{color:#fff;border-radius:3px;padding:1px 6px;font-size:12px;white-space:nowrap}
-.cards{display:flex;flex-wrap:wrap;gap:10px}.card{background:#fff;border:1px solid #ddd;border-radius:4px;
-padding:8px 14px;min-width:110px}.card .v{font-size:22px;font-weight:600}.card .k{color:#555;font-size:12px}
-pre{background:#f5f5f5;border:1px solid #e0e0e0;padding:8px;overflow-x:auto;font-size:12px;white-space:pre-wrap;
-word-break:break-all}section.task{background:#fff;border:1px solid #ddd;border-radius:4px;padding:8px 14px;
-margin:12px 0}section.task:target{border:2px solid #1565c0}summary{cursor:pointer;color:#1565c0}
-.chart{display:block;margin:6px 0}.chart text{font-family:inherit}.small{font-size:11px;fill:#424242}
-.lbl{font-size:12px;fill:#212121}.grid{stroke:#e0e0e0;stroke-width:1}.axis{stroke:#616161}
-.ref{stroke:#424242;stroke-dasharray:4 3}.ceil{fill:none;stroke:#c62828;stroke-width:1.5}.frame{fill:#fff;stroke:#bdbdbd}a{color:#1565c0}
-)CSS";
 
-// Sorts a table.sortable on a header click (numbers by data-v when present, else text).
-const char* kScript = R"JS(
-document.querySelectorAll('table.sortable th').forEach(function(th){th.addEventListener('click',function(){
-var i=th.cellIndex,b=th.closest('table').tBodies[0],rows=Array.from(b.rows),d=th.dataset.dir==='a'?-1:1;
-th.dataset.dir=d>0?'a':'d';rows.sort(function(x,y){var a=x.cells[i].dataset.v,c=y.cells[i].dataset.v;
-if(a!==undefined&&c!==undefined)return d*(parseFloat(a)-parseFloat(c));
-return d*x.cells[i].textContent.localeCompare(y.cells[i].textContent);});
-rows.forEach(function(r){b.appendChild(r);});});});
-)JS";
+
+
 
 // Sort key for a number cell: non-finite and absent values sort below everything.
 std::string dv(double v) { return std::isfinite(v) ? fmt::format("{:.9g}", v) : "-1e300"; }
@@ -560,7 +608,7 @@ std::string render_report_html(const json& in) {
   o.reserve(1 << 16);
   o += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
-  o += "<title>kgen benchmark report" + (soc.empty() ? "" : " - " + esc(soc)) + "</title>\n<style>" + kStyle +
+  o += "<title>kgen benchmark report" + (soc.empty() ? "" : " - " + esc(soc)) + "</title>\n<style>" + html::style() +
        "</style>\n</head>\n<body>\n";
 
   // Header.
@@ -597,6 +645,19 @@ std::string render_report_html(const json& in) {
   }
   card("geomean speedup of correct (modeled)",
        jnum(overall, "correct_samples") > 0 ? times(jnum(overall, "geomean_speedup")) : "-");
+  if (!attempts.empty()) {   // an LLM generator: what the run cost
+    AttemptTotals all;
+    for (auto it = attempts.begin(); it != attempts.end(); ++it) {
+      const AttemptTotals t = attempt_totals(it.value());
+      all.rounds += t.rounds;
+      all.prompt_tokens += t.prompt_tokens;
+      all.completion_tokens += t.completion_tokens;
+      all.cost_usd += t.cost_usd;
+    }
+    card("model rounds", std::to_string(all.rounds));
+    card("tokens in / out", fmt::format("{:.0f} / {:.0f}", all.prompt_tokens, all.completion_tokens));
+    if (all.cost_usd > 0) card("cost", fmt::format("${:.4f}", all.cost_usd));
+  }
   o += "</div>\n";
   std::vector<const json*> ov{&overall};
   o += group_table("group", ov, keys);
@@ -615,6 +676,10 @@ std::string render_report_html(const json& in) {
     o += "<h3 id=\"rounds\">By repair round</h3>\n<p class=\"note\">The figures above count each sample's best round "
          "after the repair loop; here the same metrics as of each round (round 0: the model's first reply alone).</p>\n" +
          group_table("repair round", rp, keys);
+    std::vector<std::string> round_keys{fmt::format("compile@{}", first_k), fmt::format("pass@{}", first_k)};
+    if (std::find(keys.begin(), keys.end(), fmt::format("fast_1@{}", first_k)) != keys.end())
+      round_keys.push_back(fmt::format("fast_1@{}", first_k));
+    o += rounds_chart(rp, round_keys);
   }
   o += "<p class=\"note\">compile@k, pass@k and fast_p@k use the unbiased estimator (KernelBench, MultiKernelBench); "
        "fast_p counts correct samples with modeled speedup strictly above p. Missing tasks are not in these "
@@ -702,8 +767,19 @@ std::string render_report_html(const json& in) {
 
   // Task table.
   Anchors anchors;
+  // Filters: verdict, error category and task category (values from the results; the script hides other rows).
+  std::set<std::string> f_verdicts, f_errors, f_cats;
+  for (const auto& r : results) {
+    f_verdicts.insert(verdict_name(r.verdict));
+    if (!r.error_category.empty()) f_errors.insert(r.error_category);
+    f_cats.insert(r.category);
+  }
   o += "<h2 id=\"tasks\">Tasks</h2>\n<p class=\"note\">Click a header to sort; click a task for its page.</p>\n"
-       "<table class=\"sortable\"><thead><tr><th>task</th><th>sample</th><th>level</th><th>category</th>"
+       "<p class=\"filters\">" + html::filter_select("tasktable", "verdict", "verdict", f_verdicts) +
+       html::filter_select("tasktable", "error", "error category", f_errors) +
+       html::filter_select("tasktable", "category", "task category", f_cats) +
+       html::filter_text("tasktable", results.size()) + "</p>\n"
+       "<table class=\"sortable\" id=\"tasktable\"><thead><tr><th>task</th><th>sample</th><th>level</th><th>category</th>"
        "<th>verdict</th><th>max abs err</th><th title=\"max |got - want| / (atol + rtol |want|): at most 1 when "
        "correct\">err / tol</th><th>modeled us</th><th>eager modeled us</th>"
        "<th>speedup (modeled)</th><th title=\"the shape of the headline speedup: the task's perf shape (timed "
@@ -715,9 +791,9 @@ std::string render_report_html(const json& in) {
   for (const auto& r : results) {
     const std::string v = verdict_name(r.verdict);
     const bool errs = r.verdict == Verdict::Correct || r.verdict == Verdict::WrongAnswer;
-    o += fmt::format("<tr><td><a href=\"#{}\">{}</a></td><td data-v=\"{}\">{}</td><td data-v=\"{}\">{}</td>"
-                     "<td class=\"l\">{}</td><td class=\"l\">{}</td>",
-                     anchors.of(r.task_id), esc(r.task_id), r.sample, r.sample, r.level, r.level, esc(r.category),
+    o += fmt::format("<tr data-verdict=\"{}\" data-error=\"{}\" data-category=\"{}\"><td><a href=\"#{}\">{}</a></td>"
+                     "<td data-v=\"{}\">{}</td><td data-v=\"{}\">{}</td><td class=\"l\">{}</td><td class=\"l\">{}</td>",
+                     esc(v), esc(r.error_category), esc(r.category), anchors.of(r.task_id), esc(r.task_id), r.sample, r.sample, r.level, r.level, esc(r.category),
                      badge(v) + (r.error_category.empty() ? "" : " " + esc(r.error_category)));
     o += fmt::format("<td data-v=\"{}\">{}</td><td data-v=\"{}\">{}</td>", dv(errs ? r.max_abs_err : NAN),
                      errs ? fmt::format("{:.3g}", r.max_abs_err) : "-", dv(errs ? r.tol_err : NAN),
@@ -829,6 +905,12 @@ std::string render_report_html(const json& in) {
                            "the critical core, the first and at most four in all):</p>\n",
                            esc(r.timeline.kernel), esc(r.timeline.case_name), r.timeline.cores, esc(r.timeline.bound));
           o += timeline_chart(r.timeline);
+          if (r.timeline.all_cores.size() > 1) {
+            o += fmt::format("<p class=\"note\">All {} cores of the same launch, one row each (span within the body, "
+                             "coloured by the core's busiest pipe):</p>\n",
+                             r.timeline.all_cores.size());
+            o += cores_overview_chart(r.timeline);
+          }
         }
       }
       if (r.seconds > 0)
@@ -852,24 +934,32 @@ std::string render_report_html(const json& in) {
   }
 
   o += "<p class=\"note\">Generated by kgen " + esc(version) + ". Times modeled, not measured.</p>\n";
-  o += std::string("<script>") + kScript + "</script>\n</body>\n</html>\n";
+  o += std::string("<script>") + html::script() + "</script>\n</body>\n</html>\n";
   return o;
 }
 
 namespace {
 std::string attempts_table(const json& attempts, const std::string& id) {
   if (!attempts.contains(id) || !attempts[id].is_array() || attempts[id].empty()) return "";
-  std::string o = "<p class=\"note\">Generation attempts (each round's reply evaluated; the feedback is what the next "
-                  "round was told):</p>\n<table><thead><tr><th>sample</th><th>round</th><th>verdict</th>"
-                  "<th>speedup (modeled)</th><th>tokens in / out</th><th>feedback</th></tr></thead><tbody>\n";
+  const AttemptTotals tot = attempt_totals(attempts[id]);
+  std::string o = fmt::format("<p class=\"note\">Generation attempts (each round's reply evaluated; the feedback is "
+                              "what the next round was told): {} round(s), {:.0f} prompt + {:.0f} completion tokens{}"
+                              "</p>\n<table class=\"attempts\"><thead><tr><th>sample</th><th>round</th><th>verdict</th>"
+                              "<th>speedup (modeled)</th><th>tokens in / out</th><th>cost</th><th>reply</th>"
+                              "<th>feedback</th></tr></thead><tbody>\n",
+                              tot.rounds, tot.prompt_tokens, tot.completion_tokens,
+                              tot.cost_usd > 0 ? fmt::format(", ${:.4f}", tot.cost_usd) : std::string());
   for (const json& a : attempts[id]) {
     auto num = [&](const char* k) { return a.contains(k) && a[k].is_number() ? a[k].get<double>() : 0.0; };
     auto str = [&](const char* k) { return a.contains(k) && a[k].is_string() ? a[k].get<std::string>() : ""; };
-    std::string fb = str("feedback");
+    std::string fb = str("feedback"), reply = str("reply");
     o += fmt::format("<tr><td>{}</td><td>{}</td><td class=\"l\">{}{}</td><td>{}</td><td>{:.0f} / {:.0f}</td>"
-                     "<td class=\"l\">{}</td></tr>\n",
+                     "<td>{}</td><td class=\"l\">{}</td><td class=\"l\">{}</td></tr>\n",
                      num("sample"), num("round"), badge(str("verdict")), a.value("cached", false) ? " (cached)" : "",
                      times(num("speedup")), num("prompt_tokens"), num("completion_tokens"),
+                     num("cost_usd") > 0 ? fmt::format("${:.4f}", num("cost_usd")) : "-",
+                     reply.empty() ? "-" : fmt::format("<details class=\"reply\"><summary>{} characters</summary><pre>{}"
+                                                       "</pre></details>", reply.size(), esc(reply)),
                      fb.empty() ? "" : "<details><summary>" + esc(fb.substr(0, 80)) + "</summary><pre>" + esc(fb) +
                                            "</pre></details>");
   }

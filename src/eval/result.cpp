@@ -147,8 +147,12 @@ json to_json(const Timeline& t) {
   json lanes = json::array();
   for (const TimelineLane& l : t.lanes)
     lanes.push_back(json{{"core", l.core}, {"pipe", l.pipe}, {"busy_us", num(l.busy_us)}, {"spans", l.spans}});
+  json all = json::array();
+  for (const TimelineCore& c : t.all_cores)
+    all.push_back(json{{"core", c.core}, {"start_us", num(c.start_us)}, {"end_us", num(c.end_us)}, {"pipe", c.pipe},
+                       {"busy_us", num(c.busy_us)}});
   return json{{"kernel", t.kernel}, {"case_name", t.case_name}, {"bound", t.bound}, {"body_us", num(t.body_us)},
-              {"cores", t.cores}, {"lanes", lanes}};
+              {"cores", t.cores}, {"lanes", lanes}, {"all_cores", all}};
 }
 
 json to_json(const EvalResult& r) {
@@ -185,6 +189,7 @@ json to_json(const EvalResult& r) {
               {"build_s", num(r.build_s)},
               {"run_s", num(r.run_s)},
               {"timing_check", r.timing_check},
+              {"profile", r.profile},
               {"timeline", to_json(r.timeline)}};
 }
 
@@ -246,6 +251,20 @@ bool timeline_from_json(const json& j, Timeline& t, const std::string& w, std::s
       return false;
     t.lanes.push_back(std::move(lane));
   }
+  t.all_cores.clear();
+  if (auto ac = j.find("all_cores"); ac != j.end() && ac->is_array())   // absent in results written before it
+    for (size_t i = 0; i < ac->size(); ++i) {
+      const json& c = (*ac)[i];
+      const std::string cw = w + "all_cores[" + std::to_string(i) + "]: ";
+      TimelineCore tc;
+      if (!c.is_object() || !(get(c, "core", tc.core, cw, err) && get(c, "start_us", tc.start_us, cw, err) &&
+                              get(c, "end_us", tc.end_us, cw, err) && get(c, "pipe", tc.pipe, cw, err) &&
+                              get(c, "busy_us", tc.busy_us, cw, err))) {
+        if (err.empty()) err = cw + "expected an object";
+        return false;
+      }
+      t.all_cores.push_back(std::move(tc));
+    }
   return true;
 }
 }  // namespace
@@ -278,6 +297,7 @@ bool from_json(const json& j, EvalResult& r, std::string& err) {
   if (auto tit = j.find("timeline"); tit != j.end() && !timeline_from_json(*tit, r.timeline, w + "timeline: ", err))
     return false;
   if (j.contains("timing_check") && !get(j, "timing_check", r.timing_check, w, err)) return false;
+  if (j.contains("profile") && !get(j, "profile", r.profile, w, err)) return false;
   if (!(get(j, "launch_us", r.launch_us, w, err) && get(j, "eager_launch_us", r.eager_launch_us, w, err) &&
         get(j, "check_speedup", r.check_speedup, w, err)))
     return false;

@@ -35,11 +35,18 @@ struct TimelineLane {
   double busy_us = 0;
   std::vector<double> spans;                      // start0, end0, start1, end1, ... in us from the kernel start
 };
+struct TimelineCore {                             // one core of the launch in the overview of all of them
+  std::string core;                               // "AIV 3.0", "AIC 0"
+  double start_us = 0, end_us = 0;                // its span within the kernel body
+  std::string pipe;                               // its busiest pipe
+  double busy_us = 0;                             // of that pipe
+};
 struct Timeline {
   std::string kernel, case_name, bound;
   double body_us = 0;
   int cores = 0;                                  // cores the launch used (lanes show at most four)
   std::vector<TimelineLane> lanes;
+  std::vector<TimelineCore> all_cores;            // every core, for the overview
 };
 
 // The perf shape (the task's PERF overrides of its default case): one timing-only run of the candidate at the
@@ -85,6 +92,7 @@ struct EvalResult {
   double seconds = 0;                             // wall time of the evaluation
   double reference_s = 0, build_s = 0, run_s = 0; // where it went: PyTorch reference, compiling the candidate, runs
   std::string timing_check;                       // EvalOptions::timing_check: "equal", else the first difference
+  std::vector<std::string> profile;               // EvalOptions::profile_dir: the files written (perf::write_profile)
                                                   // of the timing-only trace from the full run's ("" not checked)
   Timeline timeline;
 };

@@ -79,6 +79,7 @@ SampleResult run_sample(const TaskInfo& task, int sample, const LoopOptions& o, 
     rec.cached = reply.cached;
     rec.prompt_tokens = reply.prompt_tokens;
     rec.completion_tokens = reply.completion_tokens;
+    rec.cost_usd = reply.cost_usd;
 
     std::string cand_hash, content, code;
     eval::EvalResult r;
@@ -155,7 +156,9 @@ SampleResult run_sample(const TaskInfo& task, int sample, const LoopOptions& o, 
               {"feedback", rec.feedback},
               {"cached", rec.cached},
               {"prompt_tokens", rec.prompt_tokens},
-              {"completion_tokens", rec.completion_tokens}};
+              {"completion_tokens", rec.completion_tokens},
+              {"cost_usd", rec.cost_usd},
+              {"seconds", rec.seconds}};
     record(store, task, cand_hash, sample, round, "verdict", v.dump(-1, ' ', false, json::error_handler_t::replace));
 
     if (!rec.candidate.empty() && (s.best_round < 0 || better(r, s.best))) {

@@ -32,6 +32,7 @@ struct RoundRecord {
                                                    // mismatch, why there was no code or no reply
   bool cached = false;
   long long prompt_tokens = 0, completion_tokens = 0;
+  double cost_usd = 0;                             // at the endpoint's usd_per_mtok_in/out (0: free or unknown)
   double seconds = 0;                              // request + evaluation
 };
 

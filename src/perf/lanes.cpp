@@ -71,6 +71,20 @@ std::string lanes_json(const Result& r, size_t max_cores, size_t max_spans) {
       j["lanes"].push_back(lane);
     }
   }
+  // Every core in one line each, for the overview of all of them: its span and its busiest pipe.
+  j["all_cores"] = nlohmann::json::array();
+  for (size_t c = 0; c < r.cores.size(); ++c) {
+    const CoreResult& core = r.cores[c];
+    int top = P_S;
+    for (int q = 0; q < kPipes; ++q)
+      if (core.busy_us[q] > core.busy_us[top]) top = q;
+    j["all_cores"].push_back({{"core", std::string(core.aic ? "AIC " : "AIV ") + std::to_string(core.block) +
+                                           (core.aic ? "" : "." + std::to_string(core.sub_block))},
+                              {"start_us", std::round(core.start_us * 1000) / 1000},
+                              {"end_us", std::round(core.end_us * 1000) / 1000},
+                              {"pipe", pipe_label(top)},
+                              {"busy_us", std::round(core.busy_us[top] * 1000) / 1000}});
+  }
   return j.dump();
 }
 }  // namespace kgen::perf

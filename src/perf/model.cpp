@@ -14,6 +14,16 @@
 #include "sim/trace_io.h"
 
 namespace kgen::perf {
+const char* flow_kind_name(Flow::Kind k) {
+  switch (k) {
+    case Flow::Flag: return "SetFlag->WaitFlag";
+    case Flow::Queue: return "EnQue->DeQue";
+    case Flow::Buffer: return "FreeTensor->AllocTensor";
+    case Flow::Cross: return "CrossCoreSetFlag->CrossCoreWaitFlag";
+  }
+  return "sync";
+}
+
 
 const char* pipe_label(int p) {
   static const char* n[] = {"S", "V", "M", "MTE1", "MTE2", "MTE3", "FIX"};
@@ -231,18 +241,28 @@ struct L2State {
 
 constexpr int kPipeAllT = 6;   // pipe_t PIPE_ALL
 
+// A signal in flight: when it is set, and where from (for Result::flows).
+struct Mark {
+  double tm = 0;        // ns within the wave
+  double ev_us = -1;    // start of the producer pipe's last instruction (absolute us), -1: none
+  int32_t core = 0;     // index within the wave
+  uint8_t pipe = 0;
+};
+
 struct CoreState {
   size_t pc = 0;
   double ts = 0;                 // scalar unit time
   double pf[kPipes] = {};        // pipe free (incl. waits)
   double last_end[kPipes] = {};  // end of the pipe's last instruction
   double busy[kPipes] = {};
+  double last_ev_us[kPipes] = {-1, -1, -1, -1, -1, -1, -1};   // start of the pipe's last instruction (absolute us)
   bool done = false, at_sync = false, at_cross = false;
   uint64_t instrs = 0;
-  std::unordered_map<int64_t, double> flags;            // (event, id) -> set time
-  std::unordered_map<int32_t, std::deque<double>> fifo; // queue handle -> EnQue times
-  std::unordered_map<int64_t, double> freed;            // (queue, buffer) -> FreeTensor time
-  std::unordered_map<int32_t, std::deque<double>> xpend; // cross-core flag -> delivered times
+  size_t issue_ev = SIZE_MAX;    // Result::events index of the core's current scalar-issue span (keep_events)
+  std::unordered_map<int64_t, Mark> flags;              // (event, id) -> set
+  std::unordered_map<int32_t, std::deque<Mark>> fifo;   // queue handle -> EnQue marks
+  std::unordered_map<int64_t, Mark> freed;              // (queue, buffer) -> FreeTensor mark
+  std::unordered_map<int32_t, std::deque<Mark>> xpend;  // cross-core flag -> delivered marks
   double end() const {
     double e = ts;
     for (double f : pf) e = std::max(e, f);
@@ -278,9 +298,21 @@ struct Model {
         if (!t.cores[cores[j]].aic && it != aic_of_block.end()) cube_host[j] = it->second;
       }
     }
-    std::map<std::tuple<int, int, int>, std::map<int, std::deque<double>>> rounds;
-    auto deliver = [&](int li, int flag, double tm) { st[li].xpend[flag].push_back(tm); };
-    auto cross_set = [&](int li, int mode, int flag, double tm) {
+    const bool flows = out && o.keep_events;
+    const uint32_t core_base = out ? static_cast<uint32_t>(out->cores.size()) : 0;
+    // The mark of a signal core li's pipe pp gives at tm (ns).
+    auto mark = [&](int li, int pp, double tm) { return Mark{tm, st[li].last_ev_us[pp], li, static_cast<uint8_t>(pp)}; };
+    // Records the edge m -> (core li, pipe pp) released at m.tm, the consumer having been free at `before` (ns).
+    auto flow = [&](Flow::Kind kind, const Mark& m, int li, int pp, double before) {
+      if (!flows) return;
+      const double from = m.ev_us >= 0 ? m.ev_us : (wave_start_ns + m.tm) / 1000.0;
+      out->flows.push_back({kind, core_base + static_cast<uint32_t>(m.core), core_base + static_cast<uint32_t>(li),
+                            m.pipe, static_cast<uint8_t>(pp), from, (wave_start_ns + m.tm) / 1000.0,
+                            std::max(0.0, m.tm - before) / 1000.0});
+    };
+    std::map<std::tuple<int, int, int>, std::map<int, std::deque<Mark>>> rounds;
+    auto deliver = [&](int li, int flag, const Mark& m) { st[li].xpend[flag].push_back(m); };
+    auto cross_set = [&](int li, int mode, int flag, Mark m) {
       const KCore& c = t.cores[cores[li]];
       std::vector<int> setters, targets;
       for (size_t j = 0; j < cores.size(); ++j) {
@@ -299,17 +331,20 @@ struct Model {
           targets.push_back(static_cast<int>(j));
         }
       }
-      tm += p.cross_flag_ns;
+      m.tm += p.cross_flag_ns;
       if (setters.size() <= 1) {
-        for (int x : targets) deliver(x, flag, tm);
+        for (int x : targets) deliver(x, flag, m);
         return;
       }
       auto& r = rounds[{mode, mode == 0 ? (c.aic ? -1 : -2) : c.block, flag}];
-      r[li].push_back(tm);
+      r[li].push_back(m);
       for (int s : setters)
         if (r[s].empty()) return;
-      double all = 0;
-      for (int s : setters) { all = std::max(all, r[s].front()); r[s].pop_front(); }
+      Mark all = r[setters.front()].front();   // the round completes with its last setter
+      for (int s : setters) {
+        if (r[s].front().tm > all.tm) all = r[s].front();
+        r[s].pop_front();
+      }
       for (int x : targets) deliver(x, flag, all);
     };
 
@@ -330,6 +365,17 @@ struct Model {
               end = s.ts + k.issue;
               s.ts = end;
             } else {
+              if (out && o.keep_events && k.issue > 0) {   // the scalar unit issuing it: one span per run of issues
+                const double a_us = (wave_start_ns + s.ts) / 1000.0, b_us = (wave_start_ns + s.ts + k.issue) / 1000.0;
+                const uint32_t core_id = static_cast<uint32_t>(out->cores.size() + li);
+                if (s.issue_ev != SIZE_MAX && out->events[s.issue_ev].end_us >= a_us - 1e-9) {
+                  out->events[s.issue_ev].end_us = b_us;
+                  ++out->events[s.issue_ev].count;
+                } else {
+                  s.issue_ev = out->events.size();
+                  out->events.push_back({core_id, static_cast<uint8_t>(P_S), 0, op.line, 1, a_us, b_us});
+                }
+              }
               s.ts += k.issue;
               s.busy[P_S] += k.issue;
               const int runs_on = cube_side[op.api] && cube_host[li] >= 0 ? cube_host[li] : li;
@@ -340,6 +386,7 @@ struct Model {
               e.pf[pp] = e.last_end[pp] = end;
               e.busy[pp] += end - start;
               ++e.instrs;
+              e.last_ev_us[pp] = (wave_start_ns + start) / 1000.0;
               if (out && o.keep_events)
                 out->events.push_back({static_cast<uint32_t>(out->cores.size() + runs_on), static_cast<uint8_t>(pp),
                                        op.api, op.line, op.count, (wave_start_ns + start) / 1000.0,
@@ -348,6 +395,7 @@ struct Model {
             }
             s.busy[pp] += end - start;
             ++s.instrs;
+            s.last_ev_us[pp] = (wave_start_ns + start) / 1000.0;
             if (out && o.keep_events)
               out->events.push_back({static_cast<uint32_t>(out->cores.size() + li), static_cast<uint8_t>(pp), op.api,
                                      op.line, op.count, (wave_start_ns + start) / 1000.0, (wave_start_ns + end) / 1000.0});
@@ -357,7 +405,7 @@ struct Model {
             int src = op.pipe < kPipes ? static_cast<int>(op.pipe) : static_cast<int>(P_S);
             s.ts += k.issue;
             double tm = src == P_S ? s.ts : std::max(s.ts, s.pf[src]);
-            s.flags[(static_cast<int64_t>(op.event) << 16) | static_cast<uint16_t>(op.id)] = tm;
+            s.flags[(static_cast<int64_t>(op.event) << 16) | static_cast<uint16_t>(op.id)] = mark(li, src, tm);
             break;
           }
           case Op::WaitFlag: {
@@ -365,10 +413,11 @@ struct Model {
             s.ts += k.issue;
             auto it = s.flags.find((static_cast<int64_t>(op.event) << 16) | static_cast<uint16_t>(op.id));
             if (it != s.flags.end()) {
-              double tm = it->second;
+              const Mark m = it->second;
               s.flags.erase(it);
-              if (dst == P_S) s.ts = std::max(s.ts, tm);
-              else s.pf[dst] = std::max(s.pf[dst], tm);
+              double& t_dst = dst == P_S ? s.ts : s.pf[dst];
+              flow(Flow::Flag, m, li, dst, t_dst);
+              t_dst = std::max(t_dst, m.tm);
             }
             break;
           }
@@ -380,7 +429,7 @@ struct Model {
           case Op::EnQue: {
             int prod = op.pipe < kPipes ? static_cast<int>(op.pipe) : static_cast<int>(P_S);
             s.ts += k.issue;
-            s.fifo[op.event].push_back(prod == P_S ? s.ts : std::max(s.ts, s.pf[prod]));
+            s.fifo[op.event].push_back(mark(li, prod, prod == P_S ? s.ts : std::max(s.ts, s.pf[prod])));
             break;
           }
           case Op::DeQue: {
@@ -388,10 +437,11 @@ struct Model {
             s.ts += k.issue;
             auto& q = s.fifo[op.event];
             if (!q.empty()) {
-              double tm = q.front();
+              const Mark m = q.front();
               q.pop_front();
-              if (cons == P_S) s.ts = std::max(s.ts, tm);
-              else s.pf[cons] = std::max(s.pf[cons], tm);
+              double& t_cons = cons == P_S ? s.ts : s.pf[cons];
+              flow(Flow::Queue, m, li, cons, t_cons);
+              t_cons = std::max(t_cons, m.tm);
             }
             break;
           }
@@ -399,7 +449,7 @@ struct Model {
             int cons = op.pipe < kPipes ? static_cast<int>(op.pipe) : static_cast<int>(P_S);
             s.ts += k.issue;
             s.freed[(static_cast<int64_t>(op.event) << 20) | static_cast<uint32_t>(op.id)] =
-                cons == P_S ? s.ts : std::max(s.ts, s.pf[cons]);
+                mark(li, cons, cons == P_S ? s.ts : std::max(s.ts, s.pf[cons]));
             break;
           }
           case Op::AllocTensor: {  // pipe = producer: waits for the buffer's FreeTensor
@@ -407,8 +457,9 @@ struct Model {
             s.ts += k.issue;
             auto it = s.freed.find((static_cast<int64_t>(op.event) << 20) | static_cast<uint32_t>(op.id));
             if (it != s.freed.end()) {
-              if (prod == P_S) s.ts = std::max(s.ts, it->second);
-              else s.pf[prod] = std::max(s.pf[prod], it->second);
+              double& t_prod = prod == P_S ? s.ts : s.pf[prod];
+              flow(Flow::Buffer, it->second, li, prod, t_prod);
+              t_prod = std::max(t_prod, it->second.tm);
               s.freed.erase(it);
             }
             break;
@@ -419,17 +470,18 @@ struct Model {
           case Op::CrossSet: {
             int pp = op.pipe < kPipes ? static_cast<int>(op.pipe) : static_cast<int>(P_S);
             s.ts += k.issue;
-            cross_set(li, op.event, op.id, pp == P_S ? s.ts : std::max(s.ts, s.pf[pp]));
+            cross_set(li, op.event, op.id, mark(li, pp, pp == P_S ? s.ts : std::max(s.ts, s.pf[pp])));
             break;
           }
           case Op::CrossWait: {
             auto& q = s.xpend[op.id];
             if (q.empty()) { s.at_cross = true; return moved; }
             s.at_cross = false;
-            double tm = q.front();
+            const Mark m = q.front();
             q.pop_front();
-            s.ts = std::max(s.ts + k.issue, tm);
-            for (double& f : s.pf) f = std::max(f, tm);   // on A2 the wait blocks every pipe
+            flow(Flow::Cross, m, li, P_S, s.ts + k.issue);
+            s.ts = std::max(s.ts + k.issue, m.tm);
+            for (double& f : s.pf) f = std::max(f, m.tm);   // on A2 the wait blocks every pipe
             break;
           }
         }

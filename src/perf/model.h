@@ -85,6 +85,20 @@ struct Event {                // one instruction on the timeline
   uint32_t count;
   double start_us, end_us;    // from kernel start (after launch overhead)
 };
+// A synchronisation edge the timeline waited on (with Options::keep_events): the producer's pipe on one core released
+// the consumer's pipe, on the same core (SetFlag -> WaitFlag, EnQue -> DeQue, FreeTensor -> AllocTensor) or on
+// another (CrossCoreSetFlag -> CrossCoreWaitFlag). Drawn as Perfetto flow arrows (chrome_trace.cpp).
+struct Flow {
+  enum Kind : uint8_t { Flag, Queue, Buffer, Cross };
+  Kind kind = Flag;
+  uint32_t from_core = 0, to_core = 0;     // indices into Result::cores
+  uint8_t from_pipe = 0, to_pipe = 0;
+  double from_us = 0;   // start of the producer pipe's last instruction before the signal (the slice the arrow leaves)
+  double to_us = 0;     // when the consumer pipe may go on: its next instruction starts at or after this
+  double waited_us = 0; // how long the consumer was held back by this edge (0: it was later anyway)
+};
+const char* flow_kind_name(Flow::Kind k);
+
 struct CoreResult {
   int32_t block = 0;
   bool aic = false;
@@ -116,6 +130,7 @@ struct Result {
   std::string why;             // one line
   std::vector<CoreResult> cores;
   std::vector<Event> events;
+  std::vector<Flow> flows;     // with Options::keep_events
   std::vector<std::string> apis;
 };
 

@@ -137,6 +137,19 @@ bool write_file(const std::string& path, const std::string& text) {
   return std::fclose(f) == 0 && ok;
 }
 
+bool write_profile(const Result& r, const Profile& p, const std::string& base, std::vector<std::string>& written) {
+  std::error_code ec;
+  const std::filesystem::path parent = std::filesystem::path(base).parent_path();
+  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+  auto put = [&](const char* ext, const std::string& text) {
+    if (!write_file(base + ext, text)) return false;
+    written.push_back(base + ext);
+    return true;
+  };
+  return put(".report.txt", report_text(r, p)) && put(".report.json", report_json(r, p)) &&
+         put(".lanes.json", lanes_json(r)) && (r.events.empty() || put(".timeline.json", chrome_trace(r, p)));
+}
+
 void profile_launch_to_dir(const sim::LaunchTrace& t, const std::string& dir, int index, GmLocate locate) {
   try {
     std::filesystem::create_directories(dir);
@@ -147,9 +160,8 @@ void profile_launch_to_dir(const sim::LaunchTrace& t, const std::string& dir, in
     o.locate = locate;
     Result r = model_launch(t, p, o);
     std::string base = dir + "/" + std::to_string(index) + "_" + (r.kernel.empty() ? "kernel" : r.kernel);
-    bool ok = write_file(base + ".report.txt", report_text(r, p)) && write_file(base + ".report.json", report_json(r, p)) &&
-              write_file(base + ".timeline.json", chrome_trace(r, p)) &&
-              write_file(base + ".lanes.json", lanes_json(r));
+    std::vector<std::string> written;
+    bool ok = write_profile(r, p, base, written);
     if (!ok) std::fprintf(stderr, "kgen: cannot write the performance report to %s\n", dir.c_str());
     else   // say where it went: a profile nobody can find is not one
       std::fprintf(stderr,

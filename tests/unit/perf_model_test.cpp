@@ -2,10 +2,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <unistd.h>
@@ -136,7 +138,8 @@ perf::Result run_add(int buf, int blocks, int tiles, int adds = 4, const std::st
 int check_edges(const perf::KTrace& t, const perf::Result& r) {
   int edges = 0;
   std::vector<std::vector<const perf::Event*>> ev(t.cores.size());
-  for (const perf::Event& e : r.events) ev[e.core].push_back(&e);
+  for (const perf::Event& e : r.events)
+    if (!(e.pipe == perf::P_S && e.api == 0)) ev[e.core].push_back(&e);   // not the scalar unit's issue spans
   for (size_t ci = 0; ci < t.cores.size(); ++ci) {
     const auto& ops = t.cores[ci].ops;
     std::vector<int> ev_of(ops.size(), -1);
@@ -436,12 +439,22 @@ TEST(PerfModel, TraceJsonReportAndTimelineRoundTrip) {
   EXPECT_EQ(rj["soc"], "Ascend910B2");
   EXPECT_TRUE(rj["modeled"].get<bool>());
   auto ct = nlohmann::json::parse(perf::chrome_trace(j, prof()));
-  size_t x = 0;
+  size_t x = 0, launch_spans = 0, counters = 0, starts = 0, ends = 0;
   bool add_named = false;
-  for (const auto& e : ct["traceEvents"])
-    if (e["ph"] == "X") { ++x; add_named |= e["name"] == "Add" && e["args"]["line"].get<int>() > 0; }
+  for (const auto& e : ct["traceEvents"]) {
+    if (e["ph"] == "X" && e["cat"] == "launch") ++launch_spans;
+    else if (e["ph"] == "X") { ++x; add_named |= e["name"] == "Add" && e["args"]["line"].get<int>() > 0; }
+    counters += e["ph"] == "C";
+    starts += e["ph"] == "s";
+    ends += e["ph"] == "f";
+  }
   EXPECT_EQ(x, j.events.size());
   EXPECT_TRUE(add_named);
+  EXPECT_EQ(launch_spans, 2u);   // host dispatch + launch head, then the body
+  EXPECT_GT(counters, 100u);     // busy cores per pipe over the body
+  EXPECT_EQ(starts, j.flows.size());
+  EXPECT_EQ(ends, j.flows.size());
+  EXPECT_GT(j.flows.size(), 0u);
   EXPECT_FALSE(perf::load_trace_json(dir + "/no_such_kgen_trace.json", t, err));
   // KGEN_PROFILE's writer: report and timeline files of one launch.
   std::string pdir = dir + "/kgen_perf_profile_" + std::to_string(getpid());
@@ -452,4 +465,36 @@ TEST(PerfModel, TraceJsonReportAndTimelineRoundTrip) {
   EXPECT_NE(first.find("MODELED on Ascend910B2"), std::string::npos) << first;
   EXPECT_TRUE(nlohmann::json::parse(tl).contains("traceEvents"));
   std::filesystem::remove_all(pdir);
+}
+
+// Every sync edge the model reports leaves a slice the producer pipe ran and lands where the consumer pipe may go on:
+// the arrow starts at an instruction of the producer's pipe, the consumer's next instruction starts no earlier than
+// the arrow's end, and a single-buffered pipeline waits on some of them. The scalar unit's issue shows as S spans.
+TEST(PerfModel, FlowsAreTheSyncEdgesTheTimelineWaitedOn) {
+  perf::Result r = run_add(1, 1, 4);
+  ASSERT_FALSE(r.flows.empty());
+  std::map<std::pair<uint32_t, int>, std::vector<const perf::Event*>> by_lane;
+  for (const perf::Event& e : r.events) by_lane[{e.core, e.pipe}].push_back(&e);
+  int waited = 0, kinds = 0;
+  std::set<int> seen_kinds;
+  for (const perf::Flow& f : r.flows) {
+    seen_kinds.insert(f.kind);
+    const auto& from = by_lane[{f.from_core, f.from_pipe}];
+    if (f.from_pipe != perf::P_S)
+      EXPECT_TRUE(std::any_of(from.begin(), from.end(), [&](const perf::Event* e) {
+        return std::abs(e->start_us - f.from_us) < 1e-9;
+      })) << perf::flow_kind_name(f.kind) << " from " << f.from_us;
+    EXPECT_GE(f.to_us + 1e-9, f.from_us);
+    const auto& to = by_lane[{f.to_core, f.to_pipe}];
+    for (const perf::Event* e : to)
+      if (e->start_us + 1e-9 >= f.from_us && e->end_us > f.to_us) {   // the consumer's next instruction
+        EXPECT_GE(e->start_us + 1e-9, f.to_us) << perf::flow_kind_name(f.kind);
+        break;
+      }
+    waited += f.waited_us > 0;
+  }
+  kinds = static_cast<int>(seen_kinds.size());
+  EXPECT_GT(waited, 0);
+  EXPECT_GE(kinds, 2);   // queues and flags at least
+  EXPECT_TRUE(std::any_of(r.events.begin(), r.events.end(), [](const perf::Event& e) { return e.pipe == perf::P_S; }));
 }
