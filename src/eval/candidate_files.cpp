@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "eval/eval_internal.h"
+#include "sandbox/digest.h"
 #include "sandbox/process.h"
 
 namespace kgen::eval {
@@ -43,10 +44,6 @@ CandidateFile entry(const fs::path& p, const std::string& rel) {
     f.kind = CandidateFile::Other;
   }
   return f;
-}
-uint64_t fnv(uint64_t h, const std::string& s) {
-  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-  return (h ^ 0xff) * 1099511628211ull;
 }
 }  // namespace
 
@@ -111,14 +108,14 @@ std::vector<std::string> refuse_candidate(const std::string& candidate) {
 }
 
 std::string candidate_hash(const std::string& candidate) {
-  uint64_t h = 1469598103934665603ull;
+  Digest h;
   for (const CandidateFile& f : candidate_files(candidate)) {
     if (f.kind == CandidateFile::Directory) continue;
-    if (!f.rel.empty()) h = fnv(h, f.rel);
-    if (f.kind == CandidateFile::Regular) h = fnv(h, read_text(f.path));
-    else h = fnv(fnv(h, f.kind == CandidateFile::Link ? "link" : "other"), f.link);
+    h.add(f.rel);
+    if (f.kind == CandidateFile::Regular) h.add("file").add(read_text(f.path));
+    else h.add(f.kind == CandidateFile::Link ? "link" : "other").add(f.link);
   }
-  return fmt::format("{:016x}", h);
+  return h.hex();
 }
 
 nlohmann::json candidate_sources(const std::string& candidate) {

@@ -26,7 +26,8 @@ struct CandidateFile {
 std::vector<CandidateFile> candidate_files(const std::string& candidate);
 // Diagnostics refusing the candidate; empty when it may be built.
 std::vector<std::string> refuse_candidate(const std::string& candidate);
-// FNV-1a 64 over every entry (relative path, kind, content or link target): the store's candidate hash.
+// SHA-256 over every entry (relative path, kind, content or link target; sandbox/digest.h): the store's candidate
+// hash, which no other candidate can be made to share.
 std::string candidate_hash(const std::string& candidate);
 // The text files of a candidate (relative path -> content; large or binary files replaced by a note, links named).
 nlohmann::json candidate_sources(const std::string& candidate);

@@ -25,6 +25,7 @@
 #include "op/npy.h"
 #include "perf/eager.h"
 #include "perf/profile.h"
+#include "sandbox/digest.h"
 #include "sandbox/paths.h"
 #include "tile/compile.h"
 
@@ -231,14 +232,6 @@ std::string cache_dir(const EvalOptions& o) {
   return std::string(home ? home : "/tmp") + "/.cache/kgen";
 }
 
-namespace {
-uint64_t fnv(uint64_t h, const std::string& s) {
-  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-  return (h ^ 0xff) * 1099511628211ull;
-}
-std::string hex(uint64_t h) { return fmt::format("{:016x}", h); }
-}  // namespace
-
 bool prefetch_references(const EvalOptions& o, const std::vector<std::string>& tasks, int jobs, std::string& note) {
   if (tasks.empty()) return true;
   std::string script = std::string(KGEN_SOURCE_DIR) + "/python/kgen_eval/reference.py";
@@ -284,9 +277,9 @@ static bool compile_tile(const EvalOptions& o, std::string& project, std::vector
     if (diags.empty()) diags.push_back("error[compile] " + o.candidate + ": the tile program did not compile");
     return false;
   }
-  uint64_t h = 1469598103934665603ull;
-  for (const auto& [rel, text] : r.files) h = fnv(fnv(h, rel), text);
-  const fs::path dir = fs::path(cache_dir(o)) / "tile" / hex(h);
+  Digest h;
+  for (const auto& [rel, text] : r.files) h.add(rel).add(text);
+  const fs::path dir = fs::path(cache_dir(o)) / "tile" / h.hex(32);
   if (fs::exists(dir / "done", ec)) {
     project = dir.string();
     return true;
@@ -306,11 +299,11 @@ static bool compile_tile(const EvalOptions& o, std::string& project, std::vector
 }
 
 std::string task_hash_of(const std::string& task) {
-  if (!is_npukb_task(task)) return hex(fnv(1469598103934665603ull, read_text(task)));
-  uint64_t h = 1469598103934665603ull;   // an NPUKernelBench folder: the files its harness reads
-  for (const char* f : {"module.py", "prepare_inputs.py", "test_cases.csv", "pybind.cpp"})
-    h = fnv(h, read_text(task + "/validation/" + f));
-  return hex(h);
+  Digest h;
+  if (!is_npukb_task(task)) return h.add(read_text(task)).hex();
+  for (const char* f : {"module.py", "prepare_inputs.py", "test_cases.csv", "pybind.cpp"})   // an NPUKernelBench
+    h.add(read_text(task + "/validation/" + f));                                             // folder: what it reads
+  return h.hex();
 }
 std::string candidate_hash_of(const std::string& candidate) { return candidate_hash(candidate); }
 

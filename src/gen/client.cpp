@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "gen/http.h"
+#include "sandbox/digest.h"
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
@@ -27,14 +28,6 @@ namespace {
 
 constexpr double kMaxWaitS = 60;  // a single backoff wait never exceeds this, whatever Retry-After says
 
-std::string fnv1a64_hex(const std::string& s) {
-  uint64_t h = 14695981039346656037ull;  // the FNV-1a 64 offset basis, 0xcbf29ce484222325
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  return fmt::format("{:016x}", h);
-}
 
 std::string head(const std::string& s, size_t n) { return s.size() <= n ? s : s.substr(0, n) + "..."; }
 
@@ -221,7 +214,7 @@ std::string ChatClient::request_body(const ChatRequest& q) const {
   return body.dump();  // nlohmann's objects sort their keys: the dump is canonical
 }
 
-std::string ChatClient::cache_key(const ChatRequest& q) const { return fnv1a64_hex(request_body(q) + "\n" + q.salt); }
+std::string ChatClient::cache_key(const ChatRequest& q) const { return sha256_hex(request_body(q) + "\n" + q.salt, 32); }
 
 Usage ChatClient::usage() const {
   std::lock_guard<std::mutex> lk(mu_);
@@ -232,7 +225,7 @@ ChatReply ChatClient::chat(const ChatRequest& q) {
   auto t0 = std::chrono::steady_clock::now();
   ChatReply r;
   const std::string body = request_body(q);
-  r.cache_key = fnv1a64_hex(body + "\n" + q.salt);
+  r.cache_key = sha256_hex(body + "\n" + q.salt, 32);
   auto finish = [&](ChatReply& rep) -> ChatReply {
     rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::lock_guard<std::mutex> lk(mu_);

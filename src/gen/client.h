@@ -3,7 +3,7 @@
 // Retry-After), bounds concurrent requests, counts tokens and cost, and keeps a content-addressed cache of replies
 // on disk so that a rerun is reproducible and costs nothing.
 //
-// Cache: CACHE_DIR/<key>.json where key = FNV-1a 64 (hex) of the canonical request (model, messages, temperature,
+// Cache: CACHE_DIR/<key>.json where key = SHA-256 (32 hex digits) of the canonical request (model, messages, temperature,
 // top_p, max_tokens, n, seed, and ChatRequest::salt). The base URL and the API key are not part of the key: the same
 // model served elsewhere gives a reply from the same distribution. Entries are written atomically (temp + rename);
 // an unreadable entry is ignored (and overwritten). Only successful replies are cached.

@@ -13,31 +13,17 @@
 
 #include "op/host_pch.h"
 #include "op/imports.h"
+#include "sandbox/digest.h"
 #include "sandbox/paths.h"
 
 namespace kgen::op {
 namespace fs = std::filesystem;
 
 namespace {
-struct Hash {
-  uint64_t a = 1469598103934665603ull, b = 0x9e3779b97f4a7c15ull;
-  void add(const void* p, size_t n) {
-    auto* s = static_cast<const unsigned char*>(p);
-    for (size_t i = 0; i < n; ++i) {
-      a = (a ^ s[i]) * 1099511628211ull;
-      b = (b ^ s[i]) * 0x100000001b3ull + 0x7f4a7c15ull;
-    }
-  }
-  void add(const std::string& s) {
-    add(s.data(), s.size());
-    uint64_t n = s.size();
-    add(&n, sizeof n);
-  }
-  std::string hex() const {
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(a), static_cast<unsigned long long>(b));
-    return buf;
-  }
+// Build-cache keys: SHA-256 (sandbox/digest.h), 32 hex digits in file names. No candidate's project can be made to
+// share another's key and so load the other's compiled library.
+struct Hash : kgen::Digest {
+  std::string hex() { return Digest::hex(32); }
 };
 
 

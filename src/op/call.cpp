@@ -34,11 +34,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sandbox/paths.h"
 #include "op/aclnn_call.h"
 #include "op/aclnn_session.h"
 #include "op/build.h"
 #include "op/npy.h"
+#include "sandbox/digest.h"
+#include "sandbox/paths.h"
 
 namespace kgen::op {
 namespace {
@@ -51,10 +52,6 @@ std::string slurp(const std::string& path) {
   return s.str();
 }
 
-uint64_t fnv(const std::string& s, uint64_t h = 1469598103934665603ull) {
-  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-  return h;
-}
 
 std::string shim_dir() { return kgen::sandbox::paths().source_dir + "/include/torch_shim"; }
 std::string src_dir() { return kgen::sandbox::paths().source_dir + "/src"; }
@@ -135,8 +132,9 @@ BindBuild build_bind(const std::string& bind_path) {
   std::string entry = shim_dir() + "/kgen_bind_entry.cpp";
   std::vector<std::string> cmd = {"g++", "-std=c++17", "-O1", "-fPIC", "-shared", "-w", "-I" + shim_dir(),
                                   "-I" + src_dir(), "-DTORCH_EXTENSION_NAME=custom_ops_lib", bind_path, entry};
-  uint64_t h = fnv(text);
-  for (auto& a : cmd) h = fnv(a, h);
+  kgen::Digest h;   // the binding library's cache key (sandbox/digest.h)
+  h.add(text);
+  for (auto& a : cmd) h.add(a);
   // The shim's own sources (all headers under include/torch_shim) and the boundary header.
   std::error_code ec;
   std::vector<fs::path> shim_files;
@@ -144,11 +142,9 @@ BindBuild build_bind(const std::string& bind_path) {
        it.increment(ec))
     if (it->is_regular_file(ec)) shim_files.push_back(it->path());
   std::sort(shim_files.begin(), shim_files.end());
-  for (auto& f : shim_files) h = fnv(f.string() + slurp(f.string()), h);
-  h = fnv(slurp(src_dir() + "/op/aclnn_call.h"), h);
-  char hex[20];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
-  BuildOut r = compile_library(std::string("bind-") + hex + ".so", cmd, {fs::path(bind_path).parent_path().string()},
+  for (auto& f : shim_files) h.add(f.string()).add(slurp(f.string()));
+  h.add(slurp(src_dir() + "/op/aclnn_call.h"));
+  BuildOut r = compile_library("bind-" + h.hex(32) + ".so", cmd, {fs::path(bind_path).parent_path().string()},
                                bind_path, "python_bind_src");
   if (!r.ok) {
     b.diag = r.diag.rfind("error[compile]", 0) == 0 ? bind_diag(r.diag.substr(r.diag.find('\n') + 1), o, bind_path)

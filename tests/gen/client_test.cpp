@@ -2,6 +2,7 @@
 // retries, errors, timeouts, the cache and the concurrency gate.
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <openssl/evp.h>
 
 #include <memory>
 #include <httplib.h>
@@ -149,12 +150,17 @@ int closed_port() {
   return ntohs(a.sin_port);
 }
 
-std::string fnv_hex(const std::string& s) {  // the documented key function, computed independently
-  unsigned long long h = 14695981039346656037ull;
-  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-  char buf[17];
-  snprintf(buf, sizeof buf, "%016llx", h);
-  return buf;
+std::string sha256_32(const std::string& s) {  // the documented key function, computed independently
+  unsigned char md[EVP_MAX_MD_SIZE];
+  unsigned int n = 0;
+  EVP_Digest(s.data(), s.size(), md, &n, EVP_sha256(), nullptr);
+  std::string out;
+  char buf[3];
+  for (unsigned i = 0; i < 16; ++i) {
+    snprintf(buf, sizeof buf, "%02x", md[i]);
+    out += buf;
+  }
+  return out;
 }
 
 }  // namespace
@@ -234,10 +240,10 @@ TEST(ChatClient, RequestBodyFieldsAndAuthorization) {
   EXPECT_EQ(json::parse(ChatClient(seeded, "").request_body(request("x")))["seed"].get<long long>(), seeded.seed);
 }
 
-TEST(ChatClient, CacheKeyIsFnvOfBodyAndSalt) {
+TEST(ChatClient, CacheKeyIsSha256OfBodyAndSalt) {
   ChatClient client(endpoint("http://127.0.0.1:1/v1"), "");
   ChatRequest a = request("same", "s0"), b = request("same", "s1");
-  EXPECT_EQ(client.cache_key(a), fnv_hex(client.request_body(a) + "\n" + a.salt));
+  EXPECT_EQ(client.cache_key(a), sha256_32(client.request_body(a) + "\n" + a.salt));
   EXPECT_NE(client.cache_key(a), client.cache_key(b));
   EXPECT_EQ(client.request_body(a), client.request_body(b));  // the salt is not sent
   Endpoint other = endpoint("http://elsewhere:9/v1");
