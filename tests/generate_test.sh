@@ -218,6 +218,8 @@ start_server "$(script "$broken" "$good")"
   --trials 1 --jobs 1 --out bench --json > bench.json 2> bench.err
 rc=$?
 check "bench llm: exit 0" test "$rc" = 0
+check "bench llm: a progress line per round (compile error, then correct)" bash -c \
+  "grep -qE '^  activation/relu sample 0 round 0: compile-error' bench.err && grep -qE '^  activation/relu sample 0 round 1: correct, [0-9.]+x \(modeled, Ascend910B2\)' bench.err"
 py_check "bench llm: pass@1 1, compile@1 1, attempts in results.json, the loop's evaluation reused" bench.json bench/results.json <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1])); doc = json.load(open(sys.argv[2]))

@@ -101,11 +101,7 @@ int run_generate(GenerateCli& c) {
   std::mutex mu;
   lo.on_round = [&](const gen::RoundRecord& r) {
     std::lock_guard<std::mutex> lk(mu);
-    std::string what = r.verdict;
-    if (r.verdict == "correct") what += fmt::format(", {:.2f}x (modeled, {})", r.speedup, c.eval.soc);
-    if (!r.summary.empty()) what += ": " + r.summary.substr(0, 160);
-    std::cerr << fmt::format("sample {} round {}: {}{} ({:.1f} s)\n", r.sample, r.round, what,
-                             r.cached ? " [cached reply]" : "", r.seconds);
+    std::cerr << gen::round_line(r, c.eval.soc) << "\n";
   };
   fmt::print(stderr, "kgen generate: {} with {} at {} ({} target), {} sample(s) x up to {} round(s)\n", task.id,
              ep.model, ep.base_url, gen::target_name(s.prompt.target), c.samples, s.rounds);

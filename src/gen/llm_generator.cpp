@@ -38,6 +38,11 @@ eval::GenOutcome generate_one(const LlmSettings& s, ChatClient& client, const ev
   // Attempts live beside the samples in a '.'-folder, which the bench's candidate scan ignores.
   lo.work_dir = (fs::path(q.out_dir).parent_path().parent_path().parent_path() / ".attempts").string();
   TaskInfo task{q.task_id, q.task_id.substr(0, q.task_id.find('/')), q.task_path};
+  lo.on_round = [&](const RoundRecord& rec) {   // the bench's progress, a line per round of each sample
+    static std::mutex mu;
+    std::lock_guard<std::mutex> lk(mu);
+    fmt::print(stderr, "  {} {}\n", q.task_id, round_line(rec, q.soc));
+  };
   SampleResult r = run_sample(task, q.sample, lo, client, q.store);
   for (const auto& rec : r.rounds) g.seconds += rec.seconds;
   if (!r.error.empty()) {

@@ -183,4 +183,11 @@ SampleResult run_sample(const TaskInfo& task, int sample, const LoopOptions& o, 
   }
   return s;
 }
+std::string round_line(const RoundRecord& r, const std::string& soc) {
+  std::string what = r.verdict;
+  if (r.verdict == "correct") what += fmt::format(", {:.2f}x (modeled, {})", r.speedup, soc);
+  if (!r.summary.empty()) what += ": " + r.summary.substr(0, 160);
+  return fmt::format("sample {} round {}: {}{} ({:.1f} s)", r.sample, r.round, what, r.cached ? " [cached reply]" : "",
+                     r.seconds);
+}
 }  // namespace kgen::gen

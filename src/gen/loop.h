@@ -59,4 +59,7 @@ struct LoopOptions {
 SampleResult run_sample(const TaskInfo& task, int sample, const LoopOptions& o, ChatClient& client,
                         eval::Store* store);
 using eval::better;   // eval/result.h: the order that picks a sample's best round
+// One progress line for a round: "sample 0 round 1: correct, 1.02x (modeled, Ascend910B2) (3.2 s)", with the
+// round's first diagnostic or why it had no code, and "[cached reply]" when the reply came from the cache.
+std::string round_line(const RoundRecord& r, const std::string& soc);
 }  // namespace kgen::gen
