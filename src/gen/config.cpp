@@ -1,10 +1,12 @@
-// kgen.toml: a small TOML subset (tables, key = string | number | boolean, comments) with precise errors, and the
-// resolution of --model/--base-url and friends to an Endpoint.
+// kgen.toml, parsed by toml++ (Debian's libtomlplusplus-dev) and checked against its schema here with precise errors
+// (file:line:col, the known keys, a did-you-mean), and the resolution of --model/--base-url and friends to an
+// Endpoint.
 #include "gen/config.h"
 
 #include "tile/diag.h"
 
 #include <fmt/format.h>
+#include <toml++/toml.h>
 
 #include <algorithm>
 #include <cctype>
@@ -21,194 +23,6 @@ namespace fs = std::filesystem;
 
 namespace kgen::gen {
 namespace {
-
-// ---- Values and the per-line scanner ------------------------------------------------------------------------------
-
-struct Value {
-  enum Kind { String, Int, Float, Bool } kind = String;
-  std::string str;        // String
-  double num = 0;         // Int and Float
-  long long integer = 0;  // Int
-  bool boolean = false;   // Bool
-  int col = 0;            // 1-based column of the value's first character
-  std::string text;       // the value as written, for messages
-};
-
-const char* kind_name(Value::Kind k) {
-  switch (k) {
-    case Value::String: return "a string";
-    case Value::Int: return "an integer";
-    case Value::Float: return "a floating-point number";
-    case Value::Bool: return "a boolean";
-  }
-  return "a value";
-}
-
-// A parse error at a 1-based line and column.
-struct ParseError {
-  int line, col;
-  std::string msg;
-};
-
-bool bare_key_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'; }
-
-class LineScanner {
- public:
-  LineScanner(const std::string& line, int lineno) : s_(line), line_(lineno) {}
-  void skip_ws() {
-    while (p_ < s_.size() && (s_[p_] == ' ' || s_[p_] == '\t')) ++p_;
-  }
-  bool at_end_or_comment() {
-    skip_ws();
-    return p_ >= s_.size() || s_[p_] == '#';
-  }
-  char peek() const { return p_ < s_.size() ? s_[p_] : '\0'; }
-  int col() const { return static_cast<int>(p_) + 1; }
-  void advance() { ++p_; }
-  [[noreturn]] void fail(int col, std::string msg) const { throw ParseError{line_, col, std::move(msg)}; }
-
-  // Nothing but a comment may follow a complete statement.
-  void expect_end(const std::string& after) {
-    if (!at_end_or_comment())
-      fail(col(), fmt::format("unexpected '{}' after {}; put each setting on its own line (comments start with #)",
-                              s_.substr(p_, 20), after));
-  }
-
-  // A bare key (letters, digits, _ and -) or a quoted one.
-  std::string key() {
-    skip_ws();
-    if (peek() == '"' || peek() == '\'') return string_value().str;
-    size_t start = p_;
-    while (p_ < s_.size() && bare_key_char(s_[p_])) ++p_;
-    if (p_ == start)
-      fail(col(), p_ < s_.size() ? fmt::format("expected a key, found '{}'", s_[p_]) : "expected a key, found the end of the line");
-    return s_.substr(start, p_ - start);
-  }
-
-  Value value() {
-    skip_ws();
-    Value v;
-    v.col = col();
-    size_t start = p_;
-    char c = peek();
-    if (c == '\0' || c == '#') fail(col(), "expected a value after '=' (a \"string\", a number, or true/false)");
-    if (c == '"' || c == '\'') {
-      v = string_value();
-    } else if (c == '[' || c == '{') {
-      fail(col(), "arrays and inline tables are not part of kgen.toml's TOML subset (strings, numbers, true/false)");
-    } else if (std::isdigit(static_cast<unsigned char>(c)) || c == '+' || c == '-' || c == '.') {
-      v = number_value();
-    } else {
-      while (p_ < s_.size() && !std::isspace(static_cast<unsigned char>(s_[p_])) && s_[p_] != '#') ++p_;
-      std::string word = s_.substr(start, p_ - start);
-      if (word == "true" || word == "false") {
-        v.kind = Value::Bool;
-        v.boolean = word == "true";
-      } else {
-        fail(v.col, fmt::format("'{}' is not a value: strings need quotes (\"{}\"), booleans are true or false", word,
-                                word));
-      }
-    }
-    v.col = static_cast<int>(start) + 1;
-    v.text = s_.substr(start, p_ - start);
-    return v;
-  }
-
- private:
-  Value string_value() {
-    Value v;
-    v.kind = Value::String;
-    int open_col = col();
-    char q = peek();
-    advance();
-    if (q == '"' && s_.compare(p_, 2, "\"\"") == 0)
-      fail(open_col, "multi-line strings (\"\"\") are not part of kgen.toml's TOML subset");
-    while (true) {
-      if (p_ >= s_.size()) fail(open_col, fmt::format("unterminated string: add the closing {}", q));
-      char c = s_[p_++];
-      if (c == q) break;
-      if (q == '"' && c == '\\') v.str += escape(open_col);
-      else v.str += c;
-    }
-    return v;
-  }
-
-  std::string escape(int open_col) {
-    (void)open_col;
-    int esc_col = col() - 1;
-    if (p_ >= s_.size()) fail(esc_col, "a backslash at the end of the line: write \\\\ for a backslash");
-    char e = s_[p_++];
-    switch (e) {
-      case 'n': return "\n";
-      case 't': return "\t";
-      case 'r': return "\r";
-      case 'b': return "\b";
-      case 'f': return "\f";
-      case '"': return "\"";
-      case '\\': return "\\";
-      case 'u':
-      case 'U': return unicode(e == 'u' ? 4 : 8, esc_col);
-      default:
-        fail(esc_col, fmt::format("unknown escape \\{} in a string: use \\\\ for a backslash, or a 'literal string'", e));
-    }
-  }
-
-  std::string unicode(int digits, int esc_col) {
-    if (p_ + digits > s_.size()) fail(esc_col, fmt::format("\\{} needs {} hex digits", digits == 4 ? 'u' : 'U', digits));
-    std::string hex = s_.substr(p_, digits);
-    for (char h : hex)
-      if (!std::isxdigit(static_cast<unsigned char>(h))) fail(esc_col, fmt::format("'{}' is not {} hex digits", hex, digits));
-    p_ += digits;
-    unsigned long cp = std::stoul(hex, nullptr, 16);
-    if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) fail(esc_col, fmt::format("U+{} is not a Unicode scalar value", hex));
-    std::string out;  // UTF-8
-    if (cp < 0x80) {
-      out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-      out += static_cast<char>(0xC0 | (cp >> 6));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-      out += static_cast<char>(0xE0 | (cp >> 12));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-      out += static_cast<char>(0xF0 | (cp >> 18));
-      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
-    return out;
-  }
-
-  Value number_value() {
-    Value v;
-    int start_col = col();
-    size_t start = p_;
-    while (p_ < s_.size() && !std::isspace(static_cast<unsigned char>(s_[p_])) && s_[p_] != '#') ++p_;
-    std::string raw = s_.substr(start, p_ - start);
-    std::string digits;  // TOML allows 1_000 for readability
-    for (char c : raw)
-      if (c != '_') digits += c;
-    bool is_float = digits.find_first_of(".eE") != std::string::npos;
-    errno = 0;
-    char* end = nullptr;
-    if (is_float) {
-      v.kind = Value::Float;
-      v.num = std::strtod(digits.c_str(), &end);
-    } else {
-      v.kind = Value::Int;
-      v.integer = std::strtoll(digits.c_str(), &end, 10);
-      v.num = static_cast<double>(v.integer);
-    }
-    if (digits.empty() || !end || *end != '\0' || errno == ERANGE || !std::isfinite(v.num))
-      fail(start_col, fmt::format("'{}' is not a number", raw));
-    return v;
-  }
-
-  const std::string& s_;
-  size_t p_ = 0;
-  int line_;
-};
 
 // ---- Endpoint fields ----------------------------------------------------------------------------------------------
 
@@ -256,110 +70,126 @@ std::string range_problem(const std::string& key, double v) {
   return "";
 }
 
-void set_field(Endpoint& ep, const Field& f, const Value& v, int line, const std::string& table) {
-  std::string key = f.name;
-  auto fail = [&](const std::string& msg) -> void { throw ParseError{line, v.col, msg}; };
+// A semantic error at a node of the parsed file.
+struct ParseError {
+  int line, col;
+  std::string msg;
+};
+ParseError at(const toml::source_region& r, std::string msg) {
+  return {static_cast<int>(r.begin.line), static_cast<int>(r.begin.column), std::move(msg)};
+}
+
+const char* kind_name(const toml::node& v) {
+  switch (v.type()) {
+    case toml::node_type::string: return "a string";
+    case toml::node_type::integer: return "an integer";
+    case toml::node_type::floating_point: return "a floating-point number";
+    case toml::node_type::boolean: return "a boolean";
+    case toml::node_type::array: return "an array";
+    case toml::node_type::table: return "a table";
+    default: return "a date or time";
+  }
+}
+
+// The value as written, for messages.
+std::string shown(const toml::node& v) {
+  std::ostringstream o;
+  v.visit([&](auto&& x) { o << x; });
+  return o.str();
+}
+
+void set_field(Endpoint& ep, const Field& f, const toml::node& v, const std::string& table) {
+  const std::string key = f.name;
+  auto fail = [&](const std::string& msg) -> void { throw at(v.source(), msg); };
   if (f.type == FieldType::Str) {
-    if (v.kind != Value::String)
-      fail(fmt::format("{} in [{}] expects a string, got {} {}: write {} = \"{}\"", key, table, kind_name(v.kind), v.text,
-                       key, v.text));
-    if (key == "base_url") ep.base_url = v.str;
-    else if (key == "model") ep.model = v.str;
-    else ep.api_key_env = v.str;
+    if (v.is_number() || v.is_boolean())
+      fail(fmt::format("{} in [{}] expects a string, got {} {}: write {} = \"{}\"", key, table, kind_name(v), shown(v),
+                       key, shown(v)));
+    if (!v.is_string()) fail(fmt::format("{} in [{}] expects a string, got {}", key, table, kind_name(v)));
+    const std::string str = v.as_string()->get();
+    if (key == "base_url") ep.base_url = str;
+    else if (key == "model") ep.model = str;
+    else ep.api_key_env = str;
     return;
   }
-  if (v.kind == Value::String)
-    fail(fmt::format("{} in [{}] expects a number, got the string {}: write {} = {} without quotes", key, table, v.text,
-                     key, v.str));
-  if (v.kind == Value::Bool) fail(fmt::format("{} in [{}] expects a number, got the boolean {}", key, table, v.text));
-  if (f.type == FieldType::Int && v.kind != Value::Int)
-    fail(fmt::format("{} in [{}] expects an integer, got {}", key, table, v.text));
-  if (std::string why = range_problem(key, v.num); !why.empty())
-    fail(fmt::format("{} in [{}] {}, got {}", key, table, why, v.text));
-  if (key == "temperature") ep.temperature = v.num;
-  else if (key == "top_p") ep.top_p = v.num;
-  else if (key == "max_tokens") ep.max_tokens = static_cast<int>(v.integer);
-  else if (key == "seed") ep.seed = v.integer;
-  else if (key == "timeout_s") ep.timeout_s = v.num;
-  else if (key == "retries") ep.retries = static_cast<int>(v.integer);
-  else if (key == "backoff_s") ep.backoff_s = v.num;
-  else if (key == "concurrency") ep.concurrency = static_cast<int>(v.integer);
-  else if (key == "usd_per_mtok_in") ep.usd_per_mtok_in = v.num;
-  else if (key == "usd_per_mtok_out") ep.usd_per_mtok_out = v.num;
+  if (v.is_string())
+    fail(fmt::format("{} in [{}] expects a number, got the string {}: write {} = {} without quotes", key, table,
+                     shown(v), key, v.as_string()->get()));
+  if (v.is_boolean()) fail(fmt::format("{} in [{}] expects a number, got the boolean {}", key, table, shown(v)));
+  if (!v.is_number()) fail(fmt::format("{} in [{}] expects a number, got {} {}", key, table, kind_name(v), shown(v)));
+  if (f.type == FieldType::Int && !v.is_integer())
+    fail(fmt::format("{} in [{}] expects an integer, got {}", key, table, shown(v)));
+  const long long integer = v.is_integer() ? v.as_integer()->get() : 0;
+  const double num = v.is_integer() ? static_cast<double>(integer) : v.as_floating_point()->get();
+  if (!std::isfinite(num)) fail(fmt::format("{} in [{}] must be a finite number, got {}", key, table, shown(v)));
+  if (std::string why = range_problem(key, num); !why.empty())
+    fail(fmt::format("{} in [{}] {}, got {}", key, table, why, shown(v)));
+  if (key == "temperature") ep.temperature = num;
+  else if (key == "top_p") ep.top_p = num;
+  else if (key == "max_tokens") ep.max_tokens = static_cast<int>(integer);
+  else if (key == "seed") ep.seed = integer;
+  else if (key == "timeout_s") ep.timeout_s = num;
+  else if (key == "retries") ep.retries = static_cast<int>(integer);
+  else if (key == "backoff_s") ep.backoff_s = num;
+  else if (key == "concurrency") ep.concurrency = static_cast<int>(integer);
+  else if (key == "usd_per_mtok_in") ep.usd_per_mtok_in = num;
+  else if (key == "usd_per_mtok_out") ep.usd_per_mtok_out = num;
 }
 
 // ---- The file ----------------------------------------------------------------------------------------------------
 
-struct ParseState {
-  GenConfig& c;
-  std::string table;                           // "" = top level, else the model table's name
-  std::map<std::string, int> table_lines;      // model table -> line of its header
-  std::map<std::string, int> key_lines;        // "table\nkey" -> line where it was set
-  std::map<std::string, bool> has_model_key;   // model table -> whether `model` was set
-};
-
-void parse_header(LineScanner& sc, int lineno, ParseState& st) {
-  int open_col = sc.col();
-  sc.advance();  // '['
-  if (sc.peek() == '[') sc.fail(open_col, "arrays of tables ([[...]]) are not part of kgen.toml's TOML subset");
-  std::vector<std::string> parts{sc.key()};
-  sc.skip_ws();
-  while (sc.peek() == '.') {
-    sc.advance();
-    parts.push_back(sc.key());
-    sc.skip_ws();
-  }
-  if (sc.peek() != ']') sc.fail(sc.col(), "expected ']' to close the table header");
-  sc.advance();
-  std::string shown;
-  for (const auto& p : parts) shown += (shown.empty() ? "" : ".") + p;
-  if (parts.size() != 2 || parts[0] != "model")
-    sc.fail(open_col + 1, fmt::format("unknown table [{}]: kgen.toml has top-level keys (default) and [model.NAME] "
-                                      "tables, e.g. [model.qwen]",
-                                      shown));
-  const std::string& name = parts[1];
-  if (auto it = st.table_lines.find(name); it != st.table_lines.end())
-    sc.fail(open_col, fmt::format("duplicate table [model.{}] (first defined at line {}); merge the two", name, it->second));
-  sc.expect_end(fmt::format("[model.{}]", name));
-  st.table_lines[name] = lineno;
-  st.table = name;
+// One [model.NAME] table into an Endpoint.
+Endpoint model_table(const std::string& name, const toml::table& t) {
   Endpoint ep;
   ep.name = name;
-  ep.model = name;  // the served model's name when the table has no `model` key
-  st.c.models[name] = ep;
+  ep.model = name;   // the served model's name when the table has no `model` key
+  for (auto&& [k, v] : t) {
+    const std::string key(k.str());
+    const Field* f = find_field(key);
+    if (!f)
+      throw at(k.source(), fmt::format("unknown key '{}' in [model.{}] (known: {}){}", key, name, known_fields(),
+                                       did_you_mean(key)));
+    set_field(ep, *f, v, "model." + name);
+  }
+  return ep;
 }
 
-void parse_key_value(LineScanner& sc, int lineno, ParseState& st) {
-  int key_col = sc.col();
-  std::string key = sc.key();
-  sc.skip_ws();
-  if (sc.peek() == '.') sc.fail(sc.col(), "dotted keys are not part of kgen.toml's TOML subset: use a [model.NAME] table");
-  if (sc.peek() != '=') sc.fail(sc.col(), fmt::format("expected '=' after the key '{}'", key));
-  sc.advance();
-  Value v = sc.value();
-  sc.expect_end(fmt::format("the value of {}", key));
-
-  std::string where = st.table.empty() ? "the top level" : fmt::format("[model.{}]", st.table);
-  std::string slot = st.table + "\n" + key;
-  if (auto it = st.key_lines.find(slot); it != st.key_lines.end())
-    sc.fail(key_col, fmt::format("duplicate key '{}' in {} (first set at line {})", key, where, it->second));
-  st.key_lines[slot] = lineno;
-
-  if (st.table.empty()) {
-    if (key != "default") {
-      std::string hint = find_field(key) ? fmt::format("; endpoint settings such as {} belong in a [model.NAME] table", key) : "";
-      sc.fail(key_col, fmt::format("unknown key '{}' at the top level (known: default){}", key, hint));
+// The parsed document against kgen.toml's schema: `default` and [model.NAME] tables.
+void read_document(const toml::table& doc, GenConfig& c) {
+  for (auto&& [k, v] : doc) {
+    const std::string key(k.str());
+    if (key == "default") {
+      if (!v.is_string())
+        throw at(v.source(), fmt::format("default expects a string (a [model.NAME] table's name), got {} {}",
+                                         kind_name(v), shown(v)));
+      c.default_model = v.as_string()->get();
+    } else if (key == "model") {
+      if (v.is_array_of_tables())
+        throw at(v.source(), "arrays of tables ([[model...]]) are not part of kgen.toml: write one [model.NAME] table "
+                             "per endpoint");
+      if (!v.is_table()) throw at(v.source(), fmt::format("model must hold [model.NAME] tables, got {}", kind_name(v)));
+      for (auto&& [mk, mv] : *v.as_table()) {
+        const std::string name(mk.str());
+        if (mv.is_array_of_tables())
+          throw at(mk.source(), fmt::format("arrays of tables ([[model.{}]]) are not part of kgen.toml: write one "
+                                            "[model.NAME] table per endpoint",
+                                            name));
+        if (!mv.is_table())
+          throw at(mk.source(), fmt::format("model.{} = {} at the top level: endpoint settings belong in a "
+                                            "[model.{}] table, one key per line",
+                                            name, shown(mv), name));
+        c.models[name] = model_table(name, *mv.as_table());
+      }
+    } else if (v.is_table()) {
+      throw at(k.source(), fmt::format("unknown table [{}]: kgen.toml has top-level keys (default) and [model.NAME] "
+                                       "tables, e.g. [model.qwen]",
+                                       key));
+    } else {
+      const std::string hint =
+          find_field(key) ? fmt::format("; endpoint settings such as {} belong in a [model.NAME] table", key) : "";
+      throw at(k.source(), fmt::format("unknown key '{}' at the top level (known: default){}", key, hint));
     }
-    if (v.kind != Value::String)
-      throw ParseError{lineno, v.col, fmt::format("default expects a string (a [model.NAME] table's name), got {} {}",
-                                                  kind_name(v.kind), v.text)};
-    st.c.default_model = v.str;
-    return;
   }
-  const Field* f = find_field(key);
-  if (!f)
-    sc.fail(key_col, fmt::format("unknown key '{}' in {} (known: {}){}", key, where, known_fields(), did_you_mean(key)));
-  set_field(st.c.models[st.table], *f, v, lineno, "model." + st.table);
 }
 
 std::string read_file(const std::string& path, std::string& err) {
@@ -423,22 +253,23 @@ std::string find_config_file(const std::string& explicit_path) {
 bool parse_config(const std::string& text, const std::string& path, GenConfig& c, std::string& err) {
   GenConfig out;
   out.path = path;
-  ParseState st{out, "", {}, {}, {}};
-  std::string name = path.empty() ? "kgen.toml" : path;
-  std::istringstream in(text);
-  std::string line;
-  int lineno = 0;
+  const std::string name = path.empty() ? "kgen.toml" : path;
   try {
-    while (std::getline(in, line)) {
-      ++lineno;
-      if (!line.empty() && line.back() == '\r') line.pop_back();  // CRLF files
-      if (lineno == 1 && line.compare(0, 3, "\xEF\xBB\xBF") == 0) line.erase(0, 3);  // a UTF-8 byte-order mark
-      LineScanner sc(line, lineno);
-      if (sc.at_end_or_comment()) continue;
-      if (sc.peek() == '[') parse_header(sc, lineno, st);
-      else parse_key_value(sc, lineno, st);
-    }
-  } catch (const ParseError& e) {
+    const toml::table doc = toml::parse(text, name);
+    read_document(doc, out);
+  } catch (const toml::parse_error& e) {   // the syntax, by toml++
+    const auto& b = e.source().begin;
+    const std::string what(e.description());
+    std::string hint = " (kgen.toml is TOML: https://toml.io)";   // and for the mistakes people make most, what to do
+    if (what.find("could not determine value type") != std::string::npos)
+      hint = ": strings need quotes, e.g. base_url = \"http://127.0.0.1:8000/v1\"";
+    else if (what.find("unescaped control characters") != std::string::npos)
+      hint = ": is the string's closing quote missing?";
+    else if (what.find("cannot redefine") != std::string::npos)
+      hint = ": each table and each key once; merge the two";
+    err = fmt::format("{}:{}:{}: {}{}", name, b.line, b.column, what, hint);
+    return false;
+  } catch (const ParseError& e) {          // the schema, here
     err = fmt::format("{}:{}:{}: {}", name, e.line, e.col, e.msg);
     return false;
   }

@@ -1,6 +1,6 @@
 // Model endpoints from kgen.toml, and resolving `--model M [--base-url U]` to an Endpoint.
 //
-// kgen.toml (a small TOML subset: tables, `key = value` with strings, numbers and booleans, # comments):
+// kgen.toml (TOML, parsed by toml++; the schema: a top-level `default` and [model.NAME] tables of Endpoint fields):
 //   default = "qwen"                       # optional: the endpoint used when --model is not given
 //   [model.qwen]                           # --model qwen, --generator llm:qwen
 //   base_url = "http://127.0.0.1:8000/v1"
