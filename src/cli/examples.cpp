@@ -1,11 +1,10 @@
 #include "cli/examples.h"
 
 #include <algorithm>
-#include <atomic>
 #include <filesystem>
 #include <fstream>
-#include <thread>
 
+#include "base/parallel.h"
 #include "sandbox/paths.h"
 #include "sandbox/process.h"
 
@@ -93,13 +92,7 @@ std::vector<ExampleResult> run_examples(const ExamplesOptions& o) {
     if (o.filter.empty() || f.find(o.filter) != std::string::npos) files.push_back(f);
   fs::create_directories(o.work_dir);
   std::vector<ExampleResult> results(files.size());
-  std::atomic<size_t> next{0};
-  std::vector<std::thread> pool;
-  for (int t = 0; t < std::max(1, o.jobs); ++t)
-    pool.emplace_back([&] {
-      for (size_t i; (i = next++) < files.size();) results[i] = run_one(o, files[i]);
-    });
-  for (auto& t : pool) t.join();
+  parallel_for(files.size(), o.jobs, [&](size_t i) { results[i] = run_one(o, files[i]); });
   return results;
 }
 }  // namespace kgen::cli

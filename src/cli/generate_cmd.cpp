@@ -4,13 +4,12 @@
 
 #include "cli/sandbox_flags.h"
 
-#include <atomic>
 #include <filesystem>
 #include <fmt/core.h>
 #include <iostream>
 #include <mutex>
-#include <thread>
 
+#include "base/parallel.h"
 #include "cli/llm_options.h"
 #include "sandbox/paths.h"
 #include "eval/evaluate.h"
@@ -107,13 +106,9 @@ int run_generate(GenerateCli& c) {
              ep.model, ep.base_url, gen::target_name(s.prompt.target), c.samples, s.rounds);
 
   std::vector<gen::SampleResult> results(c.samples);
-  std::atomic<int> next{0};
-  auto worker = [&] {
-    for (int k; (k = next.fetch_add(1)) < c.samples;) results[k] = gen::run_sample(task, k, lo, client, store.get());
-  };
-  std::vector<std::thread> pool;
-  for (int i = 0; i < std::min(c.jobs, c.samples); ++i) pool.emplace_back(worker);
-  for (auto& t : pool) t.join();
+  parallel_for(static_cast<size_t>(c.samples), c.jobs, [&](size_t k) {
+    results[k] = gen::run_sample(task, static_cast<int>(k), lo, client, store.get());
+  });
 
   std::vector<eval::EvalResult> best_per_sample;
   int best = -1;

@@ -20,9 +20,9 @@
 #include <optional>
 #include <set>
 #include <sstream>
-#include <thread>
 #include <tuple>
 
+#include "base/parallel.h"
 #include "eval/candidate_files.h"
 #include "eval/eval_internal.h"
 #include "eval/reference.h"
@@ -246,7 +246,6 @@ bool generate_all(const BenchOptions& o, const std::vector<BenchTask>& tasks, co
   BenchProgress pr;
   pr.phase = "generate";
   pr.total = static_cast<int>(jobs.size());
-  std::atomic<size_t> next{0};
   // A generator that cannot work (its program missing, its endpoint down) fails every sample the same way: after
   // kSameFailures identical failures and no success (or one fatal failure) the bench stops, instead of scoring the
   // whole suite as compile errors.
@@ -256,82 +255,78 @@ bool generate_all(const BenchOptions& o, const std::vector<BenchTask>& tasks, co
   std::string first_failure, stop_reason;
   std::atomic<bool> stop{false};
   auto t0 = std::chrono::steady_clock::now();
-  auto worker = [&] {
-    for (size_t i; !stop && (i = next.fetch_add(1)) < jobs.size();) {
-      const Job& j = jobs[i];
-      fs::path out = j.folder / std::to_string(j.sample);
-      std::error_code e2;
-      fs::create_directories(out, e2);
-      GenRequest q{fs::absolute(j.task->path).string(), j.task->id, j.sample, out.string(), o.eval.soc, &o.eval, store};
-      GenOutcome g = gen(q);
-      if (g.not_covered) {
-        fs::remove_all(out, e2);
-        std::lock_guard<std::mutex> lk(mu);
-        ++pr.done;
-        continue;
-      }
-      if (g.ok) {
-        // A folder holding one .py (a MultiKernelBench submission) or one .tile program and nothing else: <k>.py,
-        // <k>.tile.
-        std::vector<fs::path> files;
-        for (auto it = fs::directory_iterator(out, e2); !e2 && it != fs::directory_iterator(); it.increment(e2))
-          files.push_back(it->path());
-        if (files.size() == 1 && (files[0].extension() == ".py" || files[0].extension() == ".tile") &&
-            fs::is_regular_file(files[0], e2)) {
-          fs::rename(files[0], j.folder / (std::to_string(j.sample) + files[0].extension().string()), e2);
-          fs::remove(out, e2);
-        }
-        std::string werr;
-        if (!write_atomic(j.stamp, j.stamp_text, werr)) g.diagnostics.push_back("note: " + werr);
-      } else {
-        fs::remove_all(out, e2);
-      }
+  auto generate = [&](size_t i) {
+    const Job& j = jobs[i];
+    fs::path out = j.folder / std::to_string(j.sample);
+    std::error_code e2;
+    fs::create_directories(out, e2);
+    GenRequest q{fs::absolute(j.task->path).string(), j.task->id, j.sample, out.string(), o.eval.soc, &o.eval, store};
+    GenOutcome g = gen(q);
+    if (g.not_covered) {
+      fs::remove_all(out, e2);
       std::lock_guard<std::mutex> lk(mu);
       ++pr.done;
-      if (g.ok) {
-        ++succeeded;
-      } else if (!stop) {
-        std::string why, same;   // the message, and the message with this task's names taken out
-        for (const std::string& d : g.diagnostics) why += (why.empty() ? "" : "\n") + d;
-        same = std::regex_replace(replace_all(replace_all(why, j.task->path, "TASK.py"), j.task->id, "TASK"),
-                                  std::regex(" sample [0-9]+"), " sample K");
-        if (failures++ == 0) first_failure = same;
-        else if (same != first_failure) failures_differ = true;   // failing in different ways: it can work
-        if (g.fatal || (succeeded == 0 && !failures_differ && failures == kSameFailures)) {
-          stop = true;
-          stop_reason = fmt::format("the generator {} {}; stopped before the rest of the suite. Its message:\n{}",
-                                    o.generator,
-                                    g.fatal ? "cannot reach its model"
-                                            : fmt::format("failed the same way on its first {} generations",
-                                                          kSameFailures),
-                                    why.empty() ? "(none)" : why);
-        }
-      }
-      if (!g.ok) {
-        EvalResult r;
-        r.task_id = j.task->id;
-        r.category = j.task->category;
-        r.level = j.task->level;
-        r.candidate = "(" + o.generator + ")";
-        r.candidate_kind = "none";
-        r.task_hash = task_hash_of(j.task->path);
-        r.kgen_version = KGEN_VERSION;
-        r.soc = o.eval.soc;
-        r.sample = j.sample;
-        r.verdict = g.no_code ? Verdict::NoCode : Verdict::CompileError;
-        r.diagnostics = g.diagnostics;
-        r.seconds = g.seconds;
-        failed.push_back(std::move(r));
-      }
-      pr.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      pr.eta_s = pr.elapsed_s / pr.done * (pr.total - pr.done);
-      pr.current = j.task->id;
-      if (o.progress) o.progress(pr);
+      return;
     }
+    if (g.ok) {
+      // A folder holding one .py (a MultiKernelBench submission) or one .tile program and nothing else: <k>.py,
+      // <k>.tile.
+      std::vector<fs::path> files;
+      for (auto it = fs::directory_iterator(out, e2); !e2 && it != fs::directory_iterator(); it.increment(e2))
+        files.push_back(it->path());
+      if (files.size() == 1 && (files[0].extension() == ".py" || files[0].extension() == ".tile") &&
+          fs::is_regular_file(files[0], e2)) {
+        fs::rename(files[0], j.folder / (std::to_string(j.sample) + files[0].extension().string()), e2);
+        fs::remove(out, e2);
+      }
+      std::string werr;
+      if (!write_atomic(j.stamp, j.stamp_text, werr)) g.diagnostics.push_back("note: " + werr);
+    } else {
+      fs::remove_all(out, e2);
+    }
+    std::lock_guard<std::mutex> lk(mu);
+    ++pr.done;
+    if (g.ok) {
+      ++succeeded;
+    } else if (!stop) {
+      std::string why, same;   // the message, and the message with this task's names taken out
+      for (const std::string& d : g.diagnostics) why += (why.empty() ? "" : "\n") + d;
+      same = std::regex_replace(replace_all(replace_all(why, j.task->path, "TASK.py"), j.task->id, "TASK"),
+                                std::regex(" sample [0-9]+"), " sample K");
+      if (failures++ == 0) first_failure = same;
+      else if (same != first_failure) failures_differ = true;   // failing in different ways: it can work
+      if (g.fatal || (succeeded == 0 && !failures_differ && failures == kSameFailures)) {
+        stop = true;
+        stop_reason = fmt::format("the generator {} {}; stopped before the rest of the suite. Its message:\n{}",
+                                  o.generator,
+                                  g.fatal ? "cannot reach its model"
+                                          : fmt::format("failed the same way on its first {} generations",
+                                                        kSameFailures),
+                                  why.empty() ? "(none)" : why);
+      }
+    }
+    if (!g.ok) {
+      EvalResult r;
+      r.task_id = j.task->id;
+      r.category = j.task->category;
+      r.level = j.task->level;
+      r.candidate = "(" + o.generator + ")";
+      r.candidate_kind = "none";
+      r.task_hash = task_hash_of(j.task->path);
+      r.kgen_version = KGEN_VERSION;
+      r.soc = o.eval.soc;
+      r.sample = j.sample;
+      r.verdict = g.no_code ? Verdict::NoCode : Verdict::CompileError;
+      r.diagnostics = g.diagnostics;
+      r.seconds = g.seconds;
+      failed.push_back(std::move(r));
+    }
+    pr.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    pr.eta_s = pr.elapsed_s / pr.done * (pr.total - pr.done);
+    pr.current = j.task->id;
+    if (o.progress) o.progress(pr);
   };
-  std::vector<std::thread> pool;
-  for (int i = 0; i < std::min<int>(o.jobs, static_cast<int>(jobs.size())); ++i) pool.emplace_back(worker);
-  for (auto& t : pool) t.join();
+  parallel_for(jobs.size(), o.jobs, generate, &stop);
   if (stop) {
     err = stop_reason;
     return false;
@@ -477,7 +472,6 @@ bool run_bench(const BenchOptions& o, BenchRun& run, std::string& err) {
   for (auto& r : results)
     if (r && r->verdict == Verdict::Correct) ++pr.passed;
   std::vector<std::string> inflight;
-  std::atomic<size_t> next{0};
   auto t0 = std::chrono::steady_clock::now();
   auto notify = [&](const EvalResult* fin) {  // mu held
     pr.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -486,36 +480,32 @@ bool run_bench(const BenchOptions& o, BenchRun& run, std::string& err) {
     pr.finished = fin;
     if (o.progress) o.progress(pr);
   };
-  auto worker = [&] {
-    while (true) {
-      size_t k = next.fetch_add(1);
-      if (k >= todo.size()) return;
-      const Item& it = items[todo[k]];
-      {
-        std::lock_guard<std::mutex> g(mu);
-        inflight.push_back(it.cand.task_id);
-        notify(nullptr);
-      }
-      EvalOptions eo = eval_opts;
-      eo.task = it.task->path;
-      eo.candidate = it.cand.path;
-      if (!eo.profile_dir.empty())   // --profile DIR: DIR/<category>/<task>/s<sample>/
-        eo.profile_dir = fmt::format("{}/{}/s{}", eo.profile_dir, it.task->id, it.cand.sample);
-      EvalResult r = evaluate(eo);
-      r.sample = it.cand.sample;
-      if (r.task_id.empty()) r.task_id = it.task->id;
-      std::string perr;
-      EvalResult keyed = r;   // stored under the settings-qualified key (evaluate.h)
-      keyed.candidate_hash = stored_candidate_key(r.candidate_hash, eo);
-      bool stored = store->put(keyed, perr);
+  auto evaluate_one = [&](size_t k) {
+    const Item& it = items[todo[k]];
+    {
       std::lock_guard<std::mutex> g(mu);
-      if (!stored) run.notes.push_back(perr);
-      inflight.erase(std::find(inflight.begin(), inflight.end(), it.cand.task_id));
-      ++pr.done;
-      if (r.verdict == Verdict::Correct) ++pr.passed;
-      results[todo[k]] = std::move(r);
-      notify(&*results[todo[k]]);
+      inflight.push_back(it.cand.task_id);
+      notify(nullptr);
     }
+    EvalOptions eo = eval_opts;
+    eo.task = it.task->path;
+    eo.candidate = it.cand.path;
+    if (!eo.profile_dir.empty())   // --profile DIR: DIR/<category>/<task>/s<sample>/
+      eo.profile_dir = fmt::format("{}/{}/s{}", eo.profile_dir, it.task->id, it.cand.sample);
+    EvalResult r = evaluate(eo);
+    r.sample = it.cand.sample;
+    if (r.task_id.empty()) r.task_id = it.task->id;
+    std::string perr;
+    EvalResult keyed = r;   // stored under the settings-qualified key (evaluate.h)
+    keyed.candidate_hash = stored_candidate_key(r.candidate_hash, eo);
+    bool stored = store->put(keyed, perr);
+    std::lock_guard<std::mutex> g(mu);
+    if (!stored) run.notes.push_back(perr);
+    inflight.erase(std::find(inflight.begin(), inflight.end(), it.cand.task_id));
+    ++pr.done;
+    if (r.verdict == Verdict::Correct) ++pr.passed;
+    results[todo[k]] = std::move(r);
+    notify(&*results[todo[k]]);
   };
   // One secret seed for the run's secret trials (the same for every candidate of a task, so their references are
   // computed once), their references in a folder of the run, removed when it ends.
@@ -534,10 +524,7 @@ bool run_bench(const BenchOptions& o, BenchRun& run, std::string& err) {
     if (std::find(ref_tasks.begin(), ref_tasks.end(), items[i].task->path) == ref_tasks.end())
       ref_tasks.push_back(items[i].task->path);
   if (std::string note; !prefetch_references(eval_opts, ref_tasks, o.jobs, note)) run.notes.push_back(note);
-  std::vector<std::thread> pool;
-  int n = std::min<int>(o.jobs, static_cast<int>(todo.size()));
-  for (int i = 0; i < n; ++i) pool.emplace_back(worker);
-  for (auto& t : pool) t.join();
+  parallel_for(todo.size(), o.jobs, evaluate_one);
   run.evaluated = static_cast<int>(todo.size());
   for (auto& r : results) run.results.push_back(std::move(*r));
   for (auto& r : gen_failed) run.results.push_back(std::move(r));
