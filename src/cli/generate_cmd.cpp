@@ -93,6 +93,7 @@ int run_generate(GenerateCli& c) {
   gen::LoopOptions lo;
   lo.prompt = s.prompt;
   lo.prompt.soc = c.eval.soc;
+  lo.prompt.context_tokens = ep.context_tokens;
   lo.rounds = s.rounds;
   lo.improve_rounds = s.improve_rounds;
   lo.eval = c.eval;

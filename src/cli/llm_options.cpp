@@ -21,6 +21,9 @@ void add_llm_options(CLI::App* cmd, LlmCli& c) {
   cmd->add_option("--temperature", c.over.temperature, "Sampling temperature (default 0.8 or the config's)");
   cmd->add_option("--top-p", c.over.top_p, "Nucleus sampling (default 0.95 or the config's)");
   cmd->add_option("--max-tokens", c.over.max_tokens, "Largest reply, tokens (default 8192 or the config's)");
+  cmd->add_option("--context-tokens", c.over.context_tokens,
+                  "The model's context window in tokens (default the config's, else large): below 32768 a tile "
+                  "prompt carries a compact summary of the language instead of the whole reference");
   cmd->add_option("--llm-seed", c.over.seed, "Sampling seed sent to the server; sample k uses seed + k");
   cmd->add_option("--request-timeout", c.over.timeout_s, "One request's wall-clock limit, seconds (default 600)");
   cmd->add_option("--retries", c.over.retries, "Retries on 429, 5xx and dropped connections (default 4)");
@@ -32,9 +35,9 @@ void add_llm_options(CLI::App* cmd, LlmCli& c) {
 std::string llm_fingerprint(const LlmCli& c) {
   const auto& v = c.over;
   return fmt::format("target={} rounds={} improve={} examples={} prompts={} temperature={} top_p={} max_tokens={} "
-                     "seed={} config={}",
+                     "seed={} config={} context={}",
                      c.target, c.rounds, c.improve, c.examples, c.prompts_dir, v.temperature, v.top_p, v.max_tokens,
-                     v.seed, c.config);
+                     v.seed, c.config, v.context_tokens);
 }
 
 bool llm_settings(const LlmCli& c, const std::string& cache_root, gen::LlmSettings& s, std::string& err) {

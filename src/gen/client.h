@@ -30,6 +30,8 @@ struct Endpoint {
   double backoff_s = 2;                             // first wait; doubles each retry (Retry-After wins when larger)
   int concurrency = 4;                              // requests in flight at once through one client
   double usd_per_mtok_in = 0, usd_per_mtok_out = 0; // cost accounting (0: free / unknown)
+  int context_tokens = 0;                           // the model's context window (0: large or unknown); below 32768
+                                                    // the tile prompt carries a compact language reference (prompt.h)
 };
 
 struct ChatMessage {

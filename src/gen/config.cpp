@@ -36,7 +36,7 @@ constexpr Field kFields[] = {
     {"temperature", FieldType::Num},  {"top_p", FieldType::Num},         {"max_tokens", FieldType::Int},
     {"seed", FieldType::Int},         {"timeout_s", FieldType::Num},     {"retries", FieldType::Int},
     {"backoff_s", FieldType::Num},    {"concurrency", FieldType::Int},   {"usd_per_mtok_in", FieldType::Num},
-    {"usd_per_mtok_out", FieldType::Num},
+    {"usd_per_mtok_out", FieldType::Num},   {"context_tokens", FieldType::Int},
 };
 
 std::string known_fields() {
@@ -67,6 +67,7 @@ std::string range_problem(const std::string& key, double v) {
   if (key == "top_p" && (v <= 0 || v > 1)) return "must be in (0, 1]";
   if ((key == "max_tokens" || key == "concurrency") && v < 1) return "must be >= 1";
   if (key == "timeout_s" && v <= 0) return "must be > 0";
+  if (key == "context_tokens" && v < 0) return "must be >= 0 (0: large or unknown)";
   return "";
 }
 
@@ -134,6 +135,7 @@ void set_field(Endpoint& ep, const Field& f, const toml::node& v, const std::str
   else if (key == "concurrency") ep.concurrency = static_cast<int>(integer);
   else if (key == "usd_per_mtok_in") ep.usd_per_mtok_in = num;
   else if (key == "usd_per_mtok_out") ep.usd_per_mtok_out = num;
+  else if (key == "context_tokens") ep.context_tokens = static_cast<int>(integer);
 }
 
 // ---- The file ----------------------------------------------------------------------------------------------------
@@ -312,6 +314,7 @@ bool resolve_endpoint(const GenConfig& c, const std::string& model, const Endpoi
   if (o.retries >= 0) e.retries = o.retries;
   if (o.concurrency >= 0) e.concurrency = o.concurrency;
   if (o.seed >= 0) e.seed = o.seed;
+  if (o.context_tokens >= 0) e.context_tokens = o.context_tokens;
 
   if (e.base_url.empty()) {
     if (from_table)

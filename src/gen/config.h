@@ -30,7 +30,7 @@ bool load_config(const std::string& path, GenConfig& c, std::string& err);
 struct EndpointOverrides {                         // command-line values; empty / negative: not given
   std::string base_url, api_key_env;
   double temperature = -1, top_p = -1, timeout_s = -1;
-  int max_tokens = -1, retries = -1, concurrency = -1;
+  int max_tokens = -1, retries = -1, concurrency = -1, context_tokens = -1;
   long long seed = -1;
 };
 // model: a [model.NAME] table of c, else the served model name used ad hoc (base URL from the overrides or

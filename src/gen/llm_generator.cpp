@@ -31,6 +31,7 @@ eval::GenOutcome generate_one(const LlmSettings& s, ChatClient& client, const ev
   LoopOptions lo;
   lo.prompt = s.prompt;
   lo.prompt.soc = q.soc;
+  lo.prompt.context_tokens = client.endpoint().context_tokens;
   lo.rounds = s.rounds;
   lo.improve_rounds = s.improve_rounds;
   if (q.eval) lo.eval = *q.eval;

@@ -10,12 +10,15 @@
 #include <set>
 #include <sstream>
 
+#include "gen/compact_reference.h"
 #include "perf/profile.h"
 
 namespace fs = std::filesystem;
 
 namespace kgen::gen {
 namespace {
+// A context this large takes the whole tile-language reference (about 22k tokens) with room for examples and reply.
+constexpr int kFullReferenceContext = 32768;
 
 bool read_text(const fs::path& p, std::string& out) {
   std::ifstream f(p, std::ios::binary);
@@ -249,7 +252,11 @@ bool language_text(const PromptOptions& o, std::string& out, std::string& err) {
   }
   for (const fs::path& p : {pd / "tile-language.md", pd.parent_path() / "docs" / "tile-language.md",
                             fs::path(KGEN_SOURCE_DIR) / "docs" / "tile-language.md"})
-    if (read_text(p, out)) return true;
+    if (read_text(p, out)) {
+      if (o.context_tokens > 0 && o.context_tokens < kFullReferenceContext)   // a small context: the summary
+        out = compact_tile_reference(out, static_cast<size_t>(0.40 * o.context_tokens * 3.5));
+      return true;
+    }
   err = fmt::format("cannot read docs/tile-language.md (looked in {} and {}/docs)", pd.string(), KGEN_SOURCE_DIR);
   return false;
 }
@@ -273,6 +280,13 @@ bool base_vars(const TaskInfo& task, const PromptOptions& o, std::map<std::strin
   if (!language_text(o, v["language"], err)) return false;
   v["language"] = trim_newlines(v["language"]);
   if (!render_examples(task, o, v["examples"], err)) return false;
+  // A small context: fewer examples while the prompt would take more than 70 % of it (the reply needs the rest).
+  for (PromptOptions fewer = o; o.context_tokens > 0 && fewer.examples > 1 &&
+                                estimate_tokens(v["language"] + v["examples"] + v["task_source"]) >
+                                    static_cast<size_t>(0.70 * o.context_tokens);) {
+    --fewer.examples;
+    if (!render_examples(task, fewer, v["examples"], err)) return false;
+  }
   std::string fmt_text, fmt_path;
   if (!read_template(o, fmt::format("format_{}.md", target_name(o.target)), fmt_text, fmt_path, err)) return false;
   if (!fill_template(fmt_text, fmt_path, v, v["reply_format"], err)) return false;

@@ -6,7 +6,8 @@
 //   task_source                    the task's reference .py, verbatim
 //   soc, soc_facts                 the SoC profile's name and a few lines of facts (AI cores, vector cores, UB, L1,
 //                                  L0A/B/C sizes, HBM bandwidth) from hardware/<soc>.json (src/perf/profile.h)
-//   language                       the target's reference: docs/tile-language.md (tile) or prompts/ascendc_api.md
+//   language                       the target's reference: docs/tile-language.md (tile; its compact summary for a
+//                                  model with context_tokens below 32768) or prompts/ascendc_api.md
 //   examples                       the expert examples (below), each: its task's reference source, then its solution
 //   reply_format                   how the reply must give the code (prompts/format_<target>.md)
 //   feedback, previous             (repair only) what the evaluator found; the code of the previous attempt
@@ -36,6 +37,10 @@ struct PromptOptions {
   std::string candidates_dir;                            // ascendc examples; default KGEN_SOURCE_DIR/candidates
   std::string suite_dir;                                 // the examples' task sources; default KGEN_SOURCE_DIR/tasks
   int examples = 2;
+  int context_tokens = 0;                                // the model's context window (Endpoint::context_tokens):
+                                                         // below 32768 a tile prompt carries compact_tile_reference()
+                                                         // in at most 40 % of it, and fewer examples when the prompt
+                                                         // would pass 70 % (the rest is the reply's)
 };
 
 struct TaskInfo {

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "scratch_dir.h"
+#include "gen/compact_reference.h"
 #include "gen/prompt.h"
 
 namespace fs = std::filesystem;
@@ -292,4 +293,50 @@ TEST(PromptMessages, UnknownSocOrTaskIsAnError) {
   t.path = "/nonexistent/relu.py";
   EXPECT_FALSE(initial_messages(t, o2, m, err));
   EXPECT_NE(err.find("/nonexistent/relu.py"), std::string::npos) << err;
+}
+
+// A model with a small context gets the compact summary of the language (gen/compact_reference.h), within 40 % of its
+// context, and fewer examples when the prompt would pass 70 %; a large or unknown context gets the whole reference.
+TEST(PromptMessages, SmallContextGetsTheCompactReference) {
+  const std::string lang = slurp(kSrc / "docs" / "tile-language.md");
+  TaskInfo t = task("activation/leaky_relu");
+  std::vector<ChatMessage> full, small, tiny;
+  std::string err;
+  PromptOptions o;
+  ASSERT_TRUE(initial_messages(t, o, full, err)) << err;
+  o.context_tokens = 16384;
+  ASSERT_TRUE(initial_messages(t, o, small, err)) << err;
+  o.context_tokens = 2048;
+  ASSERT_TRUE(initial_messages(t, o, tiny, err)) << err;
+  const std::string full_all = full[0].content + full[1].content, small_all = small[0].content + small[1].content;
+  EXPECT_NE(full_all.find(lang.substr(lang.size() / 2, 300)), std::string::npos);   // all of it
+  EXPECT_NE(small_all.find("A summary of docs/tile-language.md"), std::string::npos);
+  EXPECT_LE(estimate_tokens(small_all), static_cast<size_t>(0.75 * 16384)) << estimate_tokens(small_all);
+  EXPECT_LT(small_all.size(), full_all.size() / 2);
+  // every program form's heading is still named, and the function table is whole
+  std::istringstream in(lang);
+  for (std::string l; std::getline(in, l);)
+    if (l.rfind("### ", 0) == 0 && l.find("Functions") == std::string::npos && l.rfind("### Fused", 0) != 0)
+      EXPECT_NE(small_all.find(l), std::string::npos) << l;
+  for (const char* fn : {"`gelu_tanh`", "`logcumsumexp(", "`where(mask, a, b)`", "`cast(v, dtype)`"})
+    EXPECT_NE(small_all.find(fn), std::string::npos) << fn;
+  // a 2k context: less detail, and one example (two would pass 70 % of it)
+  EXPECT_LT(tiny[0].content.size() + tiny[1].content.size(), small_all.size());
+  EXPECT_EQ(choose_examples(t, PromptOptions{}).size(), 2u);
+  size_t shown = 0;
+  for (size_t p = tiny[1].content.find("### Example: "); p != std::string::npos;
+       p = tiny[1].content.find("### Example: ", p + 1))
+    ++shown;
+  EXPECT_EQ(shown, 1u);
+}
+
+TEST(CompactReference, DeterministicAndWithinItsBudget) {
+  const std::string lang = slurp(kSrc / "docs" / "tile-language.md");
+  for (size_t budget : {30000u, 12000u, 6000u, 2000u}) {
+    const std::string a = compact_tile_reference(lang, budget), b = compact_tile_reference(lang, budget);
+    EXPECT_EQ(a, b);
+    EXPECT_LE(a.size(), budget);
+    EXPECT_NE(a.find("kernel softmax(x: T[*m, n])"), std::string::npos) << budget;   // the introduction's example
+  }
+  EXPECT_EQ(compact_tile_reference(lang, 30000).find("## Lowering"), std::string::npos);   // internals left out
 }
