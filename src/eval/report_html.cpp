@@ -302,6 +302,12 @@ std::string time_scatter(const std::vector<Point>& pts) {
                    svgn(top + side / 2));
   o += fmt::format("<text x=\"{}\" y=\"{}\" class=\"small\" text-anchor=\"end\">y = x</text>\n",
                    svgn(left + side - 6), svgn(top + 34));
+  // The legend: what a point is, and which side is faster.
+  o += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"4\" fill=\"{}\"/><text x=\"{}\" y=\"{}\" class=\"small\">a case of a "
+                   "correct result</text><text x=\"{}\" y=\"{}\" class=\"small\">above the line: the candidate is "
+                   "faster</text>\n",
+                   svgn(left + 12), svgn(top + 14), verdict_colour("correct"), svgn(left + 20), svgn(top + 18),
+                   svgn(left + 8), svgn(top + 32));
   for (const auto& p : pts)
     o += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"4\" fill=\"{}\" fill-opacity=\"0.75\"><title>{}</title>"
                      "</circle>\n",
