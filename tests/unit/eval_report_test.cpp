@@ -160,8 +160,9 @@ TEST(EvalReport, StructureEscapingAndContent) {
   EXPECT_NE(html.find("<circle"), std::string::npos);
   // Two time-scatter points (the two correct cases; the wrong answer's modeled time is not the task's work) and two
   // roofline points (the cases with modeled bytes and flops): 0.5 FLOP/B at 1e6 flops / 10 us = 50 GFLOP/s, and
-  // 2 FLOP/B at 800 GFLOP/s.
-  EXPECT_EQ(count(html, "<circle"), 4u);
+  // 2 FLOP/B at 800 GFLOP/s; and the scatter's legend swatch.
+  EXPECT_EQ(count(html, "<circle"), 5u);
+  EXPECT_NE(html.find("above the line: the candidate is faster"), std::string::npos);
   EXPECT_EQ(html.find("reduce/sum_dim [default] (wrong-answer): candidate"), std::string::npos);
   // The tolerance-normalised error column; the missing tasks on one line, not a row each.
   EXPECT_NE(html.find(">err / tol</th>"), std::string::npos);
