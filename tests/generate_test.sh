@@ -253,6 +253,53 @@ check "bench llm: the table says it is after the repair rounds, then each round"
   "grep -q 'metrics after the repair rounds' bench2.txt && grep -qE 'round 0 \(first reply\) +compile@1 +0.0%  pass@1 +0.0%' bench2.txt && grep -qE 'after round 1 +compile@1 +100.0%  pass@1 +100.0%' bench2.txt"
 check "bench llm: no 'nothing changed' on a generator run" bash -c "! grep -q 'nothing changed' bench2.txt"
 
+# ---- kgen data export: training rows from the stores the LLM runs filled (docs/data.md) ----
+# bench/results.db: relu's sample 0 failed its round 0 (compile error) and was fixed in round 1: one sft row from the
+# correct result (the generation prompt -> the program, as the reply format asks) and one repair row (the repair
+# prompt -> the fixing reply). Then two samples of one round, the first broken, the second correct: one DPO pair.
+for f in chat sharegpt alpaca; do
+  "$KGEN" data export --store bench/results.db --format $f --out "data/$f.jsonl" > "data-$f.txt" 2>&1
+  check "data export --format $f: exit 0, 1 sft and 1 repair row" grep -q "2 row(s) (1 repair, 1 sft)" "data-$f.txt"
+done
+start_server "$(script "$broken" "$good")"
+"$KGEN" bench --suite "$SRC/tasks" --generator llm:fake-model --base-url "http://127.0.0.1:$PORT/v1" --no-cache \
+  --filter activation/relu --samples 2 --rounds 1 --trials 1 --jobs 1 --no-perf-shape --out dpo > dpo.txt 2>&1
+"$KGEN" data export --store dpo/results.db --format dpo --out data/dpo.jsonl > data-dpo.txt 2>&1
+check "data export --format dpo: one pair (the correct sample over the broken one)" grep -q "1 row(s) (1 dpo)" data-dpo.txt
+py_check "data export: each layout's fields, the prompt as generation sends it, the reply as the format asks, provenance" "$SRC" <<'PY'
+import json, sys
+src = sys.argv[1]
+prog = open(f"{src}/kernels/activation/relu.tile").read().rstrip("\n")
+rows = {f: [json.loads(l) for l in open(f"data/{f}.jsonl")] for f in ("chat", "sharegpt", "alpaca", "dpo")}
+for f, rs in rows.items():
+    for r in rs:
+        p = r["provenance"]
+        assert r["kind"] in ("sft", "repair", "dpo") and p["task_id"] == "activation/relu" and p["soc"] == "Ascend910B2", (f, r["kind"], p)
+        assert p["kgen_version"] and p["source"] in ("result", "trajectory"), p
+chat = {r["kind"]: r for r in rows["chat"]}
+sft, rep = chat["sft"], chat["repair"]
+assert [m["role"] for m in sft["messages"]] == ["system", "user", "assistant"], [m["role"] for m in sft["messages"]]
+assert "activation/relu" in sft["messages"][1]["content"] and "tile" in sft["messages"][0]["content"]
+assert sft["messages"][2]["content"] == "```tile\n" + prog + "\n```", sft["messages"][2]["content"][:200]
+assert sft["provenance"]["verdict"] == "correct" and len(sft["provenance"]["candidate_hash"]) == 64 and sft["provenance"]["task_hash"]
+roles = [m["role"] for m in rep["messages"]]
+assert roles[-1] == "assistant" and "assistant" in roles[:-1] and rep["provenance"]["round"] == 1, roles
+assert "relux" in "".join(m["content"] for m in rep["messages"][:-1]) and prog in rep["messages"][-1]["content"]
+sg = {r["kind"]: r for r in rows["sharegpt"]}["sft"]
+assert sg["system"] == sft["messages"][0]["content"] and [c["from"] for c in sg["conversations"]] == ["human", "gpt"]
+al = {r["kind"]: r for r in rows["alpaca"]}
+assert al["sft"]["instruction"] == sft["messages"][1]["content"] and al["sft"]["output"] == sft["messages"][2]["content"]
+assert al["repair"]["history"] and al["repair"]["output"] == rep["messages"][-1]["content"]
+(d,) = rows["dpo"]
+assert [m["role"] for m in d["prompt"]] == ["system", "user"] and prog in d["chosen"][0]["content"], d["prompt"]
+assert "relux" in d["rejected"][0]["content"] and d["provenance"]["rejected"]["verdict"] == "not correct"
+PY
+"$KGEN" data export --store nope.db --format chat --out data/x.jsonl > data-bad.txt 2>&1
+check "data export: a missing store is exit 2, named, and nothing written" bash -c \
+  "test $? = 2 && grep -q 'nope.db: no such results store' data-bad.txt && ! test -e nope.db && ! test -e data/x.jsonl"
+"$KGEN" data export --store bench/results.db --format csv --out data/x.jsonl > data-bad2.txt 2>&1
+check "data export: an unknown format is exit 2 with the known ones" bash -c "test $? = 2 && grep -q 'chat, sharegpt, alpaca' data-bad2.txt"
+
 # ---- an endpoint nothing listens at: exit 1 at once, the endpoint named, no minute of retries ----
 t0=$(date +%s)
 rc=0; "${GEN[@]}" --base-url "http://127.0.0.1:9/v1" --no-cache --out out-refused > refused.out 2> refused.err || rc=$?

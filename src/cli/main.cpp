@@ -10,6 +10,7 @@
 #include "cli/bench_cmd.h"
 #include "cli/cc.h"
 #include "cli/compare_cmd.h"
+#include "cli/data_cmd.h"
 #include "cli/did_you_mean.h"
 #include "cli/eval_cmd.h"
 #include "cli/generate_cmd.h"
@@ -106,6 +107,7 @@ int main(int argc, char** argv) {
   kgen::cli::add_eval_command(app, exit_code);
   kgen::cli::add_bench_command(app, exit_code);
   kgen::cli::add_compare_command(app, exit_code);
+  kgen::cli::add_data_command(app, exit_code);
   kgen::cli::add_serve_command(app, exit_code);
   kgen::cli::add_generate_command(app, exit_code);
   kgen::cli::add_tile_command(app, exit_code);
