@@ -17,14 +17,25 @@ double host_call_us() {
   return us;
 }
 
+namespace {
+// `text` as one file-name component: letters, digits, '=', '.', '-', '_' kept, the rest '_'; `empty` when it is empty.
+std::string file_name(const std::string& text, const char* empty) {
+  std::string name = text.empty() ? std::string(empty) : text.substr(0, 120);
+  for (char& c : name)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '=' || c == '.' || c == '-' || c == '_')) c = '_';
+  return name;
+}
+}  // namespace
+
 bool add_launch(const std::string& bytes, const perf::Profile& p, bool lanes, Modeled& m, std::string& err) {
   perf::KTrace t;
   if (!perf::decode_ktrace(bytes, t, err)) return false;
   perf::Options o;
   o.keep_events = lanes || (!m.profile_prefix.empty() && m.profile_timeline);
   perf::Result r = perf::model(t, p, o);
+  // The kernel's name comes from the candidate's trace: made a file name here (no '/', so no path out of the folder).
   if (!m.profile_prefix.empty() &&
-      !perf::write_profile(r, p, fmt::format("{}_{}_{}", m.profile_prefix, m.launches, r.kernel.empty() ? "kernel" : r.kernel),
+      !perf::write_profile(r, p, fmt::format("{}_{}_{}", m.profile_prefix, m.launches, file_name(r.kernel, "kernel")),
                            m.profile_files))
     m.profile_files.push_back("error: cannot write the profile under " + m.profile_prefix);
   ++m.launches;
@@ -44,12 +55,7 @@ bool add_launch(const std::string& bytes, const perf::Profile& p, bool lanes, Mo
   return true;
 }
 
-std::string profile_prefix(const std::string& dir, const std::string& what) {
-  std::string name = what.empty() ? std::string("case") : what;
-  for (char& c : name)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '=' || c == '.' || c == '-' || c == '_')) c = '_';
-  return dir + "/" + name;
-}
+std::string profile_prefix(const std::string& dir, const std::string& what) { return dir + "/" + file_name(what, "case"); }
 
 void set_modeled(PerfResult& p, const Modeled& m) {
   p.modeled_us = m.us;

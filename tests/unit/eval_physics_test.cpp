@@ -2,6 +2,8 @@
 // claims less device time than writing the outputs takes is cheating, whatever host dispatch the model adds in
 // front of it.
 #include <gtest/gtest.h>
+#include <unistd.h>
+#include <filesystem>
 
 #include "eval/judge.h"
 #include "eval/modeled.h"
@@ -12,9 +14,9 @@ using namespace kgen;
 
 namespace {
 // One vector core with one Adds of `repeats` repeats: a trace that writes nothing to GM.
-std::string tiny_trace(uint32_t repeats) {
+std::string tiny_trace(uint32_t repeats, const std::string& kernel = "tiny") {
   perf::KTrace t;
-  t.kernel = "tiny";
+  t.kernel = kernel;
   t.block_dim = 1;
   perf::KCore c;
   perf::Op o;
@@ -60,4 +62,22 @@ TEST(EvalPhysics, EachLaunchIsOneCallOnTheHostPath) {
   EXPECT_NEAR(two.device_us, 2 * one.device_us, 1e-9);
   EXPECT_LT(two.us, 2 * one.us);
   EXPECT_GE(two.us, one.us + one.device_us - 1e-9);
+}
+
+// --profile files are named by the candidate's kernel name, which its (hostile) trace sets: never a path out of DIR.
+TEST(EvalPhysics, ProfileFilesStayInTheirFolderWhateverTheKernelIsCalled) {
+  const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / ("kgen_prof_" + std::to_string(::getpid()));
+  const perf::Profile p = perf::load_profile("Ascend910B2");
+  eval::Modeled m;
+  m.profile_prefix = eval::profile_prefix(dir.string(), "dtype=float16,batch=4");
+  EXPECT_EQ(m.profile_prefix, (dir / "dtype=float16_batch=4").string());
+  std::string err;
+  ASSERT_TRUE(eval::add_launch(tiny_trace(1, "../../escape/x"), p, false, m, err)) << err;
+  ASSERT_FALSE(m.profile_files.empty());
+  for (const std::string& f : m.profile_files) {
+    EXPECT_EQ(std::filesystem::path(f).parent_path(), dir) << f;
+    EXPECT_EQ(f.find('/', dir.string().size() + 1), std::string::npos) << f;
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir.parent_path().parent_path() / "escape"));
+  std::filesystem::remove_all(dir);
 }
