@@ -26,13 +26,9 @@ CLI::App* add_data_command(CLI::App& app, int& exit_code) {
   e->callback([o, &exit_code] {
     data::ExportSummary s;
     std::string err;
-    if (!data::export_rows(*o, s, err)) {
-      std::cerr << "kgen data export: " << err << "\n";
-      exit_code = err.rfind("--out", 0) == 0 && err.find("cannot") != std::string::npos ? 1 : 2;
-      return;
-    }
-    std::cout << data::summary_text(*o, s);
-    exit_code = 0;
+    exit_code = data::export_rows(*o, s, err);
+    if (exit_code != 0) std::cerr << "kgen data export: " << err << "\n";
+    else std::cout << data::summary_text(*o, s);
   });
   return d;
 }

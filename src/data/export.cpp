@@ -17,6 +17,7 @@
 #include "eval/evaluate.h"
 #include "eval/store.h"
 #include "gen/prompt.h"
+#include "op/project.h"
 #include "sandbox/digest.h"
 #include "sandbox/paths.h"
 #include "sandbox/process.h"
@@ -37,19 +38,12 @@ struct Pair {                             // dpo
   json provenance;
 };
 
-std::string read_file(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
 // The candidate as the reply format of its target asks (prompts/format_*.md): a tile program in one ```tile block;
 // an op project's files each in a block whose info string is the language and the path.
 bool reply_of(const eval::EvalResult& r, std::string& reply, gen::Target& target) {
   if (r.candidate_kind == "tile") {
     target = gen::Target::Tile;
-    std::string prog = read_file(r.candidate);
+    std::string prog = op::read_text(r.candidate);
     while (!prog.empty() && prog.back() == '\n') prog.pop_back();
     reply = "```tile\n" + prog + "\n```";
     return true;
@@ -64,7 +58,7 @@ bool reply_of(const eval::EvalResult& r, std::string& reply, gen::Target& target
   std::sort(rels.begin(), rels.end());
   if (rels.empty()) return false;
   for (const auto& rel : rels) {
-    std::string text = read_file(fs::path(r.candidate) / rel);
+    std::string text = op::read_text((fs::path(r.candidate) / rel).string());
     while (!text.empty() && text.back() == '\n') text.pop_back();
     reply += (reply.empty() ? "" : "\n\n") + fmt::format("```cpp {}\n{}\n```", rel, text);
   }
@@ -159,12 +153,12 @@ bool write_lines(const std::string& out, const std::vector<json>& rows, std::str
 }
 }  // namespace
 
-bool export_rows(const ExportOptions& o, ExportSummary& s, std::string& err) {
+int export_rows(const ExportOptions& o, ExportSummary& s, std::string& err) {
   const std::set<std::string> formats{"chat", "sharegpt", "alpaca", "dpo"};
   if (!formats.count(o.format)) {
     err = fmt::format("--format {}: unknown (chat, sharegpt, alpaca for sft and repair rows; dpo for preference pairs)",
                       o.format);
-    return false;
+    return 2;
   }
   std::set<std::string> kinds;
   for (std::stringstream ks(o.kinds); ks.good();) {
@@ -172,26 +166,26 @@ bool export_rows(const ExportOptions& o, ExportSummary& s, std::string& err) {
     std::getline(ks, k, ',');
     if (k != "sft" && k != "repair") {
       err = fmt::format("--kinds {}: '{}' is not a kind (sft, repair; preference pairs are --format dpo)", o.kinds, k);
-      return false;
+      return 2;
     }
     kinds.insert(k);
   }
   if (o.out.empty()) {
     err = "--out FILE is required (the JSON-lines file to write)";
-    return false;
+    return 2;
   }
   std::error_code ec;
   if (!fs::is_regular_file(o.store, ec)) {
     err = fmt::format("--store {}: no such results store (kgen bench writes OUT/results.db)", o.store);
-    return false;
+    return 2;
   }
   auto store = eval::Store::open(o.store, err);
-  if (!store) return false;
+  if (!store) return 2;
   std::string qerr;
   const std::vector<eval::EvalResult> results = store->all(&qerr);
   if (!qerr.empty()) {
     err = fmt::format("--store {}: {}", o.store, qerr);
-    return false;
+    return 2;
   }
   const std::string suite = o.suite.empty() ? sandbox::paths().source_dir + "/tasks" : o.suite;
 
@@ -199,15 +193,19 @@ bool export_rows(const ExportOptions& o, ExportSummary& s, std::string& err) {
   std::vector<Pair> pairs;
   std::set<std::string> seen;   // content digests of rows written: a rerun's duplicate records count once
   auto skip = [&](const std::string& why) { ++s.skipped[why]; };
-  auto too_big_or_bad = [&](const std::string& text) {
-    if (text.size() > o.max_reply_bytes) return skip(fmt::format("reply over {} bytes", o.max_reply_bytes)), true;
-    if (!sandbox::valid_utf8(text)) return skip("reply not UTF-8"), true;
-    return false;
+  auto too_big_or_bad = [&](const std::string& text) {   // counted as skipped when it is
+    if (text.size() > o.max_reply_bytes) skip(fmt::format("reply over {} bytes", o.max_reply_bytes));
+    else if (!sandbox::valid_utf8(text)) skip("reply not UTF-8");
+    else return false;
+    return true;
   };
   auto add = [&](Row r) {
     Digest d;
     for (const auto& m : r.messages) d.add(m.role).add(m.content);
-    if (!seen.insert(r.kind + d.hex()).second) return skip("duplicate row");
+    if (!seen.insert(r.kind + d.hex()).second) {
+      skip("duplicate row");
+      return;
+    }
     ++s.rows[r.kind];
     rows.push_back(std::move(r));
   };
@@ -321,7 +319,7 @@ bool export_rows(const ExportOptions& o, ExportSummary& s, std::string& err) {
   } else {
     for (const Row& r : rows) lines.push_back(layout(r, o.format));
   }
-  return write_lines(o.out, lines, err);
+  return write_lines(o.out, lines, err) ? 0 : 1;
 }
 
 std::string summary_text(const ExportOptions& o, const ExportSummary& s) {

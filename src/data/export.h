@@ -30,7 +30,8 @@ struct ExportSummary {
   std::map<std::string, int> skipped;    // by reason
   int tasks = 0;
 };
-// False with err (precise) when the store cannot be read, an option is wrong or the file cannot be written.
-bool export_rows(const ExportOptions& o, ExportSummary& s, std::string& err);
+// 0 when the file is written; 2 with err (precise) when an option is wrong or the store cannot be read; 1 with err
+// when the file cannot be written. The CLI's exit status.
+int export_rows(const ExportOptions& o, ExportSummary& s, std::string& err);
 std::string summary_text(const ExportOptions& o, const ExportSummary& s);
 }  // namespace kgen::data

@@ -406,6 +406,19 @@ const char* pipe_colour(const std::string& pipe) {
   return "#9e9e9e";   // S
 }
 
+// The time axis of the timeline charts: five gridlines over [label_w, label_w + plot_w] from y = top to base, labelled
+// in us of the kernel body below base.
+std::string time_grid(double label_w, double plot_w, double top, double base, double body_us) {
+  std::string o;
+  for (int k = 0; k <= 4; ++k) {
+    const double x = label_w + plot_w * k / 4;
+    o += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" class=\"grid\"/><text x=\"{0}\" y=\"{3}\" "
+                     "class=\"small\" text-anchor=\"middle\">{4} us</text>\n",
+                     svgn(x), svgn(top), svgn(base), svgn(base + 13), gnum(body_us * k / 4));
+  }
+  return o;
+}
+
 // The modeled timeline of one launch: a row per (core, pipe), busy spans as bars over the kernel body.
 std::string timeline_chart(const Timeline& t_in) {
   // Rows of pipes that did nothing (the scalar pipe of most kernels) are left out: an empty row says nothing.
@@ -424,12 +437,7 @@ std::string timeline_chart(const Timeline& t_in) {
                               "<title>modeled timeline of {}</title>\n",
                               svgn(w), svgn(h), svgn(w), svgn(h), esc(t.kernel));
   const double base = top + t.lanes.size() * row_h;
-  for (int k = 0; k <= 4; ++k) {
-    const double x = label_w + plot_w * k / 4;
-    o += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" class=\"grid\"/><text x=\"{0}\" y=\"{3}\" "
-                     "class=\"small\" text-anchor=\"middle\">{4} us</text>\n",
-                     svgn(x), svgn(top), svgn(base), svgn(base + 13), gnum(t.body_us * k / 4));
-  }
+  o += time_grid(label_w, plot_w, top, base, t.body_us);
   for (size_t i = 0; i < t.lanes.size(); ++i) {
     const TimelineLane& l = t.lanes[i];
     const double y = top + i * row_h;
@@ -468,12 +476,7 @@ std::string cores_overview_chart(const Timeline& t) {
                               "role=\"img\"><title>all {} cores of {} (modeled)</title>\n",
                               svgn(w), svgn(h), svgn(w), svgn(h), n, esc(t.kernel));
   const double base = top + n * row_h;
-  for (int k = 0; k <= 4; ++k) {
-    const double x = label_w + plot_w * k / 4;
-    o += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" class=\"grid\"/><text x=\"{0}\" y=\"{3}\" "
-                     "class=\"small\" text-anchor=\"middle\">{4} us</text>\n",
-                     svgn(x), svgn(top), svgn(base), svgn(base + 13), gnum(t.body_us * k / 4));
-  }
+  o += time_grid(label_w, plot_w, top, base, t.body_us);
   std::vector<std::string> pipes;
   for (size_t i = 0; i < n; ++i) {
     const TimelineCore& c = t.all_cores[i];

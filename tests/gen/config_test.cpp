@@ -81,6 +81,7 @@ backoff_s = 0.5
 concurrency = 8
 usd_per_mtok_in = 0.27
 usd_per_mtok_out = 1.10
+context_tokens = 16384
 
 [model."deepseek-chat"]
 base_url = "https://api.deepseek.com/v1"
@@ -111,6 +112,7 @@ TEST(GenConfig, ParsesAFullFile) {
   EXPECT_EQ(q.concurrency, 8);
   EXPECT_DOUBLE_EQ(q.usd_per_mtok_in, 0.27);
   EXPECT_DOUBLE_EQ(q.usd_per_mtok_out, 1.10);
+  EXPECT_EQ(q.context_tokens, 16384);
   const Endpoint& d = c.models.at("deepseek-chat");
   EXPECT_EQ(d.model, "deepseek-chat");  // no `model` key: the table's name is the served model
   EXPECT_EQ(d.api_key_env, "DEEPSEEK_API_KEY");
@@ -158,6 +160,7 @@ TEST(GenConfig, OtherTypeErrors) {
   expect_error_at("default = 3\n", 1, "3", "default expects a string");
   expect_error_at("[model.q]\ntop_p = 1.5\n", 2, "1.5", "must be in (0, 1]");
   expect_error_at("[model.q]\nconcurrency = 0\n", 2, "0", "must be >= 1");
+  expect_error_at("[model.q]\ncontext_tokens = -1\n", 2, "-1", "must be >= 0");
   expect_error_at("[model.q]\nmodel = [1, 2]\n", 2, "[1", "expects a string, got an array");
   expect_error_line("[model.q]\nbase_url = http://x/v1\n", 2, "strings need quotes");
   expect_error_line("[model.q]\ntemperature = 0.8x\n", 2, "floating-point");
@@ -260,7 +263,9 @@ TEST(GenConfig, ResolveFromATableWithOverrides) {
   o.timeout_s = 5;
   o.top_p = 0.9;
   o.api_key_env = "OTHER_KEY";
+  o.context_tokens = 8192;
   ASSERT_TRUE(resolve_endpoint(c, "qwen", o, ep, err)) << err;
+  EXPECT_EQ(ep.context_tokens, 8192);
   EXPECT_EQ(ep.base_url, o.base_url);  // the command line beats the table
   EXPECT_EQ(ep.temperature, o.temperature);
   EXPECT_EQ(ep.max_tokens, o.max_tokens);
