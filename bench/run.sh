@@ -25,3 +25,5 @@ echo "== timing-only runs at benchmark sizes (6.4 GB tensors, a 4096^3 matmul): 
 bench/timing_only.sh "$build" 3
 echo "== kgen serve under load: 2,000 requests over 60 s, 2 % fresh candidates (docs/rl.md)"
 bench/serve_load.sh "$build" 2000 60 0.02 2
+echo "== scale-out: the store's cost per result (SQLite, PostgreSQL), evaluations per minute with 1, 2, 4 Dask workers"
+bench/scale_out.sh "$build"

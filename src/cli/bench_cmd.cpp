@@ -222,7 +222,10 @@ CLI::App* add_bench_command(CLI::App& app, int& exit_code) {
   b->add_option("--trials", o.eval.trials, "Fresh random inputs per case")->capture_default_str();
   b->add_option("--timeout", o.eval.timeout_s, "Wall-clock limit of one candidate run, seconds")->capture_default_str();
   b->add_option("--out", o.out, "Output folder (results.json, report.html, results.db)")->capture_default_str();
-  b->add_option("--store", o.store, "Results store (SQLite; default OUT/results.db)");
+  b->add_option("--store", o.store, "Results store: a SQLite file (default OUT/results.db) or a postgresql:// URL "
+                                    "shared by benches on several hosts (each candidate evaluated once)");
+  b->add_option("--cluster", o.cluster, "Evaluate on the workers of this Dask scheduler (tcp://HOST:8786; default "
+                                        "$KGEN_CLUSTER), docs/scale-out.md");
   b->add_flag("--rerun", o.rerun, "Re-evaluate even what the store already holds");
   b->add_option("--profile", o.eval.profile_dir,
                 "Write each evaluated launch's modeled profile (report, lanes, Perfetto timeline) under "

@@ -13,7 +13,7 @@ CLI::App* add_data_command(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<data::ExportOptions>();
   auto* e = d->add_subcommand("export", "Rows for SFT (sft, repair) or DPO from a results store, every one backed by "
                                         "kgen's verdict, as JSON lines");
-  e->add_option("--store", o->store, "Results store (kgen bench writes OUT/results.db)")->required();
+  e->add_option("--store", o->store, "Results store: a SQLite file (kgen bench writes OUT/results.db) or a postgresql:// URL")->required();
   e->add_option("--format", o->format, "chat (messages), sharegpt, alpaca; or dpo (TRL preference pairs)")
       ->capture_default_str();
   e->add_option("--kinds", o->kinds, "Of chat/sharegpt/alpaca: sft, repair, or both (comma-separated)")

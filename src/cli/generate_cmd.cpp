@@ -90,6 +90,7 @@ int run_generate(GenerateCli& c) {
     return 1;
   }
   gen::ChatClient client(ep, s.cache_dir);
+  if (eval::Store::is_url(store_path)) client.use_store_cache(store.get());   // replies shared with the store's hosts
   gen::LoopOptions lo;
   lo.prompt = s.prompt;
   lo.prompt.soc = c.eval.soc;
@@ -160,7 +161,7 @@ int run_generate(GenerateCli& c) {
     j["usage"] = {{"replies", u.replies}, {"requests", u.requests}, {"cached", u.cached}, {"retries", u.retries},
                   {"failures", u.failures}, {"prompt_tokens", u.prompt_tokens},
                   {"completion_tokens", u.completion_tokens}, {"cost_usd", u.cost_usd}};
-    j["store"] = store_path;
+    j["store"] = store->path();
     std::cout << j.dump(1) << "\n";
   } else {
     fmt::print("\n{}", eval::metrics_table(m));
@@ -173,7 +174,7 @@ int run_generate(GenerateCli& c) {
       fmt::print("no sample produced a candidate\n");
     }
     fmt::print("{}\n", gen::usage_line(u));
-    fmt::print("trajectories: {} (kind prompt/response/verdict per round)\n", store_path);
+    fmt::print("trajectories: {} (kind prompt/response/verdict per round)\n", store->path());
   }
   if (!any_reply) return 1;
   return correct ? 0 : 3;
@@ -191,7 +192,7 @@ CLI::App* add_generate_command(CLI::App& app, int& exit_code) {
   g->add_option("--out", c->out, "Output folder: OUT/<task>/ the best candidate, OUT/.attempts/ every round, "
                                  "OUT/results.db the trajectories")
       ->capture_default_str();
-  g->add_option("--store", c->store, "Results store (default OUT/results.db)");
+  g->add_option("--store", c->store, "Results store: a SQLite file (default OUT/results.db) or a postgresql:// URL");
   g->add_option("--jobs", c->jobs, "Samples worked on at once")->capture_default_str();
   g->add_option("--soc", c->eval.soc, "SoC profile for the runs and the modeled times")->capture_default_str();
   g->add_option("--trials", c->eval.trials, "Fresh random inputs per case")->capture_default_str();

@@ -9,6 +9,7 @@
 
 #include "cli/bench_cmd.h"
 #include "cli/cc.h"
+#include "cli/cluster_cmd.h"
 #include "cli/compare_cmd.h"
 #include "cli/data_cmd.h"
 #include "cli/did_you_mean.h"
@@ -112,6 +113,7 @@ int main(int argc, char** argv) {
   kgen::cli::add_generate_command(app, exit_code);
   kgen::cli::add_tile_command(app, exit_code);
   kgen::cli::add_sandbox_command(app, exit_code);
+  kgen::cli::add_cluster_command(app, exit_code);
 
   try {
     app.parse(argc, argv);

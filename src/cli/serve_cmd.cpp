@@ -101,8 +101,14 @@ CLI::App* add_serve_command(CLI::App& app, int& exit_code) {
   v->add_option("--request-timeout", s.request_timeout_s,
                 "Seconds a request waits for its evaluations; beyond: 504, the work goes on into the store")
       ->capture_default_str();
-  v->add_option("--store", s.store, "Results store (SQLite; default WORK/results.db): repeated requests answered "
-                                    "from it, across restarts");
+  v->add_option("--drain-timeout", s.drain_timeout_s,
+                "After SIGTERM: seconds to finish queued and running evaluations while /health says 503 draining and "
+                "new work gets 503 (0: stop at once; a second signal stops at once)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  v->add_option("--store", s.store, "Results store: a SQLite file (default WORK/results.db) or a postgresql:// "
+                                    "URL shared by several kgen serve instances; repeated requests answered from it, "
+                                    "across restarts and instances");
   v->add_option("--work", s.jobs.work, "Where tasks and candidates from requests are written (default "
                                        "<cache>/serve)");
   v->add_option("--suite", s.jobs.suite, "Task suite for task_id lookups (default ./tasks, else kgen's tasks/)");

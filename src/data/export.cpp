@@ -175,7 +175,7 @@ int export_rows(const ExportOptions& o, ExportSummary& s, std::string& err) {
     return 2;
   }
   std::error_code ec;
-  if (!fs::is_regular_file(o.store, ec)) {
+  if (!eval::Store::is_url(o.store) && !fs::is_regular_file(o.store, ec)) {
     err = fmt::format("--store {}: no such results store (kgen bench writes OUT/results.db)", o.store);
     return 2;
   }

@@ -20,10 +20,13 @@
 #include <optional>
 #include <set>
 #include <sstream>
+#include <thread>
 #include <tuple>
 
 #include "base/parallel.h"
 #include "eval/candidate_files.h"
+#include "eval/claims.h"
+#include "eval/cluster.h"
 #include "eval/eval_internal.h"
 #include "eval/reference.h"
 #include "sandbox/process.h"
@@ -208,7 +211,7 @@ bool generate_all(const BenchOptions& o, const std::vector<BenchTask>& tasks, co
   Generator gen;
   GeneratorOptions go = o.gen;
   go.hide.push_back(fs::absolute(o.out).string());   // results.db, results.json, the report, other samples
-  if (!o.store.empty()) go.hide.push_back(fs::absolute(o.store).string());
+  if (!o.store.empty() && !Store::is_url(o.store)) go.hide.push_back(fs::absolute(o.store).string());
   if (!make_generator(o.generator, go, gen, err)) return false;
   if (o.samples < 1) {
     err = "--samples must be at least 1";
@@ -402,10 +405,12 @@ bool run_bench(const BenchOptions& o, BenchRun& run, std::string& err) {
     err = "--out " + o.out + ": cannot create the folder: " + ec.message();
     return false;
   }
-  run.store_path = o.store.empty() ? (fs::path(o.out) / "results.db").string() : o.store;
-  if (auto parent = fs::path(run.store_path).parent_path(); !parent.empty()) fs::create_directories(parent, ec);
-  std::unique_ptr<Store> store = Store::open(run.store_path, err);
+  const std::string store_where = o.store.empty() ? (fs::path(o.out) / "results.db").string() : o.store;
+  if (!Store::is_url(store_where))
+    if (auto parent = fs::path(store_where).parent_path(); !parent.empty()) fs::create_directories(parent, ec);
+  std::unique_ptr<Store> store = Store::open(store_where, err);
   if (!store) return false;
+  run.store_path = store->path();   // a URL without its password
 
   std::vector<EvalResult> gen_failed;
   const std::string cand_dir = o.generator.empty() ? o.candidates : (fs::path(o.out) / "generated").string();
@@ -463,8 +468,36 @@ bool run_bench(const BenchOptions& o, BenchRun& run, std::string& err) {
     }
   }
 
-  // Evaluate the rest with o.jobs worker threads; each result is stored as soon as it is known.
+  // Evaluate the rest with o.jobs worker threads (or, with --cluster, as many as the cluster's workers run at once);
+  // each result is stored as soon as it is known.
   EvalOptions eval_opts = o.eval;
+  std::unique_ptr<Cluster> cluster;
+  int jobs = o.jobs;
+  if (const std::string addr = cluster_address(o.cluster); !addr.empty() && !todo.empty()) {
+    if (!o.eval.profile_dir.empty()) {
+      err = "--profile writes each evaluation's profile on the machine that runs it: it cannot be used with --cluster "
+            "(profile the tasks of interest with a local `kgen bench --profile DIR --filter ...`)";
+      return false;
+    }
+    cluster = Cluster::connect(addr, o.eval.python, err);
+    if (!cluster) return false;
+    jobs = cluster->threads();
+    std::string who;
+    for (const auto& w : cluster->workers()) who += (who.empty() ? "" : ", ") + w.address;
+    run.notes.push_back(fmt::format("evaluated on the Dask cluster {}: {} worker(s) ({}), {} at once", addr,
+                                    cluster->workers().size(), who, jobs));
+    for (const auto& w : cluster->refused())
+      run.notes.push_back(fmt::format("cluster worker {} ({}) refused: {}", w.address, w.host, w.why));
+  }
+  // Claims on the store: of several processes sharing it (hosts on one PostgreSQL store), one evaluates each key and
+  // the others take its result. --rerun and --profile evaluate whatever is stored.
+  const bool use_claims = !o.rerun && o.eval.profile_dir.empty();
+  const std::string owner = claim_owner();
+  std::unique_ptr<ClaimKeeper> keeper;
+  if (use_claims && !todo.empty()) keeper = std::make_unique<ClaimKeeper>(store.get(), owner);
+  std::vector<size_t> deferred;             // positions in todo whose key another process holds
+  std::vector<std::string> lost;            // evaluations that could not run on the cluster
+  int from_others = 0;
   std::mutex mu;
   BenchProgress pr;
   pr.total = static_cast<int>(todo.size());
@@ -480,25 +513,76 @@ bool run_bench(const BenchOptions& o, BenchRun& run, std::string& err) {
     pr.finished = fin;
     if (o.progress) o.progress(pr);
   };
-  auto evaluate_one = [&](size_t k) {
+  // One item: claim it (first pass: an item another process holds is put aside; last pass: wait for its result),
+  // evaluate it here or on the cluster, store the result.
+  auto evaluate_one = [&](size_t k, bool last_pass) {
     const Item& it = items[todo[k]];
-    {
-      std::lock_guard<std::mutex> g(mu);
-      inflight.push_back(it.cand.task_id);
-      notify(nullptr);
-    }
     EvalOptions eo = eval_opts;
     eo.task = it.task->path;
     eo.candidate = it.cand.path;
     if (!eo.profile_dir.empty())   // --profile DIR: DIR/<category>/<task>/s<sample>/
       eo.profile_dir = fmt::format("{}/{}/s{}", eo.profile_dir, it.task->id, it.cand.sample);
-    EvalResult r = evaluate(eo);
+    const StoreKey key{it.task_hash, stored_candidate_key(it.cand_hash, eo), KGEN_VERSION, eo.soc, it.cand.sample};
+    for (int waited = 0; use_claims; ++waited) {
+      std::string cerr;
+      const Claim c = store->claim(key, owner, kClaimLeaseS, cerr);
+      if (!cerr.empty()) {
+        std::lock_guard<std::mutex> g(mu);
+        run.notes.push_back(cerr);
+      }
+      if (c == Claim::Mine) break;
+      if (c == Claim::Done) {
+        std::string ferr;
+        std::optional<EvalResult> got = store->find(key.task_hash, key.candidate_hash, key.kgen_version, key.soc,
+                                                    key.sample, &ferr);
+        if (!got) break;   // unreadable: evaluate it here
+        got->candidate = it.cand.path;
+        got->candidate_hash = it.cand_hash;
+        std::lock_guard<std::mutex> g(mu);
+        ++from_others;
+        ++pr.done;
+        if (got->verdict == Verdict::Correct) ++pr.passed;
+        results[todo[k]] = std::move(*got);
+        notify(&*results[todo[k]]);
+        return;
+      }
+      if (!last_pass) {   // Taken: come back to it when the rest is done
+        std::lock_guard<std::mutex> g(mu);
+        deferred.push_back(k);
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(waited < 10 ? 200 : 1000));
+    }
+    {
+      std::lock_guard<std::mutex> g(mu);
+      inflight.push_back(it.cand.task_id);
+      notify(nullptr);
+    }
+    EvalResult r;
+    std::string cerr;
+    if (cluster) {
+      std::error_code rec;
+      fs::path rel = fs::relative(fs::absolute(it.task->path), fs::absolute(o.suite), rec);
+      if (rec || rel.empty() || *rel.begin() == "..") rel = fs::path(it.task->category) / fs::path(it.task->path).filename();
+      if (!cluster->evaluate(eo, rel.string(), r, cerr)) {
+        store->release(key, owner);
+        std::lock_guard<std::mutex> g(mu);
+        lost.push_back(fmt::format("{} sample {}: {}", it.cand.task_id, it.cand.sample, cerr));
+        inflight.erase(std::find(inflight.begin(), inflight.end(), it.cand.task_id));
+        ++pr.done;
+        notify(nullptr);
+        return;
+      }
+    } else {
+      r = evaluate(eo);
+    }
     r.sample = it.cand.sample;
     if (r.task_id.empty()) r.task_id = it.task->id;
     std::string perr;
     EvalResult keyed = r;   // stored under the settings-qualified key (evaluate.h)
     keyed.candidate_hash = stored_candidate_key(r.candidate_hash, eo);
     bool stored = store->put(keyed, perr);
+    if (use_claims) store->release(key, owner);   // put() released it unless the result's key differs
     std::lock_guard<std::mutex> g(mu);
     if (!stored) run.notes.push_back(perr);
     inflight.erase(std::find(inflight.begin(), inflight.end(), it.cand.task_id));
@@ -512,20 +596,34 @@ bool run_bench(const BenchOptions& o, BenchRun& run, std::string& err) {
   std::unique_ptr<TempDirGuard> secret;
   if (o.eval.secret_trials > 0 && !todo.empty()) {
     if (!o.eval.secret_seed) eval_opts.secret_seed = draw_secret_seed();
-    if (o.eval.secret_cache.empty()) {
+    if (o.eval.secret_cache.empty() && !cluster) {
       fs::create_directories(cache_dir(o.eval), ec);
       secret = std::make_unique<TempDirGuard>(cache_dir(o.eval) + "/secret-");
       eval_opts.secret_cache = secret->path;
     }
   }
-  // The reference data of every task to evaluate, computed up front with torch imported once (not once per task).
+  // The reference data of every task to evaluate, computed up front with torch imported once (not once per task);
+  // on a cluster each worker computes (and caches) its own.
   std::vector<std::string> ref_tasks;
   for (size_t i : todo)
     if (std::find(ref_tasks.begin(), ref_tasks.end(), items[i].task->path) == ref_tasks.end())
       ref_tasks.push_back(items[i].task->path);
-  if (std::string note; !prefetch_references(eval_opts, ref_tasks, o.jobs, note)) run.notes.push_back(note);
-  parallel_for(todo.size(), o.jobs, evaluate_one);
-  run.evaluated = static_cast<int>(todo.size());
+  if (std::string note; !cluster && !prefetch_references(eval_opts, ref_tasks, o.jobs, note)) run.notes.push_back(note);
+  parallel_for(todo.size(), jobs, [&](size_t k) { evaluate_one(k, false); });
+  std::sort(deferred.begin(), deferred.end());
+  parallel_for(deferred.size(), jobs, [&](size_t k) { evaluate_one(deferred[k], true); });
+  keeper.reset();
+  cluster.reset();
+  if (from_others > 0)
+    run.notes.push_back(fmt::format("{} result(s) were evaluated by another process sharing the store {} and taken "
+                                    "from it", from_others, store->path()));
+  run.reused += from_others;
+  if (!lost.empty()) {
+    err = fmt::format("{} of {} evaluation(s) could not run on the cluster (what finished is stored: rerun the bench "
+                      "to evaluate the rest); the first: {}", lost.size(), todo.size(), lost.front());
+    return false;
+  }
+  run.evaluated = static_cast<int>(todo.size()) - from_others;
   for (auto& r : results) run.results.push_back(std::move(*r));
   for (auto& r : gen_failed) run.results.push_back(std::move(r));
   std::sort(run.results.begin(), run.results.end(), [](const EvalResult& a, const EvalResult& b) {

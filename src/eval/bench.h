@@ -62,7 +62,8 @@ struct BenchOptions {
   GeneratorOptions gen;
   std::string filter;               // substring of the task id (as `kgen tasks list --filter`)
   std::string out = "bench-out";
-  std::string store;                // default OUT/results.db
+  std::string store;                // default OUT/results.db; a postgresql:// URL: a store shared between hosts
+  std::string cluster;              // a Dask scheduler (tcp://HOST:8786) to evaluate on; "" : $KGEN_CLUSTER, else here
   int jobs = 2;
   bool rerun = false;
   EvalOptions eval;                 // soc, trials, tolerances, limits (task and candidate are set per item)

@@ -1,6 +1,8 @@
 // The OpenAI-compatible chat client: request body, cache, retries with backoff, concurrency gate, accounting.
 #include "gen/client.h"
 
+#include "eval/store.h"
+
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -142,13 +144,9 @@ bool parse_completion(const std::string& body, const std::string& url, ChatReply
   return true;
 }
 
-// A cache entry's reply when it is readable and was made for exactly this request body.
-bool read_cache(const fs::path& file, const std::string& body, ChatReply& r) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return false;
-  std::stringstream ss;
-  ss << in.rdbuf();
-  json j = json::parse(ss.str(), nullptr, false);
+// A cache entry's reply when it parses and was made for exactly this request body.
+bool parse_cache_entry(const std::string& text, const std::string& body, ChatReply& r) {
+  json j = json::parse(text, nullptr, false);
   if (!j.is_object() || !j.contains("request") || !j.contains("reply") || j["request"] != json::parse(body, nullptr, false))
     return false;
   const json& rep = j["reply"];
@@ -163,12 +161,24 @@ bool read_cache(const fs::path& file, const std::string& body, ChatReply& r) {
   return true;
 }
 
+bool read_cache(const fs::path& file, const std::string& body, ChatReply& r) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return false;
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_cache_entry(ss.str(), body, r);
+}
+
+json cache_entry(const std::string& body, const ChatReply& r) {
+  return {{"request", json::parse(body)},
+          {"reply",
+           {{"choices", r.choices},
+            {"finish_reason", r.finish_reason},
+            {"usage", {{"prompt_tokens", r.prompt_tokens}, {"completion_tokens", r.completion_tokens}}}}}};
+}
+
 void write_cache(const fs::path& dir, const std::string& key, const std::string& body, const ChatReply& r) {
-  json entry = {{"request", json::parse(body)},
-                {"reply",
-                 {{"choices", r.choices},
-                  {"finish_reason", r.finish_reason},
-                  {"usage", {{"prompt_tokens", r.prompt_tokens}, {"completion_tokens", r.completion_tokens}}}}}};
+  const json entry = cache_entry(body, r);
   std::error_code ec;
   fs::create_directories(dir, ec);
   // A unique temporary name, then rename: a concurrent reader sees the old entry or the whole new one.
@@ -241,8 +251,13 @@ ChatReply ChatClient::chat(const ChatRequest& q) {
   };
 
   // A cached reply costs nothing: it reports 0 tokens and 0 USD (the entry keeps the original usage).
-  fs::path cache_file = cache_dir_.empty() ? fs::path() : fs::path(cache_dir_) / (r.cache_key + ".json");
-  if (!cache_dir_.empty() && read_cache(cache_file, body, r)) {
+  eval::Store* const shared = store_cache_.load();
+  if (shared) {
+    if (auto text = shared->get_reply(r.cache_key); text && parse_cache_entry(*text, body, r)) {
+      r.ok = r.cached = true;
+      return finish(r);
+    }
+  } else if (!cache_dir_.empty() && read_cache(fs::path(cache_dir_) / (r.cache_key + ".json"), body, r)) {
     r.ok = r.cached = true;
     return finish(r);
   }
@@ -302,7 +317,15 @@ ChatReply ChatClient::chat(const ChatRequest& q) {
   }
   if (r.ok) {
     r.cost_usd = (r.prompt_tokens * ep_.usd_per_mtok_in + r.completion_tokens * ep_.usd_per_mtok_out) / 1e6;
-    if (!cache_dir_.empty()) write_cache(cache_dir_, r.cache_key, body, r);
+    if (shared) {
+      std::string err;
+      if (!shared->put_reply(r.cache_key, cache_entry(body, r).dump(), err)) {
+        static std::atomic<bool> warned{false};
+        if (!warned.exchange(true)) std::cerr << "warning: " << err << "; replies are not cached\n";
+      }
+    } else if (!cache_dir_.empty()) {
+      write_cache(cache_dir_, r.cache_key, body, r);
+    }
   }
   return finish(r);
 }

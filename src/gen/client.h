@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+namespace kgen::eval { class Store; }
+
 namespace kgen::gen {
 
 // One model endpoint, from kgen.toml (config.h) or the command line.
@@ -88,10 +90,14 @@ class ChatClient {
   // The request body chat() would POST (also what the cache key hashes).
   std::string request_body(const ChatRequest& q) const;
   std::string cache_key(const ChatRequest& q) const;
+  // Replies cached in a shared results store (a PostgreSQL one, so that hosts sharing it share replies) instead of
+  // the cache folder; the same entries. Thread-safe; the store outlives the client's use of it.
+  void use_store_cache(eval::Store* store) { store_cache_.store(store); }
 
  private:
   Endpoint ep_;
   std::string cache_dir_;
+  std::atomic<eval::Store*> store_cache_{nullptr};
   mutable std::mutex mu_;
   std::condition_variable cv_;
   int in_flight_ = 0;

@@ -1,6 +1,8 @@
 // The llm:MODEL bench generator (llm_generator.h).
 #include "gen/llm_generator.h"
 
+#include "eval/store.h"
+
 #include <filesystem>
 #include <fmt/core.h>
 #include <mutex>
@@ -44,6 +46,8 @@ eval::GenOutcome generate_one(const LlmSettings& s, ChatClient& client, const ev
     std::lock_guard<std::mutex> lk(mu);
     fmt::print(stderr, "  {} {}\n", q.task_id, round_line(rec, q.soc));
   };
+  // A store shared between hosts (PostgreSQL) holds the reply cache too, so a reply paid for anywhere is reused.
+  if (q.store && eval::Store::is_url(q.store->path())) client.use_store_cache(q.store);
   SampleResult r = run_sample(task, q.sample, lo, client, q.store);
   for (const auto& rec : r.rounds) g.seconds += rec.seconds;
   if (!r.error.empty()) {

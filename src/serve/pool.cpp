@@ -1,6 +1,8 @@
 // The worker pool of `kgen serve` (see pool.h).
 #include "serve/pool.h"
 
+#include <thread>
+
 namespace kgen::serve {
 double since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
@@ -28,13 +30,31 @@ eval::EvalResult no_code_result(const Job& j) {
 }
 }  // namespace
 
-Pool::Pool(int workers, size_t capacity, eval::Store* store) : store_(store), capacity_(capacity) {
+Pool::Pool(int workers, size_t capacity, eval::Store* store)
+    : store_(store), capacity_(capacity), owner_(eval::claim_owner()) {
+  if (store_) keeper_ = std::make_unique<eval::ClaimKeeper>(store_, owner_);
   for (int i = 0; i < std::max(1, workers); ++i) threads_.emplace_back([this] { work(); });
 }
 
 Pool::~Pool() {
   stop();
   for (auto& t : threads_) t.join();
+  keeper_.reset();
+}
+
+void Pool::drain() {
+  std::lock_guard<std::mutex> g(mu_);
+  draining_ = true;
+}
+
+bool Pool::draining() const {
+  std::lock_guard<std::mutex> g(mu_);
+  return draining_;
+}
+
+bool Pool::idle() const {
+  std::lock_guard<std::mutex> g(mu_);
+  return queue_.empty() && busy_ == 0;
 }
 
 void Pool::stop() {
@@ -77,7 +97,7 @@ std::optional<std::vector<Pending>> Pool::submit(const std::vector<Job>& jobs) {
     if (have[i]) continue;
     if (jobs[i].force_refresh || (!inflight_.count(jobs[i].key) && first_of.emplace(jobs[i].key, i).second)) ++fresh;
   }
-  if (stopping_ || queue_.size() + fresh > capacity_) return std::nullopt;
+  if (stopping_ || draining_ || queue_.size() + fresh > capacity_) return std::nullopt;
   for (size_t i = 0; i < jobs.size(); ++i) {
     if (have[i]) continue;
     auto it = inflight_.find(jobs[i].key);
@@ -119,6 +139,29 @@ void Pool::work() {
       ++busy_;
     }
     const double waited = since(t.queued_at);
+    // On a shared store, the key is claimed first: when another instance holds it, its result is waited for (its
+    // claim lapses if it dies, and then this instance evaluates).
+    const eval::StoreKey key{t.job.task_hash, t.job.store_candidate_hash, KGEN_VERSION, t.job.eval.soc, 0};
+    std::optional<eval::EvalResult> theirs;
+    for (int polls = 0; store_ && !t.job.force_refresh; ++polls) {
+      std::string err;
+      const eval::Claim c = store_->claim(key, owner_, eval::kClaimLeaseS, err);
+      if (c == eval::Claim::Mine) break;
+      if (c == eval::Claim::Done && (theirs = store_->find(key.task_hash, key.candidate_hash, key.kgen_version,
+                                                           key.soc, key.sample)))
+        break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(polls < 10 ? 200 : 1000));
+    }
+    if (theirs) {
+      {
+        std::lock_guard<std::mutex> g(mu_);
+        --busy_;
+        auto it = inflight_.find(t.job.key);
+        if (it != inflight_.end() && it->second.id == t.id) inflight_.erase(it);
+      }
+      t.done->set_value({*theirs, true, waited});
+      continue;
+    }
     eval::EvalResult r = eval::evaluate(t.job.eval);   // never throws
     r.candidate_hash = t.job.store_candidate_hash;     // the key qualified by the settings (job.h)
     // kgen's own failures (the sandbox did not start, an internal error) are answered but not kept: the same
@@ -127,6 +170,7 @@ void Pool::work() {
                               (r.error_category == "internal" || r.error_category == "sandbox");
     std::string err;
     if (store_ && !system_error && !store_->put(r, err)) r.diagnostics.push_back("note: " + err);
+    if (store_) store_->release(key, owner_);   // a result not stored (a system error) leaves the key to others
     {
       std::lock_guard<std::mutex> g(mu_);
       --busy_;

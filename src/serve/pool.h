@@ -2,7 +2,9 @@
 // evaluator (eval/evaluate.h). A job whose key the results store already holds is answered from it; a job whose key
 // is being evaluated joins that evaluation (one run, every requester gets its answer); a full queue refuses work (the
 // caller answers 429). Every finished evaluation is put in the store before anyone is answered, so a restarted
-// service answers completed work from the store.
+// service answers completed work from the store. Instances sharing one store (PostgreSQL, docs/scale-out.md) claim a
+// key before evaluating it: a key another instance is evaluating is answered with that instance's stored result.
+// Draining (the first SIGTERM): no new work is taken, what is queued or running finishes and is answered.
 #pragma once
 #include <chrono>
 #include <condition_variable>
@@ -15,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "eval/claims.h"
 #include "eval/store.h"
 #include "serve/job.h"
 
@@ -36,6 +39,10 @@ class Pool {
   std::optional<std::vector<Pending>> submit(const std::vector<Job>& jobs);
   // Stops taking work and answers every queued job with an error (the running ones finish). Idempotent.
   void stop();
+  // Stops taking new work; what is queued or running goes on and is answered. Idempotent.
+  void drain();
+  bool draining() const;
+  bool idle() const;   // nothing queued, nothing running
   size_t queued() const;
   double mean_evaluation_s() const;   // of the last evaluations run (an exponential average; 0 before the first)
   int busy() const;
@@ -63,7 +70,9 @@ class Pool {
   uint64_t next_id_ = 0;
   int busy_ = 0;
   double mean_s_ = 0;
-  bool stopping_ = false;
+  bool stopping_ = false, draining_ = false;
+  std::string owner_;                          // this instance's claims on a shared store (eval/claims.h)
+  std::unique_ptr<eval::ClaimKeeper> keeper_;
   std::vector<std::thread> threads_;
 };
 // Seconds from t to now (steady clock): queue waits and request latencies.

@@ -66,7 +66,7 @@ bool json_body(const httplib::Request& req, httplib::Response& res, json& out) {
 class Service {
  public:
   explicit Service(const ServerConfig& cfg, eval::Store* store)
-      : cfg_(cfg), pool_(cfg.workers, cfg.queue, store) {}
+      : cfg_(cfg), pool_(cfg.workers, cfg.queue, store), store_backend_(store ? store->backend() : "none") {}
 
   void routes(httplib::Server& http) {
     http.Post("/evaluate", [this](const httplib::Request& q, httplib::Response& r) { evaluate(q, r); count("/evaluate", r); });
@@ -81,7 +81,10 @@ class Service {
       h["kgen_version"] = KGEN_VERSION;
       h["soc"] = cfg_.jobs.eval.soc;
       h["reward"] = to_json(cfg_.reward);
-      send_json(r, 200, h);
+      h["store"] = store_backend_;
+      const bool draining = pool_.draining();
+      if (draining) h["status"] = "draining";   // 503: load balancers and reward clients stop sending here
+      send_json(r, draining ? 503 : 200, h);
       count("/health", r);
     });
     http.Get("/metrics", [this](const httplib::Request&, httplib::Response& r) {
@@ -90,6 +93,8 @@ class Service {
     });
   }
   void stop() { pool_.stop(); }
+  void drain() { pool_.drain(); }
+  bool idle() const { return pool_.idle(); }
   void count(const std::string& endpoint, const httplib::Response& r) { metrics_.request(endpoint, r.status); }
 
  private:
@@ -101,6 +106,13 @@ class Service {
   }
 
   void too_busy(httplib::Response& res, size_t wanted) {
+    if (pool_.draining()) {   // shutting down: the caller should go to another instance now, not retry this one
+      res.set_header("Retry-After", "5");
+      send_error(res, 503, "SYSTEM_ERROR",
+                 "kgen serve is draining (it was asked to stop): it finishes the evaluations it has and takes no "
+                 "new ones; send this request to another instance");
+      return;
+    }
     // Retry-After: the time the queue ahead takes to drain at the measured evaluation time.
     const double per = std::max(0.5, pool_.mean_evaluation_s());
     const long wait = std::max(1L, std::lround(std::ceil(static_cast<double>(pool_.queued()) * per /
@@ -266,6 +278,7 @@ class Service {
 
   const ServerConfig& cfg_;
   Pool pool_;
+  std::string store_backend_;
   Metrics metrics_;
 };
 }  // namespace
@@ -358,6 +371,18 @@ int serve(const ServerConfig& cfg_in, std::string& err) {
         int sig = 0;
         sigwait(&stop_signals, &sig);
         signalled = true;
+        // The first signal drains: /health says 503 "draining", new work is refused with 503, what is queued or
+        // running is evaluated and answered, for up to --drain-timeout seconds. A second signal stops at once.
+        if (cfg.drain_timeout_s > 0 && !service.idle()) {
+          service.drain();
+          fmt::print(stderr, "kgen serve: draining (up to {:g} s; a second SIGTERM/SIGINT stops at once)\n",
+                     cfg.drain_timeout_s);
+          const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(cfg.drain_timeout_s);
+          const timespec tick{0, 200 * 1000 * 1000};
+          while (!service.idle() && std::chrono::steady_clock::now() < until)
+            if (sigtimedwait(&stop_signals, nullptr, &tick) > 0) break;
+          std::this_thread::sleep_for(std::chrono::milliseconds(300));   // the last answers leave their sockets
+        }
         service.stop();   // queued requests answered with an error; running evaluations finish into the store
         http.stop();
       });
@@ -367,7 +392,7 @@ int serve(const ServerConfig& cfg_in, std::string& err) {
         std::rename(tmp.c_str(), cfg.port_file.c_str());
       }
       fmt::print(stderr, "kgen serve: listening on http://{}:{} ({} workers, queue {}, store {}, reward {})\n",
-                 cfg.host, port, cfg.workers, cfg.queue, cfg.store, cfg.reward.kind);
+                 cfg.host, port, cfg.workers, cfg.queue, store->path(), cfg.reward.kind);
       http.listen_after_bind();
       if (!signalled) kill(getpid(), SIGTERM);   // wakes the signal thread when the server stopped on its own
       signals.join();

@@ -23,6 +23,7 @@ struct ServerConfig {
   size_t max_batch = 1000;           // tasks per /evaluate/batch or /get_reward call
   size_t max_body = 8u << 20;        // bytes per request body; beyond: 413
   double request_timeout_s = 900;    // how long a request waits for its evaluations; beyond: 504 (the work goes on)
+  double drain_timeout_s = 300;       // after the first SIGTERM/SIGINT: finish queued and running work this long (0: stop)
   ServeConfig jobs;
   RewardConfig reward;
 };
