@@ -10,7 +10,7 @@ setup(
     name="kgen",
     version="0.1.0",
     description="Client and RL reward adapters for kgen serve (AscendC kernel evaluation)",
-    packages=["kgen"],
+    packages=["kgen"],   # kgen.cluster: evaluations as data for Dask and Ray (docs/scale-out.md)
     python_requires=">=3.9",
     install_requires=[],
 )

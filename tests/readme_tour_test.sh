@@ -29,6 +29,7 @@ SKIP_PATTERNS=(
   '^build/kgen examples run'               "every example: the examples test runs it"
   '^curl |^build/kgen serve '              "a server on port 8000: tests/serve_test.sh runs both on a free port"
   '^pip install'                           "tests/serve_test.sh installs the package into a venv"
+  'tcp://HOST:8786|^dask-'                 "a Dask cluster and a PostgreSQL server of the reader's: tests/scale_out_test.sh starts both on loopback"
   '^build/kgen eval .*softmax\.tile$'        "50 s timing softmax at 4096 x 393216: tests/tile_expert_test.sh evaluates this program"
 )
 

@@ -126,6 +126,25 @@ PY
 check "the cluster's results equal the local run's row for row" same_rows local cluster
 check "the cluster run says where it ran" grep -q "evaluated on the Dask cluster $SCHED: 2 worker(s)" cluster/results.json
 
+# ---- The same evaluation through kgen.cluster's pack_job / run_job called directly: what a Ray task runs ----
+check "kgen.cluster.run_job(pack_job(...)) (the Ray recipe's calls) gives the local run's row" \
+  env PYTHONPATH="$SRC/python" KGEN="$KGEN" KGEN_CACHE="$T/cache-ray" $PY - "$SRC" <<'PY'
+import json, sys
+from kgen.cluster import check_worker, pack_job, run_job
+src = sys.argv[1]
+import subprocess
+version = subprocess.run([__import__("os").environ["KGEN"], "--version"], capture_output=True, text=True).stdout.strip()
+assert check_worker(version)["ok"], check_worker(version)
+assert not check_worker("kgen 0.0.9")["ok"]
+job = pack_job(f"{src}/tasks/activation/swish.py", "activation/swish.py", f"{src}/candidates/activation/swish",
+               {"trials": 1, "secret_trials": 0, "perf_shape": False})
+got = json.loads(run_job(job)["result"])
+want = next(r for r in json.load(open("local/results.json"))["results"] if r["task_id"] == "activation/swish")
+for f in ("task_hash", "candidate_hash", "verdict", "modeled_us", "eager_modeled_us"):
+    assert got[f] == want[f], (f, got[f], want[f])
+print(got["verdict"], got["modeled_us"])
+PY
+
 # ---- A worker killed by its PID mid-evaluation: the scheduler runs its work elsewhere, nothing is lost ----
 "$KGEN" "${BENCH[@]}" --out killed --cluster "$SCHED" >killed.txt 2>&1 &
 BENCH_PID=$!
