@@ -186,6 +186,32 @@ print([e["evaluated"] for e in ev])
 PY
 check "... and agree with the local run" same_rows local host2
 
+# ---- LLM replies in the shared store: a second host (another cache) reruns a generation without asking the model ----
+FAKE=$(dirname "$KGEN")/kgen-fake-llm
+if [ -x "$FAKE" ]; then
+  GEN_STORE=$(db gen)
+  $PY -c 'import json,sys; print(json.dumps([{"content": "Here it is.\n\n```tile\n" + open(sys.argv[1]).read() + "\n```\n"}]))' \
+    "$SRC/kernels/activation/relu.tile" >script.json
+  "$FAKE" --script script.json --log llm.jsonl --port-file llm.port --idle-exit 120 >/dev/null 2>&1 &
+  PIDS+=($!)
+  disown $!
+  for _ in $(seq 50); do [ -s llm.port ] && break; sleep 0.1; done
+  GEN=(generate --task activation/relu --model fake-model --trials 1 --no-perf-shape --store "$GEN_STORE"
+       --base-url "http://127.0.0.1:$(cat llm.port)/v1")
+  KGEN_CACHE=$T/cache-genA "$KGEN" "${GEN[@]}" --out genA >genA.txt 2>&1
+  KGEN_CACHE=$T/cache-genB "$KGEN" "${GEN[@]}" --out genB >genB.txt 2>&1
+  check "kgen generate on two hosts sharing a PostgreSQL store: one request to the model, the second host's reply from the store" \
+    $PY - "$GEN_STORE" <<'PY'
+import subprocess, sys
+n = sum(1 for _ in open("llm.jsonl"))
+assert n == 1, f"{n} requests reached the model"
+assert "(1 from the cache)" in open("genB.txt").read(), open("genB.txt").read()[-800:]
+q = lambda sql: subprocess.run(["psql", "-tA", sys.argv[1], "-c", sql], capture_output=True, text=True, check=True).stdout.strip()
+assert q("SELECT count(*) FROM replies") == "1", q("SELECT count(*) FROM replies")
+assert int(q("SELECT count(*) FROM trajectories")) >= 6
+PY
+fi
+
 # ---- Two kgen serve instances sharing the store; one drains on SIGTERM ----
 SERVE_STORE=$(db serve)
 start_serve() {  # start_serve NAME: sets URL_<NAME> and PID_<NAME>

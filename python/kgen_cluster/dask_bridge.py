@@ -32,7 +32,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scheduler", required=True, help="the Dask scheduler, e.g. tcp://HOST:8786")
     ap.add_argument("--version", required=True, help="the bench's `kgen --version`")
-    ap.add_argument("--connect-timeout", type=float, default=30)
+    ap.add_argument("--connect-timeout", type=float, default=10)
     a = ap.parse_args()
     out_lock = threading.Lock()
 
