@@ -2,7 +2,7 @@
 # The op projects of examples/op_projects end to end: random inputs (tests/op_compare.py, seeded), `kgen op run
 # --timing-check` (the timing-only trace must equal the full run's),
 # outputs compared with PyTorch; two shapes per project (one whose rows / length are not a multiple of 32 bytes)
-# and float16 where the project supports it. Then `kgen op new` projects, run as generated: every output must be
+# and float16 (at the awkward shape) where the project supports it. Then `kgen op new` projects, run as generated: every output must be
 # the elementwise sum of the inputs; and `kgen op new` refuses to overwrite a directory.
 # Usage: op_projects_test.sh KGEN SOURCE_DIR
 set -u
@@ -53,18 +53,19 @@ run_case() {
   fi
 }
 
+# float32 at both shapes; float16 at the awkward one (tails, padded rows, chunks), where a dtype slip shows first
 for dt in float32 float16; do
-  run_case "$EX/leaky_relu" leaky_relu $dt 64,256 --attr negative_slope=0.2
+  [ $dt = float32 ] && run_case "$EX/leaky_relu" leaky_relu $dt 64,256 --attr negative_slope=0.2
   run_case "$EX/leaky_relu" leaky_relu $dt 37,129                       # 4773 elements: tail, default slope
-  run_case "$EX/add_broadcast" add_broadcast $dt 96,512
+  [ $dt = float32 ] && run_case "$EX/add_broadcast" add_broadcast $dt 96,512
   run_case "$EX/add_broadcast" add_broadcast $dt 50,77                  # rows of 77 elements: padded UB rows
-  run_case "$EX/reduce_sum" reduce_sum $dt 64,256                       # tiling key 1 / 2
+  run_case "$EX/reduce_sum" reduce_sum $dt 64,256                       # tiling key 1 / 2 (per dtype)
   run_case "$EX/reduce_sum" reduce_sum $dt 45,3001                      # rows longer than one tile: chunked
-  run_case "$EX/softmax" softmax $dt 64,256
+  [ $dt = float32 ] && run_case "$EX/softmax" softmax $dt 64,256
   run_case "$EX/softmax" softmax $dt 33,1000
-  run_case "$EX/log_softmax" log_softmax $dt 64,256                     # LogSoftMax API + LogSoftMaxTilingFunc
+  [ $dt = float32 ] && run_case "$EX/log_softmax" log_softmax $dt 64,256   # LogSoftMax API + LogSoftMaxTilingFunc
   run_case "$EX/log_softmax" log_softmax $dt 45,1001                    # rows of 1001: padded, tmp within min/max
-  run_case "$EX/rms_norm" rms_norm $dt 64,256                           # RmsNorm API + GetRmsNormTilingInfo
+  [ $dt = float32 ] && run_case "$EX/rms_norm" rms_norm $dt 64,256      # RmsNorm API + GetRmsNormTilingInfo
   run_case "$EX/rms_norm" rms_norm $dt 37,300 --attr epsilon=0.001      # rows of 300: originalHLength < hLength
   run_case "$EX/matmul" matmul $dt 64,128,96                            # with bias
   run_case "$EX/matmul" matmul $dt 100,70,50 --no-bias                  # unaligned M, K, N, no bias

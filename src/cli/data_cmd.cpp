@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "data/export.h"
+#include "data/mutate.h"
 
 namespace kgen::cli {
 CLI::App* add_data_command(CLI::App& app, int& exit_code) {
@@ -29,6 +30,33 @@ CLI::App* add_data_command(CLI::App& app, int& exit_code) {
     exit_code = data::export_rows(*o, s, err);
     if (exit_code != 0) std::cerr << "kgen data export: " << err << "\n";
     else std::cout << data::summary_text(*o, s);
+  });
+  auto m = std::make_shared<data::MutateOptions>();
+  auto* mu = d->add_subcommand("mutate", "Error-fix rows without an LLM: faults LLMs make injected into correct op "
+                                         "projects and tile programs, kept where kgen flags them, with kgen's "
+                                         "diagnostic and the fix");
+  std::string fault_help = "Comma-separated faults (default all):";
+  for (const auto& f : data::faults()) fault_help += " " + f.name;
+  mu->add_option("--candidates", m->candidates, "A bench candidates folder: CATEGORY/NAME/ op projects, "
+                                                "CATEGORY/NAME.tile programs (e.g. candidates/ or kernels/)")
+      ->required();
+  mu->add_option("--suite", m->suite, "Their tasks (default the source tree's tasks/)");
+  mu->add_option("--filter", m->filter, "Only tasks whose id contains this");
+  mu->add_option("--faults", m->faults, fault_help);
+  mu->add_option("--max-per-fault", m->max_per_fault, "Mutants per fault per source (the first sites in file order)")
+      ->capture_default_str();
+  mu->add_option("--format", m->format, "error-fix (error_code, error_message, fixed_code, explanation) or chat")
+      ->capture_default_str();
+  mu->add_option("--out", m->out, "The JSON-lines file to write (written whole, then moved into place)")->required();
+  mu->add_option("--jobs", m->jobs, "Evaluations at once")->capture_default_str();
+  mu->add_option("--soc", m->soc, "SoC profile of the evaluations")->capture_default_str();
+  mu->add_option("--timeout", m->timeout_s, "Wall-clock limit of one run of a mutant, seconds")->capture_default_str();
+  mu->callback([m, &exit_code] {
+    data::MutateSummary s;
+    std::string err;
+    exit_code = data::mutate_rows(*m, s, err);
+    if (exit_code != 0) std::cerr << "kgen data mutate: " << err << "\n";
+    else std::cout << data::mutate_summary_text(*m, s);
   });
   return d;
 }
