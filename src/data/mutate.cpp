@@ -416,12 +416,12 @@ int mutate_rows(const MutateOptions& o, MutateSummary& s, std::string& err) {
   eval::prefetch_references(base, ref_tasks, o.jobs, note);
 
   // The sources must be correct: a row's fixed file is the original, and it must pass.
-  std::vector<char> ok(sources.size(), 0);
+  std::vector<eval::EvalResult> as_is(sources.size());
   parallel_for(sources.size(), o.jobs, [&](size_t i) {
     eval::EvalOptions eo = base;
     eo.task = sources[i].task->path;
     eo.candidate = sources[i].project;
-    ok[i] = eval::evaluate(eo).verdict == eval::Verdict::Correct;
+    as_is[i] = eval::evaluate(eo);
   });
   struct Job {
     size_t source;
@@ -431,8 +431,10 @@ int mutate_rows(const MutateOptions& o, MutateSummary& s, std::string& err) {
   };
   std::vector<Job> jobs;
   for (size_t i = 0; i < sources.size(); ++i) {
-    if (!ok[i]) {
+    if (as_is[i].verdict != eval::Verdict::Correct) {
       ++s.skipped["source not correct here (its fix would not pass)"];
+      s.incorrect.push_back(fmt::format("{} ({}): {}", sources[i].task->id, verdict_key(as_is[i]),
+                                        as_is[i].diagnostics.empty() ? "" : as_is[i].diagnostics.front().substr(0, 200)));
       continue;
     }
     ++s.sources;
@@ -546,6 +548,7 @@ std::string mutate_summary_text(const MutateOptions& o, const MutateSummary& s) 
   }
   t += fmt::format("{:<24} {:>6} {:>8} {:>9} {:>10}\n", "all", all.made, all.flagged, all.exported, all.unflagged);
   for (const auto& [why, n] : s.skipped) t += fmt::format("skipped {} source(s): {}\n", n, why);
+  for (const auto& u : s.incorrect) t += "source not correct: " + u + "\n";
   for (const auto& u : s.unflagged) t += "not flagged (an emulator gap or a harmless mutation): " + u + "\n";
   t += fmt::format("{} source(s), {} row(s) ({}) written to {} in {:.1f} s\n", s.sources, all.exported, o.format,
                    o.out, s.seconds);

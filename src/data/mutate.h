@@ -54,6 +54,7 @@ struct MutateSummary {
   std::map<std::string, FaultCount> by_fault;
   std::map<std::string, int> skipped;     // sources skipped, by reason
   std::vector<std::string> unflagged;     // "task fault file:line" of each mutant kgen did not flag
+  std::vector<std::string> incorrect;     // "task (verdict): first diagnostic" of each source skipped as not correct
   int sources = 0;
   double seconds = 0;
 };
