@@ -474,6 +474,9 @@ int mutate_rows(const MutateOptions& o, MutateSummary& s, std::string& err) {
     std::string diagnostic;
     for (const auto& d : r.diagnostics) diagnostic += (diagnostic.empty() ? "" : "\n") + d;
     if (diagnostic.empty()) diagnostic = verdict_key(r);
+    // The work folder is this run's: paths inside the mutant read as the project's own (op_kernel/x.cpp:17).
+    diagnostic = replace_all(diagnostic, j.project.string() + "/", "");
+    diagnostic = replace_all(diagnostic, j.project.string(), j.project.filename().string());
     const json provenance = {{"task_id", t.id},
                              {"source", sources[j.source].origin},
                              {"fault", j.m.fault},
