@@ -30,6 +30,7 @@ KGEN_BENCH_PG_URL=$url "$build/bench/bench_store" --benchmark_repetitions=5 --be
 export KGEN_CACHE=$T/cache
 common=(bench --filter "$filter" --trials 1 --secret-trials 0 --no-perf-shape --rerun)
 "$kgen" "${common[@]}" --out "$T/warm" >/dev/null 2>&1   # references and builds cached once
+elapsed() { /usr/bin/python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.3f}')" "$1" "$2"; }
 per_min() {  # per_min OUT SECONDS: evaluations per minute of that run
   /usr/bin/python3 - "$1" "$2" <<'PY'
 import json, sys
@@ -39,7 +40,7 @@ PY
 }
 t0=$(date +%s.%N); "$kgen" "${common[@]}" --out "$T/local" --jobs 2 >/dev/null 2>&1; t1=$(date +%s.%N)
 echo "== evaluations per minute over kgen bench --filter '$filter' (fresh evaluations, warm cache), $(nproc) cores"
-echo "local --jobs 2:      $(per_min "$T/local" "$(echo "$t1 - $t0" | bc)") ($(echo "$t1 - $t0" | bc | cut -c1-5) s)"
+echo "local --jobs 2:      $(per_min "$T/local" "$(elapsed "$t0" "$t1")") ($(elapsed "$t0" "$t1") s)"
 
 dask-scheduler --host 127.0.0.1 --port 0 --no-dashboard --scheduler-file "$T/sched.json" >"$T/sched.log" 2>&1 &
 pids+=($!)
@@ -61,5 +62,5 @@ for n in 1 2 4; do
   # the first round also fills the workers' job folders (their compiled libraries), as the warm-up did locally
   [ "$n" = 1 ] && "$kgen" "${common[@]}" --out "$T/cwarm" --cluster "$sched" >/dev/null 2>&1
   t0=$(date +%s.%N); "$kgen" "${common[@]}" --out "$T/c$n" --cluster "$sched" >/dev/null 2>&1; t1=$(date +%s.%N)
-  echo "cluster, $n worker(s): $(per_min "$T/c$n" "$(echo "$t1 - $t0" | bc)") ($(echo "$t1 - $t0" | bc | cut -c1-5) s)"
+  echo "cluster, $n worker(s): $(per_min "$T/c$n" "$(elapsed "$t0" "$t1")") ($(elapsed "$t0" "$t1") s)"
 done

@@ -1,6 +1,8 @@
 // Training rows from the results store and the trajectories (export.h).
 #include "data/export.h"
 
+#include "data/jsonl.h"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -130,27 +132,6 @@ json layout(const Row& r, const std::string& format) {
   return j;
 }
 
-bool write_lines(const std::string& out, const std::vector<json>& rows, std::string& err) {
-  std::error_code ec;
-  if (fs::path(out).has_parent_path()) fs::create_directories(fs::path(out).parent_path(), ec);
-  const std::string tmp = out + ".tmp-" + std::to_string(getpid());
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    for (const json& j : rows) f << j.dump(-1, ' ', false, json::error_handler_t::replace) << "\n";
-    if (!f.flush()) {
-      err = fmt::format("--out {}: cannot write it", out);
-      fs::remove(tmp, ec);
-      return false;
-    }
-  }
-  fs::rename(tmp, out, ec);
-  if (ec) {
-    err = fmt::format("--out {}: cannot move the finished file into place: {}", out, ec.message());
-    fs::remove(tmp, ec);
-    return false;
-  }
-  return true;
-}
 }  // namespace
 
 int export_rows(const ExportOptions& o, ExportSummary& s, std::string& err) {
@@ -319,7 +300,7 @@ int export_rows(const ExportOptions& o, ExportSummary& s, std::string& err) {
   } else {
     for (const Row& r : rows) lines.push_back(layout(r, o.format));
   }
-  return write_lines(o.out, lines, err) ? 0 : 1;
+  return write_jsonl(o.out, lines, err) ? 0 : 1;
 }
 
 std::string summary_text(const ExportOptions& o, const ExportSummary& s) {

@@ -1,6 +1,8 @@
 // Fault injection into correct op projects and the rows of the mutants kgen flags (mutate.h).
 #include "data/mutate.h"
 
+#include "data/jsonl.h"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -21,7 +23,6 @@
 #include "eval/bench.h"
 #include "eval/evaluate.h"
 #include "op/project.h"
-#include "tile/compile.h"
 
 namespace kgen::data {
 namespace {
@@ -253,25 +254,6 @@ bool write_file(const fs::path& p, const std::string& text) {
   return static_cast<bool>(out);
 }
 
-// A tile program compiled to an op project under dir; false with err when it does not compile.
-bool compile_tile_to(const std::string& program, const std::string& soc, const fs::path& dir, std::string& err) {
-  const std::string src = op::read_text(program);
-  tile::Diags d(program, &src);
-  tile::CompileOptions co;
-  co.soc = soc;
-  tile::CompileResult r = tile::compile_program(program, src, co, d);
-  if (!r.ok) {
-    err = d.render(false);
-    return false;
-  }
-  for (const auto& [rel, text] : r.files)
-    if (!write_file(dir / rel, text)) {
-      err = "cannot write " + (dir / rel).string();
-      return false;
-    }
-  return true;
-}
-
 std::string verdict_key(const eval::EvalResult& r) {
   std::string k = eval::verdict_name(r.verdict);
   if (!r.error_category.empty()) k += "/" + r.error_category;
@@ -387,13 +369,16 @@ int mutate_rows(const MutateOptions& o, MutateSummary& s, std::string& err) {
     if (kind == "op-project") {
       sources.push_back({it->second, c.path, c.path});
     } else if (kind == "tile") {
-      const fs::path dir = work / "sources" / fmt::format("{}_{}", fs::path(c.task_id).filename().string(), sources.size());
-      std::string terr;
-      if (!compile_tile_to(c.path, o.soc, dir, terr)) {
+      eval::EvalOptions to;
+      to.soc = o.soc;
+      to.candidate = c.path;
+      std::string project;
+      std::vector<std::string> diags;
+      if (!eval::compile_tile_project(to, project, diags)) {
         ++s.skipped["tile program does not compile"];
         continue;
       }
-      sources.push_back({it->second, dir.string(), c.path});
+      sources.push_back({it->second, project, c.path});
     } else {
       ++s.skipped["not an op project or a tile program (MultiKernelBench .py)"];
     }
@@ -509,26 +494,7 @@ int mutate_rows(const MutateOptions& o, MutateSummary& s, std::string& err) {
     ++fc.exported;
   }
 
-  // Written whole, then moved into place: an export never leaves a partial file.
-  const std::string tmp = o.out + ".tmp-" + std::to_string(getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    for (const auto& r : rows) out << r.dump(-1, ' ', false, json::error_handler_t::replace) << "\n";
-    out.close();
-    if (!out) {
-      std::error_code ec;
-      fs::remove(tmp, ec);
-      err = "--out " + o.out + ": cannot write the file";
-      return 1;
-    }
-  }
-  std::error_code ec;
-  fs::rename(tmp, o.out, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    err = "--out " + o.out + ": cannot move the file into place: " + ec.message();
-    return 1;
-  }
+  if (!write_jsonl(o.out, rows, err)) return 1;   // written whole, then moved into place
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return 0;
 }

@@ -20,7 +20,6 @@
 #include <optional>
 #include <set>
 #include <sstream>
-#include <thread>
 #include <tuple>
 
 #include "base/parallel.h"
@@ -513,7 +512,7 @@ bool run_bench(const BenchOptions& o, BenchRun& run, std::string& err) {
     pr.finished = fin;
     if (o.progress) o.progress(pr);
   };
-  // One item: claim it (first pass: an item another process holds is put aside; last pass: wait for its result),
+  // One item: its turn (first pass: an item another process holds is put aside; last pass: wait for its result),
   // evaluate it here or on the cluster, store the result.
   auto evaluate_one = [&](size_t k, bool last_pass) {
     const Item& it = items[todo[k]];
@@ -523,22 +522,19 @@ bool run_bench(const BenchOptions& o, BenchRun& run, std::string& err) {
     if (!eo.profile_dir.empty())   // --profile DIR: DIR/<category>/<task>/s<sample>/
       eo.profile_dir = fmt::format("{}/{}/s{}", eo.profile_dir, it.task->id, it.cand.sample);
     const StoreKey key{it.task_hash, stored_candidate_key(it.cand_hash, eo), KGEN_VERSION, eo.soc, it.cand.sample};
-    for (int waited = 0; use_claims; ++waited) {
+    if (use_claims) {
+      std::optional<EvalResult> got;
       std::string cerr;
-      const Claim c = store->claim(key, owner, kClaimLeaseS, cerr);
-      if (!cerr.empty()) {
-        std::lock_guard<std::mutex> g(mu);
-        run.notes.push_back(cerr);
+      const Turn turn = take_turn(*store, key, owner, last_pass, got, cerr);
+      std::lock_guard<std::mutex> g(mu);
+      if (!cerr.empty()) run.notes.push_back(cerr);
+      if (turn == Turn::Later) {   // another process holds it: come back to it when the rest is done
+        deferred.push_back(k);
+        return;
       }
-      if (c == Claim::Mine) break;
-      if (c == Claim::Done) {
-        std::string ferr;
-        std::optional<EvalResult> got = store->find(key.task_hash, key.candidate_hash, key.kgen_version, key.soc,
-                                                    key.sample, &ferr);
-        if (!got) break;   // unreadable: evaluate it here
+      if (turn == Turn::Stored) {
         got->candidate = it.cand.path;
         got->candidate_hash = it.cand_hash;
-        std::lock_guard<std::mutex> g(mu);
         ++from_others;
         ++pr.done;
         if (got->verdict == Verdict::Correct) ++pr.passed;
@@ -546,12 +542,6 @@ bool run_bench(const BenchOptions& o, BenchRun& run, std::string& err) {
         notify(&*results[todo[k]]);
         return;
       }
-      if (!last_pass) {   // Taken: come back to it when the rest is done
-        std::lock_guard<std::mutex> g(mu);
-        deferred.push_back(k);
-        return;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(waited < 10 ? 200 : 1000));
     }
     {
       std::lock_guard<std::mutex> g(mu);

@@ -17,6 +17,20 @@ std::string claim_owner() {
   return fmt::format("{}:{}:{:08x}", host[0] ? host : "unknown-host", getpid(), rd());
 }
 
+Turn take_turn(Store& s, const StoreKey& k, const std::string& owner, bool wait, std::optional<EvalResult>& stored,
+               std::string& err) {
+  for (int polls = 0;; ++polls) {
+    const Claim c = s.claim(k, owner, kClaimLeaseS, err);
+    if (c == Claim::Mine) return Turn::Evaluate;
+    if (c == Claim::Done) {
+      stored = s.find(k.task_hash, k.candidate_hash, k.kgen_version, k.soc, k.sample, &err);
+      return stored ? Turn::Stored : Turn::Evaluate;
+    }
+    if (!wait) return Turn::Later;
+    std::this_thread::sleep_for(std::chrono::milliseconds(polls < 10 ? 200 : 1000));
+  }
+}
+
 ClaimKeeper::ClaimKeeper(Store* store, std::string owner) : store_(store), owner_(std::move(owner)) {
   thread_ = std::thread([this] {
     std::unique_lock<std::mutex> g(mu_);

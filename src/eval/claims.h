@@ -3,6 +3,7 @@
 #pragma once
 #include <condition_variable>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -12,6 +13,17 @@ namespace kgen::eval {
 
 // "HOST:PID:RANDOM": unique per process, readable in the claims table.
 std::string claim_owner();
+
+// What a process should do with a key of a shared store (kgen bench and kgen serve ask the same way).
+enum class Turn {
+  Evaluate,   // this owner holds the claim (or the store failed: err is set): evaluate, then put() the result
+  Stored,     // a result is stored under the key: `stored` holds it
+  Later,      // another owner holds an unexpired claim (only when !wait)
+};
+// Claims k for owner. With wait, a key another owner holds is polled (every 0.2 s, then every 1 s) until its result is
+// stored or its claim lapses and this owner takes it. A stored result that cannot be read is evaluated again here.
+Turn take_turn(Store& s, const StoreKey& k, const std::string& owner, bool wait, std::optional<EvalResult>& stored,
+               std::string& err);
 
 class ClaimKeeper {
  public:

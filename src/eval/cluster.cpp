@@ -42,7 +42,6 @@ std::string cluster_address(const std::string& flag) {
 
 std::unique_ptr<Cluster> Cluster::connect(const std::string& scheduler, const std::string& python, std::string& err) {
   std::unique_ptr<Cluster> c(new Cluster());
-  c->scheduler_ = scheduler;
   const std::string script = std::string(KGEN_SOURCE_DIR) + "/python/kgen_cluster/dask_bridge.py";
   int in[2], out[2];
   if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0) {
@@ -123,8 +122,7 @@ void Cluster::read_answers() {
   cv_.notify_all();
 }
 
-bool Cluster::evaluate(const EvalOptions& o, const std::string& task_rel, EvalResult& r, std::string& err,
-                       std::string* worker) {
+bool Cluster::evaluate(const EvalOptions& o, const std::string& task_rel, EvalResult& r, std::string& err) {
   long id;
   {
     std::lock_guard<std::mutex> g(mu_);
@@ -154,7 +152,6 @@ bool Cluster::evaluate(const EvalOptions& o, const std::string& task_rel, EvalRe
     err = bridge_error_;
     return false;
   }
-  if (worker) *worker = a.worker;
   if (!a.ok) {
     err = "on the cluster" + (a.worker.empty() ? std::string() : " (worker " + a.worker + ")") + ": " + a.error;
     return false;

@@ -38,8 +38,7 @@ class Cluster {
   // Evaluates o.task (whose path relative to its suite is task_rel) x o.candidate on a worker. False with err when the
   // evaluation could not run there (a lost bridge, a worker's kgen failing): nothing about the candidate is known then.
   // The result's candidate path is o.candidate's (the worker's temporary path is not kept).
-  bool evaluate(const EvalOptions& o, const std::string& task_rel, EvalResult& r, std::string& err,
-                std::string* worker = nullptr);
+  bool evaluate(const EvalOptions& o, const std::string& task_rel, EvalResult& r, std::string& err);
 
  private:
   Cluster() = default;
@@ -49,7 +48,6 @@ class Cluster {
     std::string result_json, error, worker;
   };
   int pid_ = -1, to_ = -1, from_ = -1;   // the bridge and its stdin / stdout
-  std::string scheduler_;
   std::vector<ClusterWorker> workers_, refused_;
   int threads_ = 0;
   std::thread reader_;

@@ -262,10 +262,8 @@ std::string candidate_kind(const std::string& c) {
   return "";
 }
 
-// A tile program compiled to its op project, written under $KGEN_CACHE/tile/<hash of the generated files>/ (the
-// compile takes milliseconds; the folder is named by what it holds, so the op build cache keeps working). False with
-// the compiler's diagnostics (clang style, one line each) when the program has errors.
-static bool compile_tile(const EvalOptions& o, std::string& project, std::vector<std::string>& diags) {
+// The op build cache keeps working because the folder is named by what it holds (evaluate.h).
+bool compile_tile_project(const EvalOptions& o, std::string& project, std::vector<std::string>& diags) {
   const std::string src = read_text(o.candidate);
   std::error_code ec;
   tile::Diags d(o.candidate, &src);
@@ -388,7 +386,7 @@ EvalResult evaluate(const EvalOptions& o_in) {
       } else if (R.candidate_kind == "tile") {
         std::string project;
         std::vector<std::string> diags;
-        if (!compile_tile(o, project, diags)) {
+        if (!compile_tile_project(o, project, diags)) {
           R.verdict = Verdict::CompileError;
           R.diagnostics = diags;
         } else {

@@ -33,6 +33,7 @@
 // Verdicts: the first failing case (and trial) stops the evaluation.
 #pragma once
 #include <string>
+#include <vector>
 
 #include "eval/compare.h"
 #include "eval/result.h"
@@ -89,6 +90,10 @@ std::string cache_dir(const EvalOptions& o);
 // are left for evaluate() to report. False (and why in `note`) when the script itself did not run; else its summary.
 // With o.secret_trials, the secret trials too (into o.secret_cache).
 bool prefetch_references(const EvalOptions& o, const std::vector<std::string>& tasks, int jobs, std::string& note);
+// A tile program (o.candidate, compiled for o.soc) as its op project, written under
+// $KGEN_CACHE/tile/<hash of the generated files>/ (the compile takes milliseconds). False with the compiler's
+// diagnostics (clang style, one line each) when the program has errors. evaluate() and kgen data mutate use it.
+bool compile_tile_project(const EvalOptions& o, std::string& project, std::vector<std::string>& diags);
 // Never throws: internal problems become a runtime-error with error_category "internal" (or "task" when the
 // reference task itself fails, "sandbox" when the sandbox cannot be set up) and a diagnostic.
 EvalResult evaluate(const EvalOptions& o);

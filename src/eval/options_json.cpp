@@ -1,7 +1,6 @@
 // EvalOptions as JSON (options_json.h).
 #include "eval/options_json.h"
 
-#include <set>
 
 namespace kgen::eval {
 using nlohmann::json;
@@ -30,12 +29,9 @@ bool options_from_json(const json& j, EvalOptions& o, std::string& err) {
     err = "evaluation options: not a JSON object";
     return false;
   }
-  static const std::set<std::string> known = {"soc",       "trials",        "seed",        "fp32",
-                                              "fp16",      "bf16",          "secret_trials", "secret_seed",
-                                              "timeout_s", "memory_mb",     "file_mb",     "disk_mb",
-                                              "processes", "max_records",   "timing_check", "perf_shape"};
+  const json known = options_to_json(EvalOptions{});   // the fields options_to_json writes
   for (const auto& [k, v] : j.items())
-    if (!known.count(k)) {
+    if (!known.contains(k)) {
       err = "evaluation options: unknown field '" + k + "' (the sending kgen is newer than this one?)";
       return false;
     }

@@ -1,8 +1,6 @@
 // The worker pool of `kgen serve` (see pool.h).
 #include "serve/pool.h"
 
-#include <thread>
-
 namespace kgen::serve {
 double since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
@@ -139,46 +137,34 @@ void Pool::work() {
       ++busy_;
     }
     const double waited = since(t.queued_at);
-    // On a shared store, the key is claimed first: when another instance holds it, its result is waited for (its
+    // On a shared store the key is claimed first: when another instance holds it, its result is waited for (its
     // claim lapses if it dies, and then this instance evaluates).
     const eval::StoreKey key{t.job.task_hash, t.job.store_candidate_hash, KGEN_VERSION, t.job.eval.soc, 0};
     std::optional<eval::EvalResult> theirs;
-    for (int polls = 0; store_ && !t.job.force_refresh; ++polls) {
+    if (store_ && !t.job.force_refresh) {
       std::string err;
-      const eval::Claim c = store_->claim(key, owner_, eval::kClaimLeaseS, err);
-      if (c == eval::Claim::Mine) break;
-      if (c == eval::Claim::Done && (theirs = store_->find(key.task_hash, key.candidate_hash, key.kgen_version,
-                                                           key.soc, key.sample)))
-        break;
-      std::this_thread::sleep_for(std::chrono::milliseconds(polls < 10 ? 200 : 1000));
+      eval::take_turn(*store_, key, owner_, true, theirs, err);
     }
-    if (theirs) {
-      {
-        std::lock_guard<std::mutex> g(mu_);
-        --busy_;
-        auto it = inflight_.find(t.job.key);
-        if (it != inflight_.end() && it->second.id == t.id) inflight_.erase(it);
-      }
-      t.done->set_value({*theirs, true, waited});
-      continue;
+    const bool cached = theirs.has_value();
+    eval::EvalResult r = cached ? std::move(*theirs) : eval::evaluate(t.job.eval);   // never throws
+    if (!cached) {
+      r.candidate_hash = t.job.store_candidate_hash;     // the key qualified by the settings (job.h)
+      // kgen's own failures (the sandbox did not start, an internal error) are answered but not kept: the same
+      // request later runs again instead of getting a verdict that says nothing about the candidate.
+      const bool system_error = r.verdict == eval::Verdict::RuntimeError &&
+                                (r.error_category == "internal" || r.error_category == "sandbox");
+      std::string err;
+      if (store_ && !system_error && !store_->put(r, err)) r.diagnostics.push_back("note: " + err);
+      if (store_) store_->release(key, owner_);   // a result not stored (a system error) leaves the key to others
     }
-    eval::EvalResult r = eval::evaluate(t.job.eval);   // never throws
-    r.candidate_hash = t.job.store_candidate_hash;     // the key qualified by the settings (job.h)
-    // kgen's own failures (the sandbox did not start, an internal error) are answered but not kept: the same
-    // request later runs again instead of getting a verdict that says nothing about the candidate.
-    const bool system_error = r.verdict == eval::Verdict::RuntimeError &&
-                              (r.error_category == "internal" || r.error_category == "sandbox");
-    std::string err;
-    if (store_ && !system_error && !store_->put(r, err)) r.diagnostics.push_back("note: " + err);
-    if (store_) store_->release(key, owner_);   // a result not stored (a system error) leaves the key to others
     {
       std::lock_guard<std::mutex> g(mu_);
       --busy_;
-      mean_s_ = mean_s_ == 0 ? r.seconds : 0.8 * mean_s_ + 0.2 * r.seconds;
+      if (!cached) mean_s_ = mean_s_ == 0 ? r.seconds : 0.8 * mean_s_ + 0.2 * r.seconds;
       auto it = inflight_.find(t.job.key);
       if (it != inflight_.end() && it->second.id == t.id) inflight_.erase(it);   // not a later force_refresh's
     }
-    t.done->set_value({r, false, waited});
+    t.done->set_value({r, cached, waited});
   }
 }
 }  // namespace kgen::serve

@@ -1,0 +1,34 @@
+// JSON-lines files written whole (jsonl.h).
+#include "data/jsonl.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fmt/core.h>
+#include <fstream>
+
+namespace kgen::data {
+namespace fs = std::filesystem;
+
+bool write_jsonl(const std::string& out, const std::vector<nlohmann::json>& rows, std::string& err) {
+  std::error_code ec;
+  if (fs::path(out).has_parent_path()) fs::create_directories(fs::path(out).parent_path(), ec);
+  const std::string tmp = out + ".tmp-" + std::to_string(getpid());
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    for (const auto& j : rows) f << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    if (!f.flush()) {
+      err = fmt::format("--out {}: cannot write it", out);
+      fs::remove(tmp, ec);
+      return false;
+    }
+  }
+  fs::rename(tmp, out, ec);
+  if (ec) {
+    err = fmt::format("--out {}: cannot move the finished file into place: {}", out, ec.message());
+    fs::remove(tmp, ec);
+    return false;
+  }
+  return true;
+}
+}  // namespace kgen::data
