@@ -31,6 +31,53 @@ std::unique_ptr<Store> Store::open(const std::string& where, std::string& err, i
   return is_url(where) ? open_pg_store(where, err) : open_sqlite_store(where, err, busy_timeout_ms);
 }
 
+std::string store_tables_sql(const std::string& id_column) {
+  return R"sql(
+CREATE TABLE IF NOT EXISTS results(
+  task_hash TEXT NOT NULL,
+  candidate_hash TEXT NOT NULL,
+  kgen_version TEXT NOT NULL,
+  soc TEXT NOT NULL,
+  sample INTEGER NOT NULL,
+  task_id TEXT NOT NULL,
+  category TEXT NOT NULL,
+  level INTEGER NOT NULL,
+  candidate TEXT NOT NULL,
+  candidate_kind TEXT NOT NULL,
+  verdict TEXT NOT NULL,
+  speedup DOUBLE PRECISION,
+  modeled_us DOUBLE PRECISION,
+  eager_modeled_us DOUBLE PRECISION,
+  created_at TEXT NOT NULL,
+  result_json TEXT NOT NULL,
+  PRIMARY KEY(task_hash, candidate_hash, kgen_version, soc, sample));
+CREATE INDEX IF NOT EXISTS results_by_task ON results(task_id);
+CREATE TABLE IF NOT EXISTS trajectories(
+  )sql" + id_column + R"sql(,
+  task_id TEXT NOT NULL,
+  candidate_hash TEXT NOT NULL,
+  sample INTEGER NOT NULL,
+  round INTEGER NOT NULL,
+  kind TEXT NOT NULL CHECK(kind IN ('prompt', 'response', 'verdict')),
+  text TEXT NOT NULL,
+  created_at TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS trajectories_by_task ON trajectories(task_id);
+CREATE TABLE IF NOT EXISTS claims(
+  task_hash TEXT NOT NULL,
+  candidate_hash TEXT NOT NULL,
+  kgen_version TEXT NOT NULL,
+  soc TEXT NOT NULL,
+  sample INTEGER NOT NULL,
+  owner TEXT NOT NULL,
+  expires_at DOUBLE PRECISION NOT NULL,
+  PRIMARY KEY(task_hash, candidate_hash, kgen_version, soc, sample));
+CREATE TABLE IF NOT EXISTS replies(
+  key TEXT PRIMARY KEY,
+  text TEXT NOT NULL,
+  created_at TEXT NOT NULL);
+)sql";
+}
+
 bool decode_result(const std::string& json_text, EvalResult& r, std::string& why) {
   nlohmann::json j = nlohmann::json::parse(json_text, nullptr, false);
   if (j.is_discarded()) {

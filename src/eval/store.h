@@ -112,6 +112,10 @@ bool decode_result(const std::string& json_text, EvalResult& r, std::string& why
 constexpr double kClaimLeaseS = 60;
 constexpr double kClaimRenewS = 15;
 
+// The tables both backends create (schema_version aside): results, trajectories, claims, replies. id_column is the
+// trajectories' key, which the two databases spell differently; DOUBLE PRECISION has SQLite's REAL affinity.
+std::string store_tables_sql(const std::string& id_column);
+
 // Backends (store.cpp's open() picks one).
 std::unique_ptr<Store> open_sqlite_store(const std::string& path, std::string& err, int busy_timeout_ms);
 std::unique_ptr<Store> open_pg_store(const std::string& url, std::string& err);

@@ -13,51 +13,7 @@
 namespace kgen::eval {
 namespace {
 
-constexpr const char* kPgSchema = R"sql(
-CREATE TABLE IF NOT EXISTS schema_version(version INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS results(
-  task_hash TEXT NOT NULL,
-  candidate_hash TEXT NOT NULL,
-  kgen_version TEXT NOT NULL,
-  soc TEXT NOT NULL,
-  sample INTEGER NOT NULL,
-  task_id TEXT NOT NULL,
-  category TEXT NOT NULL,
-  level INTEGER NOT NULL,
-  candidate TEXT NOT NULL,
-  candidate_kind TEXT NOT NULL,
-  verdict TEXT NOT NULL,
-  speedup DOUBLE PRECISION,
-  modeled_us DOUBLE PRECISION,
-  eager_modeled_us DOUBLE PRECISION,
-  created_at TEXT NOT NULL,
-  result_json TEXT NOT NULL,
-  PRIMARY KEY(task_hash, candidate_hash, kgen_version, soc, sample));
-CREATE INDEX IF NOT EXISTS results_by_task ON results(task_id);
-CREATE TABLE IF NOT EXISTS trajectories(
-  id BIGSERIAL PRIMARY KEY,
-  task_id TEXT NOT NULL,
-  candidate_hash TEXT NOT NULL,
-  sample INTEGER NOT NULL,
-  round INTEGER NOT NULL,
-  kind TEXT NOT NULL CHECK(kind IN ('prompt', 'response', 'verdict')),
-  text TEXT NOT NULL,
-  created_at TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS trajectories_by_task ON trajectories(task_id);
-CREATE TABLE IF NOT EXISTS claims(
-  task_hash TEXT NOT NULL,
-  candidate_hash TEXT NOT NULL,
-  kgen_version TEXT NOT NULL,
-  soc TEXT NOT NULL,
-  sample INTEGER NOT NULL,
-  owner TEXT NOT NULL,
-  expires_at DOUBLE PRECISION NOT NULL,
-  PRIMARY KEY(task_hash, candidate_hash, kgen_version, soc, sample));
-CREATE TABLE IF NOT EXISTS replies(
-  key TEXT PRIMARY KEY,
-  text TEXT NOT NULL,
-  created_at TEXT NOT NULL);
-)sql";
+
 
 // The server's clock: UTC text as the SQLite store writes it, and seconds since 1970 for claim expiry.
 constexpr const char* kPgNow = "to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')";
@@ -330,7 +286,9 @@ class PgStore final : public Store {
     const bool ok = transaction([&] {
       PgResult lock(conn_, kPgSchemaLock);
       if (!lock.ok()) return false;
-      PgResult create(conn_, kPgSchema);
+      PgResult version_table(conn_, "CREATE TABLE IF NOT EXISTS schema_version(version INTEGER NOT NULL)");
+      if (!version_table.ok()) return false;
+      PgResult create(conn_, store_tables_sql("id BIGSERIAL PRIMARY KEY"));
       if (!create.ok()) return false;
       PgResult v(conn_, "SELECT coalesce(max(version), 0) FROM schema_version");
       if (!v.ok() || v.rows() != 1) return false;

@@ -9,50 +9,7 @@
 namespace kgen::eval {
 namespace {
 
-constexpr const char* kSchema = R"sql(
-CREATE TABLE IF NOT EXISTS results(
-  task_hash TEXT NOT NULL,
-  candidate_hash TEXT NOT NULL,
-  kgen_version TEXT NOT NULL,
-  soc TEXT NOT NULL,
-  sample INTEGER NOT NULL,
-  task_id TEXT NOT NULL,
-  category TEXT NOT NULL,
-  level INTEGER NOT NULL,
-  candidate TEXT NOT NULL,
-  candidate_kind TEXT NOT NULL,
-  verdict TEXT NOT NULL,
-  speedup REAL,
-  modeled_us REAL,
-  eager_modeled_us REAL,
-  created_at TEXT NOT NULL,
-  result_json TEXT NOT NULL,
-  PRIMARY KEY(task_hash, candidate_hash, kgen_version, soc, sample));
-CREATE INDEX IF NOT EXISTS results_by_task ON results(task_id);
-CREATE TABLE IF NOT EXISTS trajectories(
-  id INTEGER PRIMARY KEY AUTOINCREMENT,
-  task_id TEXT NOT NULL,
-  candidate_hash TEXT NOT NULL,
-  sample INTEGER NOT NULL,
-  round INTEGER NOT NULL,
-  kind TEXT NOT NULL CHECK(kind IN ('prompt', 'response', 'verdict')),
-  text TEXT NOT NULL,
-  created_at TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS trajectories_by_task ON trajectories(task_id);
-CREATE TABLE IF NOT EXISTS claims(
-  task_hash TEXT NOT NULL,
-  candidate_hash TEXT NOT NULL,
-  kgen_version TEXT NOT NULL,
-  soc TEXT NOT NULL,
-  sample INTEGER NOT NULL,
-  owner TEXT NOT NULL,
-  expires_at REAL NOT NULL,
-  PRIMARY KEY(task_hash, candidate_hash, kgen_version, soc, sample));
-CREATE TABLE IF NOT EXISTS replies(
-  key TEXT PRIMARY KEY,
-  text TEXT NOT NULL,
-  created_at TEXT NOT NULL);
-)sql";
+
 
 constexpr const char* kNow = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 constexpr const char* kEpochNow = "((julianday('now') - 2440587.5) * 86400.0)";   // seconds since 1970, fractional
@@ -185,7 +142,7 @@ std::unique_ptr<Store> open_sqlite_store(const std::string& path, std::string& e
     rollback();
     return nullptr;
   }
-  if (!exec(kSchema, "cannot create the results/trajectories tables")) {
+  if (!exec(store_tables_sql("id INTEGER PRIMARY KEY AUTOINCREMENT").c_str(), "cannot create the results/trajectories tables")) {
     rollback();
     return nullptr;
   }
