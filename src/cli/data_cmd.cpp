@@ -4,6 +4,7 @@
 #include <iostream>
 #include <memory>
 
+#include "data/build.h"
 #include "data/export.h"
 #include "data/mutate.h"
 
@@ -57,6 +58,33 @@ CLI::App* add_data_command(CLI::App& app, int& exit_code) {
     exit_code = data::mutate_rows(*m, s, err);
     if (exit_code != 0) std::cerr << "kgen data mutate: " << err << "\n";
     else std::cout << data::mutate_summary_text(*m, s);
+  });
+  auto b = std::make_shared<data::BuildOptions>();
+  auto* bu = d->add_subcommand("build", "The whole dataset from the suite, split by task, with its card: sft (tile "
+                                        "and compiled AscendC), repair, dpo, the compiler's reasoning, error-fix, "
+                                        "and RL prompt rows (verl parquet/JSON lines, TRL)");
+  bu->add_option("--out", b->out, "The dataset folder (train/, validation/, test/, README.md, card.json; work/ "
+                                  "keeps the stores and intermediate files, reused by a rerun)")->required();
+  bu->add_option("--suite", b->suite, "The task suite (default the source tree's tasks/)");
+  bu->add_option("--filter", b->filter, "Only tasks whose id contains this");
+  bu->add_option("--store", b->stores, "Results stores to export (repeatable; default: evaluate the expert library "
+                                       "into OUT/work/expert)");
+  bu->add_option("--mutate", b->mutate, "Candidate folders for error-fix rows (repeatable; default candidates/ and "
+                                        "kernels/)");
+  bu->add_flag("--no-mutate", b->no_mutate, "No error-fix rows");
+  bu->add_option("--hold-out", b->hold_out, "Test split: kernelbench, multikernelbench, npukernelbench (the tasks "
+                                            "whose file cites that benchmark) or a task id prefix (repeatable)");
+  bu->add_option("--validation", b->validation, "Fraction of the other tasks in the validation split")
+      ->capture_default_str();
+  bu->add_option("--seed", b->seed, "Seed of the validation draw")->capture_default_str();
+  bu->add_option("--soc", b->soc, "SoC profile of every evaluation and prompt")->capture_default_str();
+  bu->add_option("--jobs", b->jobs, "Evaluations at once")->capture_default_str();
+  bu->callback([b, &exit_code] {
+    data::BuildSummary s;
+    std::string err;
+    exit_code = data::build_dataset(*b, s, err);
+    if (exit_code != 0) std::cerr << "kgen data build: " << err << "\n";
+    else std::cout << data::build_summary_text(*b, s);
   });
   return d;
 }

@@ -26,6 +26,7 @@
 #include "op/npy.h"
 #include "op/prebuild.h"
 #include "op/project.h"
+#include "op/tiling_fields.h"
 #include "perf/ktrace_io.h"
 #include "perf/model.h"
 #include "perf/profile.h"
@@ -40,7 +41,7 @@ namespace fs = std::filesystem;
 struct OpRunOptions {
   std::string project, out, soc = "Ascend910B2", op;
   std::vector<std::string> inputs, positional, attrs, output_shapes, input_shapes;
-  bool timing_only = false, timing_check = false;
+  bool timing_only = false, timing_check = false, tiling_only = false;
   double timeout = 600;
   double memory_mb = 16384;
   double file_mb = 4096;
@@ -82,8 +83,9 @@ std::string output_file_name(const nlohmann::json& summary, size_t k) {
 
 int run_op(const OpRunOptions& o) {
   if (int rc = require_sandbox("kgen op run")) return rc;
-  if (o.out.empty() && !o.timing_only) {
-    std::cerr << "kgen op run: --out DIR is required (where the outputs are written); only --timing-only runs write none\n";
+  if (o.out.empty() && !o.timing_only && !o.tiling_only) {
+    std::cerr << "kgen op run: --out DIR is required (where the outputs are written); only --timing-only and "
+                 "--tiling-only runs write none\n";
     return 2;
   }
   if (!fs::exists(oprun_path())) {
@@ -141,7 +143,11 @@ int run_op(const OpRunOptions& o) {
     }
     dtypes.push_back(dt);
   }
-  if (!o.input_shapes.empty() && !o.timing_only) {
+  if (o.tiling_only && (o.timing_only || o.timing_check)) {
+    std::cerr << "kgen op run: --tiling-only stops before the kernel runs: drop --timing-only and --timing-check\n";
+    return 2;
+  }
+  if (!o.input_shapes.empty() && !o.timing_only && !o.tiling_only) {
     std::cerr << "kgen op run: --input-shape gives an input without data: add --timing-only (the run models the "
                  "kernel's time at that size and computes no values)\n";
     return 2;
@@ -183,6 +189,7 @@ int run_op(const OpRunOptions& o) {
     for (auto& a : o.attrs) c.argv.insert(c.argv.end(), {"--attr", a});
     for (auto& a : o.input_shapes) c.argv.insert(c.argv.end(), {"--input-shape", a});
     if (o.timing_only) c.argv.insert(c.argv.end(), {"--timing-only", "--trace"});
+    if (o.tiling_only) c.argv.push_back("--tiling-only");
     if (o.timing_check) c.argv.insert(c.argv.end(), {"--timing-check", "--trace"});
     for (auto& s : o.output_shapes) c.argv.insert(c.argv.end(), {"--output-shape", s});
     if (!o.op.empty()) c.argv.insert(c.argv.end(), {"--op", o.op});
@@ -221,7 +228,7 @@ int run_op(const OpRunOptions& o) {
     lim.wall_s = o.timeout > 0 ? o.timeout : 0;
     lim.cpu_s = o.timeout > 0 ? o.timeout + 5 : 0;
     lim.memory_bytes = static_cast<size_t>(o.memory_mb * 1024 * 1024);
-    if (o.timing_only) {   // GM at the real size is reserved address space, never touched: bound the memory instead
+    if (o.timing_only || o.tiling_only) {   // GM at the real size is address space, never touched: bound the memory instead
       lim.data_bytes = lim.memory_bytes;
       lim.memory_bytes = 0;
     }
@@ -327,6 +334,25 @@ int run_op(const OpRunOptions& o) {
                                reads, first_read);
     }
   }
+  nlohmann::json tiling;   // --tiling-only: the tiling data read back with the project's tiling header
+  if (status == 0 && o.tiling_only) {
+    std::vector<uint8_t> bytes;
+    const std::string hex = summary.value("tiling_data", "");
+    for (size_t i = 0; i + 1 < hex.size(); i += 2) bytes.push_back(static_cast<uint8_t>(std::stoul(hex.substr(i, 2), nullptr, 16)));
+    std::string note;
+    const auto fields = op::decode_tiling(p.tiling_h.empty() ? "" : op::read_text(p.tiling_h), summary.value("op", ""),
+                                          bytes, note);
+    tiling = nlohmann::json::array();
+    listing += "  tiling data (TilingFunc's, read with " +
+               (p.tiling_h.empty() ? std::string("no tiling header") : fs::path(p.tiling_h).filename().string()) + "):\n";
+    for (const auto& f : fields) {
+      tiling.push_back({{"name", f.name}, {"type", f.type}, {"value", f.value}, {"comment", f.comment}});
+      listing += sandbox::utf8_clean(fmt::format("    {} {} = {}{}\n", f.type, f.name, f.value.empty() ? "?" : f.value,
+                                                 f.comment.empty() ? "" : "   // " + f.comment));
+    }
+    if (!note.empty()) listing += "    note: " + note + "\n";
+    summary["tiling_note"] = note;
+  }
   nlohmann::json timing_check;   // the two traces compared here, never the child's verdict on them
   if (status == 0 && o.timing_check) {
     const nlohmann::json tc = summary.value("timing_check", nlohmann::json::object());
@@ -341,7 +367,8 @@ int run_op(const OpRunOptions& o) {
   if (status == 0) {
     std::string head = sandbox::utf8_clean(fmt::format(
         "op {} on {}: kernel {}, block dim {}, tiling key {}, tiling data {} bytes, workspace {} bytes{}\n",
-        summary.value("op", "?"), summary.value("soc", o.soc), summary.value("kernel", "?"),
+        summary.value("op", "?"), summary.value("soc", o.soc),
+        o.tiling_only ? std::string("not run (--tiling-only)") : summary.value("kernel", "?"),
         summary.value("block_dim", 0), summary.value("tiling_key", 0), summary.value("tiling_bytes", 0),
         summary.value("workspace_bytes", 0), cached ? " (cached build)" : ""));
     std::string notes;
@@ -363,6 +390,7 @@ int run_op(const OpRunOptions& o) {
   nlohmann::json j = status == 0 ? summary : nlohmann::json::object();
   j["outputs"] = jouts;
   if (!modeled.is_null()) j["modeled"] = modeled;
+  if (!tiling.is_null()) j["tiling"] = tiling;
   if (!timing_check.is_null()) j["timing_check"] = timing_check;
   j["cached"] = cached;
   j["ok"] = status == 0;
@@ -392,10 +420,13 @@ CLI::App* add_op_command(CLI::App& app, int& exit_code) {
   run->add_option("--memory-mb", o.memory_mb, "Address-space limit of the runner process (MiB)")->capture_default_str();
   run->add_option("--max-file-mb", o.file_mb, "Largest file the runner may write (MiB)")->capture_default_str();
   run->add_option("--input-shape", o.input_shapes,
-                  "NAME=DTYPE:D0,D1,... an input by shape alone (with --timing-only), e.g. x=float32:4096,393216");
+                  "NAME=DTYPE:D0,D1,... an input by shape alone (with --timing-only or --tiling-only), e.g. x=float32:4096,393216");
   run->add_flag("--timing-only", o.timing_only,
                 "Model the kernel's time at this size without computing values (GM is address space, not memory); "
                 "prints the modeled time, no outputs are written");
+  run->add_flag("--tiling-only", o.tiling_only,
+                "Run InferShape and TilingFunc only (inputs may be given by --input-shape): print the block dim and "
+                "the tiling data field by field, read with the project's tiling header");
   run->add_flag("--timing-check", o.timing_check,
                 "Run fully, then timing-only, and report whether the two traces are equal (then timing-only runs of "
                 "this kernel are exact)");

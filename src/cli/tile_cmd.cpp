@@ -10,6 +10,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "eval/explain_run.h"
 #include "perf/profile.h"
 #include "tile/compile.h"
 #include "tile/parser.h"
@@ -148,6 +149,26 @@ CLI::App* add_tile_command(CLI::App& app, int& exit_code) {
       return;
     }
     exit_code = run_compile(*c);
+  });
+  auto shapes = std::make_shared<std::vector<std::string>>();
+  auto* exp = t->add_subcommand("explain", "Why the compiled AscendC looks as it does: the SoC's numbers, UB buffers, "
+                                           "tile size, core split, tail and pipeline, with the values the op's own "
+                                           "TilingFunc chooses at the given shape (run sandboxed)");
+  exp->add_option("file", c->file, "The .tile program")->required();
+  exp->add_option("--input-shape", *shapes, "NAME=DTYPE:D0,D1,... one per input of the program, e.g. "
+                                            "x=float32:4096,393216")
+      ->required();
+  exp->add_option("--soc", c->soc, "SoC profile to size for")->capture_default_str();
+  exp->callback([c, shapes, &exit_code] {
+    eval::Explained e;
+    std::string err;
+    if (!eval::explain_program(c->file, c->soc, *shapes, e, err)) {
+      std::cerr << "kgen tile explain: " << err << (err.empty() || err.back() != '\n' ? "\n" : "");
+      exit_code = 1;
+      return;
+    }
+    std::cout << e.reasoning;
+    exit_code = 0;
   });
   return t;
 }

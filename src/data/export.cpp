@@ -93,6 +93,14 @@ std::vector<gen::ChatMessage> messages_of(const std::string& prompt_json, bool& 
   return m;
 }
 
+// Whether a prompt as sent carries the expert example of one of `hidden` (gen/prompt.cpp renders each as
+// "### Example: ID").
+bool shows_hidden(const std::string& prompt_json, const std::set<std::string>& hidden) {
+  for (const auto& id : hidden)
+    if (prompt_json.find("### Example: " + id + "\\n") != std::string::npos) return true;
+  return false;
+}
+
 json messages_json(const std::vector<gen::ChatMessage>& m) {
   json a = json::array();
   for (const auto& x : m) a.push_back({{"role", x.role}, {"content", x.content}});
@@ -215,6 +223,7 @@ int export_rows(const ExportOptions& o, ExportSummary& s, std::string& err) {
       gen::PromptOptions po;
       po.target = target;
       po.soc = r.soc;
+      po.hidden_examples = o.hidden_examples;
       std::string perr;
       if (!gen::initial_messages(task, po, row.messages, perr)) { skip("no prompt: " + perr.substr(0, 80)); continue; }
       row.messages.push_back({"assistant", reply});
@@ -248,6 +257,7 @@ int export_rows(const ExportOptions& o, ExportSummary& s, std::string& err) {
       bool ok = false;
       std::vector<gen::ChatMessage> msgs = messages_of(rd.prompt, ok);
       if (!ok || msgs.empty()) { skip("trajectory prompt not a message list"); continue; }
+      if (shows_hidden(rd.prompt, o.hidden_examples)) { skip("prompt shows a held-out task's solution"); continue; }
       const std::string verdict = rd.verdict.value("verdict", "");
       const double speedup = rd.verdict.value("speedup", 0.0);
       if (round == 0) first_replies.push_back({msgs, rd.prompt, rd.reply, verdict == "correct", speedup, sample});

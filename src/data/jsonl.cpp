@@ -10,13 +10,13 @@
 namespace kgen::data {
 namespace fs = std::filesystem;
 
-bool write_jsonl(const std::string& out, const std::vector<nlohmann::json>& rows, std::string& err) {
+bool write_whole(const std::string& out, const std::string& bytes, std::string& err) {
   std::error_code ec;
   if (fs::path(out).has_parent_path()) fs::create_directories(fs::path(out).parent_path(), ec);
   const std::string tmp = out + ".tmp-" + std::to_string(getpid());
   {
     std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    for (const auto& j : rows) f << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     if (!f.flush()) {
       err = fmt::format("--out {}: cannot write it", out);
       fs::remove(tmp, ec);
@@ -30,5 +30,11 @@ bool write_jsonl(const std::string& out, const std::vector<nlohmann::json>& rows
     return false;
   }
   return true;
+}
+
+bool write_jsonl(const std::string& out, const std::vector<nlohmann::json>& rows, std::string& err) {
+  std::string text;
+  for (const auto& j : rows) text += j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  return write_whole(out, text, err);
 }
 }  // namespace kgen::data

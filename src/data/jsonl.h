@@ -6,6 +6,9 @@
 #include <vector>
 
 namespace kgen::data {
-// False with err ("--out F: ...") when the file cannot be written or moved into place; the parent folder is created.
+// Writes `bytes` to a temporary file beside `out`, then renames it into place. False with err ("--out F: ...") when
+// the file cannot be written or moved; the parent folder is created.
+bool write_whole(const std::string& out, const std::string& bytes, std::string& err);
+// Each row one line (write_whole).
 bool write_jsonl(const std::string& out, const std::vector<nlohmann::json>& rows, std::string& err);
 }  // namespace kgen::data

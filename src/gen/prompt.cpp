@@ -125,7 +125,9 @@ int common_words(const std::string& a, const std::string& b) {
 std::vector<Example> nearest_examples(const TaskInfo& task, const PromptOptions& o) {
   std::string op = task.id.substr(task.id.rfind('/') + 1);
   std::vector<Example> ex = all_examples(o.target, o);
-  ex.erase(std::remove_if(ex.begin(), ex.end(), [&](const Example& e) { return e.id == task.id; }), ex.end());
+  ex.erase(std::remove_if(ex.begin(), ex.end(),
+                          [&](const Example& e) { return e.id == task.id || o.hidden_examples.count(e.id); }),
+           ex.end());
   // same category first, then most name words in common, then name order (id order breaks ties)
   auto key = [&](const Example& e) {
     return std::make_tuple(e.category == task.category ? 0 : 1, -common_words(op, e.name), e.name, e.id);

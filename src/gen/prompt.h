@@ -19,6 +19,7 @@
 // name order; never the task's own solution (same task id). At most PromptOptions::examples.
 #pragma once
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,8 @@ struct PromptOptions {
   std::string candidates_dir;                            // ascendc examples; default KGEN_SOURCE_DIR/candidates
   std::string suite_dir;                                 // the examples' task sources; default KGEN_SOURCE_DIR/tasks
   int examples = 2;
+  std::set<std::string> hidden_examples;                 // task ids never shown as examples (kgen data build: the
+                                                         // validation and test tasks, kept out of train prompts)
   int context_tokens = 0;                                // the model's context window (Endpoint::context_tokens):
                                                          // below 32768 a tile prompt carries compact_tile_reference()
                                                          // in at most 40 % of it, and fewer examples when the prompt

@@ -43,7 +43,7 @@ using namespace kgen::op;
 int usage(const std::string& msg) {
   std::fprintf(stderr, "kgen-oprun: %s\nusage: kgen-oprun run PROJECT [--input NAME=FILE.npy]... [--attr NAME=VALUE]... "
                        "(--out DIR [--json-file FILE] | --channel FD) [--soc SOC] [--output-shape NAME=D0,D1,...]... "
-                       "[--op TYPE] [--trace] [--timing-only [--input-shape NAME=DTYPE:D0,D1,...]... | --timing-check] "
+                       "[--op TYPE] [--trace] [--tiling-only] [--timing-only [--input-shape NAME=DTYPE:D0,D1,...]... | --timing-check] "
                        "| kgen-oprun run PROJECT --batch RUNS.json --channel FD\n",
                msg.c_str());
   return 2;
@@ -65,6 +65,7 @@ struct Request {
   bool trace = false;
   bool timing_only = false;       // the trace at this size, no values (sim/timing.h)
   bool timing_check = false;      // run fully, then timing-only, and compare the two traces
+  bool tiling_only = false;       // stop after TilingFunc (inputs may be given by shape)
 };
 
 // DTYPE:D0,D1,... (a DYNAMIC input: DTYPE:D0,D1;D0,D1, one shape per tensor) -> tensors without data.
@@ -270,7 +271,8 @@ int run_one(OpRunner& R, const Request& q, const std::string& out_dir, const std
   }
   RunResult res;
   spec.trace = q.trace || q.timing_check;
-  spec.timing_only = q.timing_only && !q.timing_check;
+  spec.timing_only = (q.timing_only || q.tiling_only) && !q.timing_check;
+  spec.tiling_only = q.tiling_only;
   // On a channel the trace goes straight into its frame, a core at a time ("trace ID"; the timing-only run of a
   // --timing-check "trace ID.timing"), never held whole.
   auto stream_trace = [channel](RunSpec& s, const std::string& name) {
@@ -329,6 +331,12 @@ int run_one(OpRunner& R, const Request& q, const std::string& out_dir, const std
   j["block_dim"] = res.block_dim;
   j["tiling_key"] = res.tiling_key;
   j["tiling_bytes"] = res.tiling_bytes;
+  {
+    static const char* hex = "0123456789abcdef";
+    std::string h;
+    for (uint8_t b : res.tiling) h += hex[b >> 4], h += hex[b & 15];
+    j["tiling_data"] = h;   // decoded by the parent with the project's tiling header (op/tiling_fields.h)
+  }
   j["workspace_bytes"] = res.workspace_bytes;
   j["dtype_column"] = res.column;
   j["cached"] = res.host_cached && res.kernel_cached;
@@ -482,6 +490,8 @@ int run_main(int argc, char** argv) {
       one.timing_only = true;
     } else if (a == "--timing-check") {
       one.timing_check = true;
+    } else if (a == "--tiling-only") {
+      one.tiling_only = true;
     } else if (a == "--input-shape") {
       if (!val(v) || !split_eq(v, n, x)) return usage("--input-shape needs NAME=DTYPE:D0,D1,...");
       one.input_shapes.emplace_back(n, x);
@@ -494,9 +504,9 @@ int run_main(int argc, char** argv) {
     }
   }
   if (project_dir.empty()) return usage("no project directory");
-  if (out_dir.empty() && channel < 0 && !one.timing_only) return usage("--out DIR or --channel FD is required");
+  if (out_dir.empty() && channel < 0 && !one.timing_only && !one.tiling_only) return usage("--out DIR or --channel FD is required");
   if (!batch.empty() && channel < 0) return usage("--batch needs --channel");
-  if (!one.input_shapes.empty() && !one.timing_only)
+  if (!one.input_shapes.empty() && !one.timing_only && !one.tiling_only)
     return usage("--input-shape gives an input without data: add --timing-only (the run models time, computes no values)");
   if (one.timing_only && one.timing_check) return usage("--timing-check runs both ways itself: drop --timing-only");
   if (!kgen::sim::find_soc(soc)) return usage("unknown SoC '" + soc + "' (known: " + kgen::sim::soc_names() + ")");

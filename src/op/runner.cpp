@@ -597,6 +597,8 @@ std::optional<Failure> OpRunner::run(const RunSpec& spec, RunResult& res) {
   res.block_dim = tr.block_dim;
   res.tiling_key = tr.tiling_key;
   res.tiling_bytes = tr.data_size;
+  res.tiling.assign(tr.tiling.begin(), tr.tiling.begin() + std::min(tr.data_size, tr.tiling.size()));
+  if (spec.tiling_only) return std::nullopt;
   // --- kernel ---------------------------------------------------------------------------------------------------
   BuildOut kb = build_kernel(project_, soc_, defines_for(column)).get();
   if (!kb.ok) {

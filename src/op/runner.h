@@ -64,6 +64,7 @@ struct RunSpec {
   // A timing-only run (sim/timing.h): the kernel's trace at this size, no values. Inputs may come without data
   // (shape and dtype only; a ValueDepend input still needs its data); outputs are not read back.
   bool timing_only = false;
+  bool tiling_only = false;   // stop after TilingFunc (with timing_only: inputs by shape): the tiling is the result
   bool trace = false;   // encode the launch trace into RunResult::trace, while the GM buffers it names still exist
   // With `trace`, when set: the encoded trace streamed instead (begin(total bytes), then put(piece) a core at a time;
   // perf::encode_launch), so a timing-only trace of millions of records is never held whole in encoded form.
@@ -84,6 +85,7 @@ struct RunResult {
   uint32_t block_dim = 0;
   uint64_t tiling_key = 0;
   size_t tiling_bytes = 0, workspace_bytes = 0;
+  std::vector<uint8_t> tiling;      // the tiling data TilingFunc saved (tiling_bytes of them)
   int column = 0;
   bool host_cached = false, kernel_cached = false;
   double build_s = 0;               // compiling the host and kernel libraries in this run (0 when both cached)

@@ -1,0 +1,164 @@
+// The compiler's reasoning as prose (explain.h).
+#include "tile/explain.h"
+
+#include <fmt/format.h>
+
+#include <map>
+
+namespace kgen::tile {
+namespace {
+std::string type_of(const Kernel& k, TypeOf t) {
+  return t.var >= 0 && t.var < static_cast<int>(k.dtype_vars.size()) ? k.dtype_vars[t.var].name : dtype_name(t.fixed);
+}
+
+std::string bytes_text(uint64_t b) {
+  if (b >= 1024 && b % 1024 == 0) return fmt::format("{} bytes ({} KiB)", b, b / 1024);
+  return fmt::format("{} bytes", b);
+}
+
+const char* buffer_role(BufKind b) {
+  switch (b) {
+    case BufKind::InQueue: return "input queue (GM -> UB by MTE2, handed to the vector unit by EnQue/DeQue)";
+    case BufKind::OutQueue: return "output queue (vector unit -> GM by MTE3, handed over by EnQue/DeQue)";
+    case BufKind::Temp: return "temporary of the tile's computation";
+    case BufKind::Resident: return "resident vector, loaded once per core";
+    case BufKind::MathTmp: return "scratch of the math APIs (Exp, Erf, Sigmoid, ...)";
+    case BufKind::Work: return "work buffer of the tile";
+    case BufKind::RowWork: return "per-row work buffer";
+    case BufKind::Accumulator: return "accumulator across the core's tiles";
+    case BufKind::Partials: return "per-core partial results";
+    case BufKind::CombineWork: return "work buffer combining the cores' partials";
+    case BufKind::Epilogue: return "epilogue buffer";
+    case BufKind::AxisWork: return "axis-reduction work buffer";
+    case BufKind::ScanWork: return "scan work buffer";
+  }
+  return "buffer";
+}
+
+uint64_t as_u64(const std::string& v) {
+  try {
+    return std::stoull(v);
+  } catch (...) {
+    return 0;
+  }
+}
+}  // namespace
+
+std::string explain(const CompileResult& r, const ExplainFacts& f) {
+  const Kernel& k = r.kernel;
+  std::string o;
+  int step = 0;
+  auto add = [&](const std::string& text) { o += fmt::format("{}. {}\n", ++step, text); };
+
+  std::string doc = k.doc;
+  for (char& c : doc)
+    if (c == '\n') c = ' ';
+  if (doc.empty()) doc = k.name;
+  if (doc.back() != '.') doc += '.';
+  add(fmt::format("The operator: {} kgen compiles the tile program `{}` to the op {} (kernel {}).", doc, k.name,
+                  k.op_type, k.kernel_symbol));
+  std::string io;
+  for (const TensorArg& t : k.tensors) io += (io.empty() ? "" : ", ") + t.name;
+  add(fmt::format("Target: {} has {} vector cores (AIV) and {} cube cores (AIC); each vector core has {} of Unified "
+                  "Buffer (UB), the only memory its vector unit computes in. The tensors ({}) live in global memory "
+                  "(GM) and move through UB tile by tile. Here the inputs are {}.",
+                  f.soc, f.aiv_cores, f.aic_cores, bytes_text(f.ub_bytes), io, f.shape));
+
+  std::map<std::string, std::string> v;   // tiling values by field name
+  for (const auto& x : f.tiling) v[x.name] = x.value;
+
+  const bool generic = !k.buffers.empty();
+  if (generic) {
+    // dtypes: which buffers exist only for a conversion
+    std::string conv;
+    for (const Buffer& b : k.buffers)
+      if (b.only_if_var_differs >= 0)
+        conv += fmt::format("{}{} ({} copy, only where {} is not {})", conv.empty() ? "" : ", ", b.name,
+                            type_of(k, b.type), k.dtype_vars[b.only_if_var_differs].name, dtype_name(b.differs_from));
+    std::string vars;
+    for (const auto& d : k.dtype_vars) vars += (vars.empty() ? "" : ", ") + d.name;
+    add(conv.empty()
+            ? fmt::format("Data types: the program computes in its tensors' own dtype{}; no conversion buffer is "
+                          "needed.", vars.empty() ? "" : " (" + vars + ")")
+            : fmt::format("Data types: values are computed where the program says (e.g. f32 for precision, or "
+                          "because bf16 has no vector math); the conversion buffers {} are allocated only for the "
+                          "dtypes that need them, so a float32 call pays nothing for them. This call's first input is {}.", conv,
+                          f.shape.substr(0, f.shape.find(' '))));
+    std::string bufs;
+    for (size_t i = 0; i < k.buffers.size(); ++i) {
+      const Buffer& b = k.buffers[i];
+      std::string ub;
+      for (const UbTerm& t : k.ub_terms)
+        if (t.buffer == static_cast<int>(i))
+          ub = (t.per_unit.empty() ? "" : t.per_unit + " bytes per tile unit") +
+               (t.fixed.empty() ? "" : (t.per_unit.empty() ? "" : " + ") + t.fixed + " fixed bytes");
+      bufs += fmt::format("\n   - {}: {}, {} {}{}{}", b.name, buffer_role(b.kind), type_of(k, b.type),
+                          form_name(b.form), b.depth > 1 ? fmt::format(", {} deep", b.depth) : "",
+                          ub.empty() ? "" : "; UB " + ub);
+    }
+    add(fmt::format("UB buffers, each a fixed slice of the {} the kernel's InitBuffer calls carve out:{}", bytes_text(f.ub_bytes), bufs));
+    const std::string unit = k.rows ? "rows" : "elements";
+    if (v.count("tileUnits"))
+      add(fmt::format("Tile size: the host divides the UB left after the fixed bytes by the bytes one tile unit needs "
+                      "in all buffers together, rounded down to whole 256-byte repeats. At this shape TilingFunc "
+                      "chose {} {} per tile{}.",
+                      v["tileUnits"], v["tileUnits"] == "1" ? unit.substr(0, unit.size() - 1) : unit,
+                      v.count("depth") ? fmt::format(" with queues {} deep ({})", v["depth"],
+                                                      v["depth"] == "1" ? "one buffer: copy and compute take turns"
+                                                                        : "double buffering: the copy-in of the next "
+                                                                          "tile overlaps the compute of this one")
+                                       : ""));
+    if (k.rows && v.count("chunk") && v["chunk"] != "0")
+      add(fmt::format("Long rows: a row of {} elements does not fit in UB with its buffers, so TilingFunc set chunk = "
+                      "{}: each row is streamed through UB in chunks of {} columns, in {} pass{} over the row's chunks "
+                      "(values needed across the whole row, such as a row maximum or sum, are finished after the "
+                      "pass that computes them and read by the next).",
+                      v.count("n") ? v["n"] : "?", v["chunk"], v["chunk"], k.chunks.passes,
+                      k.chunks.passes == 1 ? "" : "es"));
+    if (v.count("total") && v.count("perCore")) {
+      const uint64_t total = as_u64(v["total"]), per = as_u64(v["perCore"]), tile = as_u64(v["tileUnits"]);
+      std::string split = fmt::format("Core split: {} {} in all, {} per core in contiguous ranges, so the block dim "
+                                      "is {} of the {} vector cores",
+                                      total, unit, per, f.block_dim, f.aiv_cores);
+      if (per > 0 && total > 0) {
+        const uint64_t cores = (total + per - 1) / per, last = total - (cores - 1) * per;
+        split += last == per ? fmt::format("; every core gets exactly {}", per)
+                             : fmt::format("; the last core gets the remaining {}", last);
+        if (tile > 0) {
+          const uint64_t tiles = (per + tile - 1) / tile, tail = per - (tiles - 1) * tile;
+          split += fmt::format(". A full core runs {} tile{}", tiles, tiles == 1 ? "" : "s");
+          split += tail == tile ? " of equal size (no tail)"
+                                : fmt::format(", the last a tail of {} {} that the loop copies and computes with "
+                                              "its own length",
+                                              tail, unit);
+        }
+      }
+      add(split + ".");
+    }
+    if (!k.queue_ops.empty()) {
+      std::string in, out;
+      for (const Buffer& b : k.buffers) {
+        if (b.kind == BufKind::InQueue) in += (in.empty() ? "" : ", ") + b.name;
+        if (b.kind == BufKind::OutQueue) out += (out.empty() ? "" : ", ") + b.name;
+      }
+      add(fmt::format("Pipeline: each tile runs in three stages on three pipes — copy-in (MTE2: AllocTensor and "
+                      "DataCopy into {}, then EnQue), compute (DeQue, the vector instructions, FreeTensor of the "
+                      "inputs, EnQue of {}), copy-out (MTE3: DeQue, DataCopy to GM, FreeTensor). The EnQue/DeQue "
+                      "pairs are the synchronisation between the pipes, so no SetFlag/WaitFlag is written by hand.",
+                      in.empty() ? "the input queues" : in, out.empty() ? "the output queues" : out));
+    }
+  } else {
+    add("The program's form has a lowering of its own (matmul, attention, convolution, pooling, index or resize); its "
+        "plan, as the compiler printed it, is at the end.");
+  }
+  if (!f.tiling.empty()) {
+    std::string t;
+    for (const auto& x : f.tiling)
+      t += fmt::format("\n   - {} {} = {}{}", x.type, x.name, x.value.empty() ? "(not decoded)" : x.value,
+                       x.comment.empty() ? "" : ": " + x.comment);
+    add(fmt::format("The tiling data TilingFunc saved for the kernel (block dim {}):{}", f.block_dim, t));
+  }
+  if (!generic && !f.plan.empty()) o += "\nThe compiler's plan:\n" + f.plan;
+  return o;
+}
+}  // namespace kgen::tile
