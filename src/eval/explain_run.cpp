@@ -85,6 +85,7 @@ bool explain_program(const std::string& file, const std::string& soc, const std:
   const perf::Profile p = perf::load_profile(soc);
   f.soc = soc;
   f.ub_bytes = p.ub_bytes;
+  f.l1_bytes = p.l1_bytes, f.l0a_bytes = p.l0a_bytes, f.l0b_bytes = p.l0b_bytes, f.l0c_bytes = p.l0c_bytes;
   f.aiv_cores = static_cast<uint32_t>(p.aiv_cores);
   f.aic_cores = static_cast<uint32_t>(p.aic_cores);
   f.shape = out.shape;

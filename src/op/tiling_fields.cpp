@@ -1,6 +1,9 @@
 // Tiling data read back with the tiling header (tiling_fields.h).
 #include "op/tiling_fields.h"
 
+// TCubeTiling's fields, in order (all int32): the Matmul API's tiling, defined once in kgen's kernel headers.
+#include "../../include/ascendc/kernel_tiling/kernel_tiling.h"
+
 #include <cstring>
 #include <cstdio>
 #include <map>
@@ -35,6 +38,11 @@ std::map<std::string, std::vector<Decl>> classes_of(const std::string& text) {
       decls.push_back(d);
     }
   }
+  // CANN's TCubeTiling, as the host tiling headers nest it (TILING_DATA_FIELD_DEF_STRUCT(TCubeTiling, ...)).
+  std::vector<Decl>& cube = out["TCubeTiling"];
+#define KGEN_TCUBE_DECL(name) cube.push_back({"FIELD", "int32_t", #name, "", 1});
+  KGEN_TCUBE_TILING_FIELDS(KGEN_TCUBE_DECL)
+#undef KGEN_TCUBE_DECL
   return out;
 }
 

@@ -61,29 +61,47 @@ std::string explain(const CompileResult& r, const ExplainFacts& f) {
   for (const TensorArg& t : k.tensors) io += (io.empty() ? "" : ", ") + t.name;
   add(fmt::format("Target: {} has {} vector cores (AIV) and {} cube cores (AIC); each vector core has {} of Unified "
                   "Buffer (UB), the only memory its vector unit computes in. The tensors ({}) live in global memory "
-                  "(GM) and move through UB tile by tile. Here the inputs are {}.",
-                  f.soc, f.aiv_cores, f.aic_cores, bytes_text(f.ub_bytes), io, f.shape));
+                  "(GM) and move through {} tile by tile. Here the inputs are {}.",
+                  f.soc, f.aiv_cores, f.aic_cores, bytes_text(f.ub_bytes), io,
+                  k.buffers.empty() ? "the cores' local memories (UB for vector work; L1, L0A, L0B and L0C for the "
+                                      "cube)"
+                                    : "UB",
+                  f.shape));
 
   std::map<std::string, std::string> v;   // tiling values by field name
   for (const auto& x : f.tiling) v[x.name] = x.value;
-
+  // The Matmul API's tiling (a TCubeTiling field, decoded as NAME.baseM, ...): its own step.
+  std::string cube;
+  for (const auto& x : f.tiling)
+    if (x.name.size() > 6 && x.name.compare(x.name.size() - 6, 6, ".baseM") == 0) cube = x.name.substr(0, x.name.size() - 6);
   const bool generic = !k.buffers.empty();
   if (generic) {
-    // dtypes: which buffers exist only for a conversion
+    // dtypes: where the program converts, and which buffers exist only for a conversion
+    std::string conversions;
+    for (const Instr& in : k.body) {
+      if ((in.op != Op::Load && in.op != Op::Store) || in.tensor < 0) continue;
+      const TensorArg& t = k.tensors[in.tensor];
+      const TypeOf vt = in.op == Op::Load ? k.values[in.dst].type : k.values[in.srcs.at(0)].type;
+      if (vt == t.type) continue;
+      conversions += fmt::format(fmt::runtime(in.op == Op::Load ? "{}{} is read in its dtype {} and cast to {} for the computation"
+                                                   : "{}{} is written in its dtype {}, cast from the {} it is computed in"),
+                                 conversions.empty() ? "" : "; ", t.name, type_of(k, t.type), type_of(k, vt));
+    }
     std::string conv;
     for (const Buffer& b : k.buffers)
       if (b.only_if_var_differs >= 0)
-        conv += fmt::format("{}{} ({} copy, only where {} is not {})", conv.empty() ? "" : ", ", b.name,
-                            type_of(k, b.type), k.dtype_vars[b.only_if_var_differs].name, dtype_name(b.differs_from));
+        conv += fmt::format("{}{} ({})", conv.empty() ? "" : ", ", b.name, type_of(k, b.type));
     std::string vars;
     for (const auto& d : k.dtype_vars) vars += (vars.empty() ? "" : ", ") + d.name;
-    add(conv.empty()
-            ? fmt::format("Data types: the program computes in its tensors' own dtype{}; no conversion buffer is "
-                          "needed.", vars.empty() ? "" : " (" + vars + ")")
-            : fmt::format("Data types: values are computed where the program says (e.g. f32 for precision, or "
-                          "because bf16 has no vector math); the conversion buffers {} are allocated only for the "
-                          "dtypes that need them, so a float32 call pays nothing for them. This call's first input is {}.", conv,
-                          f.shape.substr(0, f.shape.find(' '))));
+    if (conversions.empty())
+      add(fmt::format("Data types: the program computes in its tensors' own dtype{}; no conversion is needed.",
+                      vars.empty() ? "" : " (" + vars + ")"));
+    else
+      add(fmt::format("Data types: {}.{}", conversions,
+                      conv.empty() ? ""
+                                   : fmt::format(" The conversion buffers {} are allocated only when the tensor's "
+                                                 "dtype differs from the computed one; this call's first input is {}.",
+                                                 conv, f.shape.substr(0, f.shape.find(' ')))));
     std::string bufs;
     for (size_t i = 0; i < k.buffers.size(); ++i) {
       const Buffer& b = k.buffers[i];
@@ -151,9 +169,26 @@ std::string explain(const CompileResult& r, const ExplainFacts& f) {
     add("The program's form has a lowering of its own (matmul, attention, convolution, pooling, index or resize); its "
         "plan, as the compiler printed it, is at the end.");
   }
+  if (!cube.empty()) {
+    auto c = [&](const char* n) { return as_u64(v[cube + n]); };
+    const std::string first = f.shape.substr(0, f.shape.find(' '));
+    const uint64_t elt = first.find("float32") != std::string::npos ? 4 : 2;
+    add(fmt::format(
+        "Cube side: each cube core has {} of L1, {} of L0A, {} of L0B and {} of L0C. The matmul is M x N x K = {} x {} "
+        "x {}; the Matmul API's tiling ({}) gives each core a block of {} x {} of the output over K = {}, computed in "
+        "base blocks of {} x {} x {}: an A tile of {} bytes in L0A and a B tile of {} bytes in L0B ({}-byte inputs), "
+        "accumulated in f32 in L0C ({} bytes), with {} A and {} B base tiles staged in L1 (depthA1, depthB1); the "
+        "API's usedCoreNum is {}.",
+        bytes_text(f.l1_bytes), bytes_text(f.l0a_bytes), bytes_text(f.l0b_bytes), bytes_text(f.l0c_bytes), c(".M"),
+        c(".N"), c(".Ka"), cube, c(".singleCoreM"), c(".singleCoreN"), c(".singleCoreK"),
+        c(".baseM"), c(".baseN"), c(".baseK"), c(".baseM") * c(".baseK") * elt, c(".baseK") * c(".baseN") * elt, elt,
+        c(".baseM") * c(".baseN") * 4, c(".depthA1"), c(".depthB1"), c(".usedCoreNum")));
+  }
+
   if (!f.tiling.empty()) {
     std::string t;
     for (const auto& x : f.tiling)
+      if (cube.empty() || x.name.rfind(cube, 0) != 0)   // the cube tiling was its own step
       t += fmt::format("\n   - {} {} = {}{}", x.type, x.name, x.value.empty() ? "(not decoded)" : x.value,
                        x.comment.empty() ? "" : ": " + x.comment);
     add(fmt::format("The tiling data TilingFunc saved for the kernel (block dim {}):{}", f.block_dim, t));

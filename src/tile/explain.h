@@ -14,6 +14,7 @@ namespace kgen::tile {
 struct ExplainFacts {
   std::string soc;                 // "Ascend910B2"
   uint64_t ub_bytes = 0;           // Unified Buffer per vector core
+  uint64_t l1_bytes = 0, l0a_bytes = 0, l0b_bytes = 0, l0c_bytes = 0;   // per cube core
   uint32_t aiv_cores = 0, aic_cores = 0;
   std::string shape;               // the inputs TilingFunc ran on: "x=float32:4096,393216"
   uint32_t block_dim = 0;          // what TilingFunc set

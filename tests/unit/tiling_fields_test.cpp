@@ -57,7 +57,7 @@ TEST(TilingFields, AStructDefinedElsewhereEndsTheDecodingWithANote) {
   const std::string h = R"(
 BEGIN_TILING_DATA_DEF(MmTilingData)
 TILING_DATA_FIELD_DEF(uint32_t, items);
-TILING_DATA_FIELD_DEF_STRUCT(TCubeTiling, cubeTiling);
+TILING_DATA_FIELD_DEF_STRUCT(OtherTiling, other);
 TILING_DATA_FIELD_DEF(uint32_t, after);
 END_TILING_DATA_DEF;
 REGISTER_TILING_DATA_CLASS(Mm, MmTilingData)
@@ -69,7 +69,30 @@ REGISTER_TILING_DATA_CLASS(Mm, MmTilingData)
   ASSERT_EQ(f.size(), 2u);
   EXPECT_EQ(f[0].value, "48");
   EXPECT_EQ(f[1].value, "");
-  EXPECT_NE(note.find("cubeTiling (TCubeTiling)"), std::string::npos) << note;
+  EXPECT_NE(note.find("other (OtherTiling)"), std::string::npos) << note;
+}
+
+TEST(TilingFields, TCubeTilingIsKnown) {   // the Matmul API's tiling: 50 int32 fields (kernel_tiling.h)
+  const std::string h = R"(
+BEGIN_TILING_DATA_DEF(MmTilingData)
+TILING_DATA_FIELD_DEF(uint32_t, items);
+TILING_DATA_FIELD_DEF_STRUCT(TCubeTiling, cubeTiling);
+TILING_DATA_FIELD_DEF(uint32_t, after);
+END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(Mm, MmTilingData)
+)";
+  std::vector<uint8_t> d;
+  put<uint32_t>(d, 0, 7);
+  for (int i = 0; i < 50; ++i) put<int32_t>(d, 4 + 4 * i, 100 + i);
+  put<uint32_t>(d, 4 + 4 * 50, 5);
+  std::string note;
+  auto f = kgen::op::decode_tiling(h, "Mm", d, note);
+  ASSERT_EQ(f.size(), 52u) << note;
+  EXPECT_EQ(f[1].name, "cubeTiling.usedCoreNum");
+  EXPECT_EQ(f[1].value, "100");
+  EXPECT_EQ(f[2].name, "cubeTiling.M");
+  EXPECT_EQ(f[51].name, "after");
+  EXPECT_EQ(f[51].value, "5");
 }
 
 TEST(TilingFields, ShortDataAndNoRegisteredClassAreSaid) {
