@@ -189,6 +189,23 @@ cp ds/train/sft.jsonl sft_first.jsonl
 check "rerun: exit 0" test $? = 0
 check "rerun: the same train sft rows" cmp -s sft_first.jsonl ds/train/sft.jsonl
 
+# A store judged by another kgen version: its rows are skipped and counted unless --any-version.
+cp ds/work/expert/results.db old.db
+"$PY" - <<'PY'
+import json, sqlite3
+db = sqlite3.connect("old.db")
+for key, rj in db.execute("select rowid, result_json from results").fetchall():
+    j = json.loads(rj); j["kgen_version"] = "0.0.1"
+    db.execute("update results set kgen_version = '0.0.1', result_json = ? where rowid = ?", (json.dumps(j), key))
+db.commit()
+PY
+"$KGEN" data export --store old.db --suite suite --out old.jsonl >old.txt 2>&1
+check "another kgen version's results: skipped, counted, the flag named" \
+  bash -c "grep -q '0 row(s)' old.txt && grep -q 'judged by kgen 0.0.1, not this kgen .* (--any-version keeps them)' old.txt"
+"$KGEN" data export --store old.db --suite suite --out old.jsonl --any-version >old2.txt 2>&1
+check "--any-version exports them, the version in the provenance" \
+  bash -c "grep -q '3 row(s)' old2.txt && grep -q '\"kgen_version\":\"0.0.1\"' old.jsonl"
+
 "$KGEN" data build --out bad --suite suite --validation 1.5 >bad1.txt 2>&1
 check "--validation 1.5: exit 2, says the range" bash -c "test $? = 2 && grep -q 'fraction in \[0, 1)' bad1.txt"
 "$KGEN" data build --out bad --suite suite --filter nosuchtask >bad2.txt 2>&1

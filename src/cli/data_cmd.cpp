@@ -25,6 +25,8 @@ CLI::App* add_data_command(CLI::App& app, int& exit_code) {
   e->add_option("--dpo-margin", o->dpo_margin, "DPO: a correct reply is rejected when the chosen one's modeled "
                                                "speedup is at least this many times higher")
       ->capture_default_str();
+  e->add_flag("--any-version", o->any_version, "Export results judged by another kgen version too (by default "
+                                              "skipped and counted)");
   e->callback([o, &exit_code] {
     data::ExportSummary s;
     std::string err;
@@ -72,6 +74,7 @@ CLI::App* add_data_command(CLI::App& app, int& exit_code) {
   bu->add_option("--mutate", b->mutate, "Candidate folders for error-fix rows (repeatable; default candidates/ and "
                                         "kernels/)");
   bu->add_flag("--no-mutate", b->no_mutate, "No error-fix rows");
+  bu->add_flag("--any-version", b->any_version, "Export results judged by another kgen version too");
   bu->add_option("--hold-out", b->hold_out, "Test split: kernelbench, multikernelbench, npukernelbench (the tasks "
                                             "whose file cites that benchmark) or a task id prefix (repeatable)");
   bu->add_option("--validation", b->validation, "Fraction of the other tasks in the validation split")

@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "data/card.h"
+
 namespace kgen::data {
 struct BuildOptions {
   std::string out;                      // the dataset folder (created; existing dataset files are replaced)
@@ -24,18 +26,14 @@ struct BuildOptions {
   std::vector<std::string> stores;      // results stores to export; none: an expert-library bench into OUT/work/expert
   std::vector<std::string> mutate;      // candidate folders for error-fix rows; none: candidates/ and kernels/
   bool no_mutate = false;               // no error-fix rows
+  bool any_version = false;             // export results a store holds from another kgen version too
   std::vector<std::string> hold_out;    // test split: kernelbench, multikernelbench, npukernelbench, or task id prefixes
   double validation = 0.1;              // fraction of the other tasks
   uint64_t seed = 0;
   std::string soc = "Ascend910B2";
   int jobs = 2;
 };
-struct BuildSummary {
-  std::map<std::string, std::map<std::string, int>> rows;   // split -> kind -> rows
-  std::map<std::string, int> tasks;                         // split -> tasks
-  std::map<std::string, int> skipped;                       // reason -> rows not made
-  double seconds = 0;
-};
+using BuildSummary = DatasetCard;   // what was written: card.h
 // 0 when the dataset is written; 2 with err on a wrong option; 1 with err when a step cannot run.
 int build_dataset(const BuildOptions& o, BuildSummary& s, std::string& err);
 std::string build_summary_text(const BuildOptions& o, const BuildSummary& s);

@@ -181,7 +181,10 @@ int export_rows(const ExportOptions& o, ExportSummary& s, std::string& err) {
   std::vector<Row> rows;
   std::vector<Pair> pairs;
   std::set<std::string> seen;   // content digests of rows written: a rerun's duplicate records count once
-  auto skip = [&](const std::string& why) { ++s.skipped[why]; };
+  auto skip = [&](const std::string& why, int n = 1) { s.skipped[why] += n; };
+  auto other_version = [](const std::string& v) {
+    return fmt::format("judged by kgen {}, not this kgen {} (--any-version keeps them)", v, KGEN_VERSION);
+  };
   auto too_big_or_bad = [&](const std::string& text) {   // counted as skipped when it is
     if (text.size() > o.max_reply_bytes) skip(fmt::format("reply over {} bytes", o.max_reply_bytes));
     else if (!sandbox::valid_utf8(text)) skip("reply not UTF-8");
@@ -207,6 +210,7 @@ int export_rows(const ExportOptions& o, ExportSummary& s, std::string& err) {
   if (o.format != "dpo" && kinds.count("sft"))
     for (const auto& r : results) {
       if (r.verdict != eval::Verdict::Correct) continue;
+      if (!o.any_version && r.kgen_version != KGEN_VERSION) { skip(other_version(r.kgen_version)); continue; }
       gen::TaskInfo task{r.task_id, r.task_id.substr(0, r.task_id.find('/')), suite + "/" + r.task_id + ".py"};
       if (!fs::is_regular_file(task.path, ec)) { skip("task not in the suite"); continue; }
       if (eval::task_hash_of(task.path) != r.task_hash) { skip("task changed since it was evaluated"); continue; }
@@ -248,6 +252,10 @@ int export_rows(const ExportOptions& o, ExportSummary& s, std::string& err) {
     const eval::EvalResult* any = nullptr;
     for (const auto& r : results)
       if (r.task_id == id) { any = &r; break; }
+    if (any && !o.any_version && any->kgen_version != KGEN_VERSION) {
+      skip(other_version(any->kgen_version) + " (trajectory rounds)", static_cast<int>(rounds.size()));
+      continue;
+    }
     struct Candidate { std::vector<gen::ChatMessage> prompt; std::string prompt_json, reply; bool correct; double speedup; int sample; };
     std::vector<Candidate> first_replies;
     for (const auto& [key, rd] : rounds) {

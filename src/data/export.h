@@ -25,6 +25,7 @@ struct ExportOptions {
   std::string out;                   // the JSON-lines file, written whole (temp file, then rename)
   double dpo_margin = 1.1;           // a correct reply is rejected when the chosen one's speedup is this much higher
   size_t max_reply_bytes = 256 * 1024;   // longer replies are skipped, counted
+  bool any_version = false;              // keep results judged by another kgen version (skipped, counted by default)
   std::set<std::string> hidden_examples;  // task ids whose solutions no prompt may show (kgen data build's held-out
                                          // tasks): built prompts leave them out, a stored prompt showing one is skipped
 };

@@ -90,7 +90,7 @@ std::string cube_epi_kernel(const Kernel& k) {
   line("#include \"lib/matmul_intf.h\"");
   line("#include \"kgen_tile.h\"");
   line();
-  line("constexpr float kgenInf = __builtin_huge_valf();");
+  line("constexpr float ktInf = __builtin_huge_valf();");
   line();
   line("template <typename T, typename CT>");
   line("class " + cls + " {");

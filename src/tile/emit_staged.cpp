@@ -122,7 +122,7 @@ std::string kernel(const Kernel& k) {
   line("#include \"lib/matmul_intf.h\"");
   if (epi) line("#include \"kgen_tile.h\"");
   line();
-  if (epi) line("constexpr float kgenInf = __builtin_huge_valf();");
+  if (epi) line("constexpr float ktInf = __builtin_huge_valf();");
   for (const Workspace& w : sp.ws)
     line(fmt::format("#define DTYPE_{} {}   // workspace {}: [{}]", upper(w.name), dtype_macro(k, w.type), w.name,
                      dims_text(w.dims)));

@@ -16,7 +16,7 @@ struct EpiVal {
 };
 
 std::string float_literal(double v) {
-  if (std::isinf(v)) return v > 0 ? "kgenInf" : "(-kgenInf)";
+  if (std::isinf(v)) return v > 0 ? "ktInf" : "(-ktInf)";
   std::string t = fmt::format("{}", v);
   if (t.find_first_of(".e") == std::string::npos) t += ".0";
   return t + "f";

@@ -4,8 +4,8 @@
 // strided/dilated/shifted view is one Gather by a byte-offset table built once per core by vector instructions (the
 // views are affine in the output position), and every output channel of the group accumulates it with one Axpy (the
 // tap's weight a scalar). Accumulation is float32 for every dtype.
-#ifndef KGEN_CONV_H
-#define KGEN_CONV_H
+#ifndef KT_CONV_H
+#define KT_CONV_H
 #include "kgen_tile.h"
 
 namespace kt {

@@ -6,8 +6,8 @@
 // the vector core before the block goes out converted to T. The weight tensor [cout, cin, taps] is already A; a
 // transposed conv's weight [cin, cout, taps] is rearranged into A in the workspace first (PermuteTransposedWeight),
 // an avg-pooled conv's taps are folded into A there (FoldPooledWeight).
-#ifndef KGEN_CONV_GEMM_H
-#define KGEN_CONV_GEMM_H
+#ifndef KT_CONV_GEMM_H
+#define KT_CONV_GEMM_H
 #include "lib/matmul_intf.h"
 #include "kgen_conv.h"
 
