@@ -172,7 +172,8 @@ std::string explain(const CompileResult& r, const ExplainFacts& f) {
   if (!cube.empty()) {
     auto c = [&](const char* n) { return as_u64(v[cube + n]); };
     const std::string first = f.shape.substr(0, f.shape.find(' '));
-    const uint64_t elt = first.find("float32") != std::string::npos ? 4 : 2;
+    const std::string dt = first.substr(first.find('=') + 1, first.find(':') - first.find('=') - 1);
+    const uint64_t elt = dt == "float32" || dt == "int32" ? 4 : dt == "int8" || dt == "uint8" ? 1 : 2;
     add(fmt::format(
         "Cube side: each cube core has {} of L1, {} of L0A, {} of L0B and {} of L0C. The matmul is M x N x K = {} x {} "
         "x {}; the Matmul API's tiling ({}) gives each core a block of {} x {} of the output over K = {}, computed in "
