@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -159,7 +160,8 @@ int run_op(const OpRunOptions& o) {
   op::BuildEnv be = op::build_env();
   be.compile = op::sandboxed_compile;
   op::set_build_env(be);
-  op::Prebuilt pre = op::prebuild(p, o.soc, {dtypes});
+  // --tiling-only stops before the kernel: only the host library is built.
+  op::Prebuilt pre = op::prebuild(p, o.soc, o.tiling_only ? std::vector<std::vector<int>>{} : std::vector<std::vector<int>>{dtypes});
   std::string out;
   int status = 0;
   nlohmann::json summary = nlohmann::json::object();
@@ -336,9 +338,15 @@ int run_op(const OpRunOptions& o) {
   }
   nlohmann::json tiling;   // --tiling-only: the tiling data read back with the project's tiling header
   if (status == 0 && o.tiling_only) {
-    std::vector<uint8_t> bytes;
-    const std::string hex = summary.value("tiling_data", "");
-    for (size_t i = 0; i + 1 < hex.size(); i += 2) bytes.push_back(static_cast<uint8_t>(std::stoul(hex.substr(i, 2), nullptr, 16)));
+    std::vector<uint8_t> bytes;   // the child's hex, read without trusting it: a bad digit ends the data
+    const std::string hex = summary.contains("tiling_data") && summary["tiling_data"].is_string()
+                                ? summary["tiling_data"].get<std::string>()
+                                : "";
+    for (size_t i = 0; i + 1 < hex.size(); i += 2) {
+      uint8_t b = 0;
+      if (std::from_chars(hex.data() + i, hex.data() + i + 2, b, 16).ptr != hex.data() + i + 2) break;
+      bytes.push_back(b);
+    }
     std::string note;
     const auto fields = op::decode_tiling(p.tiling_h.empty() ? "" : op::read_text(p.tiling_h), summary.value("op", ""),
                                           bytes, note);

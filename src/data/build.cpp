@@ -24,8 +24,6 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-const char* const kSplits[] = {"train", "validation", "test"};
-
 std::vector<json> read_jsonl(const std::string& path) {
   std::vector<json> rows;
   std::ifstream f(path);
@@ -178,7 +176,7 @@ int build_dataset(const BuildOptions& o, BuildSummary& card, std::string& err) {
   skipped(rl.skipped, "");
 
   // 5. Each kind's rows into its task's split; the card.
-  for (const char* sp : kSplits) {
+  for (const char* sp : kSplitNames) {
     fs::remove_all(out / sp, ec);
     fs::create_directories(out / sp, ec);
     card.task_ids[sp] = {};
@@ -195,13 +193,13 @@ int build_dataset(const BuildOptions& o, BuildSummary& card, std::string& err) {
       parts[splits.of.at(t.id)].push_back(std::move(r));
     }
     const auto f = file_of.find(kind);
-    for (const char* sp : kSplits) {
+    for (const char* sp : kSplitNames) {
       card.rows[sp][kind] = static_cast<int>(parts[sp].size());
       if (!write_jsonl((out / sp / (f == file_of.end() ? kind + ".jsonl" : f->second)).string(), parts[sp], err))
         return 1;
     }
   }
-  for (const char* sp : kSplits) {
+  for (const char* sp : kSplitNames) {
     for (const auto& r : rl.verl[sp]) {
       const eval::BenchTask& t = *by_id.at(r["extra_info"]["task_id"].get<std::string>());
       card.count("rl", r, t.category, t.level);
@@ -224,7 +222,7 @@ int build_dataset(const BuildOptions& o, BuildSummary& card, std::string& err) {
 
 std::string build_summary_text(const BuildOptions& o, const BuildSummary& s) {
   std::string t = fmt::format("kgen data build: {} in {:.0f} s (card: {}/README.md)\n", o.out, s.seconds, o.out);
-  for (const char* sp : kSplits) {
+  for (const char* sp : kSplitNames) {
     std::string kinds;
     if (auto it = s.rows.find(sp); it != s.rows.end())
       for (const auto& [k, n] : it->second) kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", n, k);

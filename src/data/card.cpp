@@ -4,12 +4,12 @@
 #include <fmt/core.h>
 #include <set>
 
+#include "data/splits.h"
 #include "gen/compact_reference.h"
 
 namespace kgen::data {
 namespace {
 using nlohmann::json;
-const char* const kSplits[] = {"train", "validation", "test"};
 const char* const kBuckets[] = {"<512", "512-1k", "1k-2k", "2k-4k", "4k-8k", "8k-16k", "16k-32k", ">=32k"};
 
 // The text a model reads or writes in a row: every string but the provenance (and verl's extra_info).
@@ -78,7 +78,7 @@ std::string card_markdown(const DatasetCard& c) {
   md += "\n|---|---|";
   for (size_t i = 0; i < kinds.size(); ++i) md += "---|";
   md += "\n";
-  for (const char* sp : kSplits) {
+  for (const char* sp : kSplitNames) {
     const auto t = c.task_ids.find(sp);
     const auto r = c.rows.find(sp);
     md += fmt::format("| {} | {} |", sp, t == c.task_ids.end() ? 0 : t->second.size());

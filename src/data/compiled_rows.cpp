@@ -92,8 +92,7 @@ std::string one(const eval::EvalResult& r, const eval::BenchTask& t, const std::
   po.hidden_examples = hidden;
   std::vector<gen::ChatMessage> msgs;
   if (!gen::initial_messages({t.id, t.category, t.path}, po, msgs, e)) return "no prompt: " + e.substr(0, 80);
-  json prompt = json::array();
-  for (const auto& m : msgs) prompt.push_back({{"role", m.role}, {"content", m.content}});
+  const json prompt = gen::messages_json(msgs);
   json prov = {{"task_id", t.id},
                {"task_hash", r.task_hash},
                {"candidate_hash", eval::candidate_hash_of(cand)},

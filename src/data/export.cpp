@@ -101,17 +101,11 @@ bool shows_hidden(const std::string& prompt_json, const std::set<std::string>& h
   return false;
 }
 
-json messages_json(const std::vector<gen::ChatMessage>& m) {
-  json a = json::array();
-  for (const auto& x : m) a.push_back({{"role", x.role}, {"content", x.content}});
-  return a;
-}
-
 // One row in the chosen layout.
 json layout(const Row& r, const std::string& format) {
   json j;
   if (format == "chat") {
-    j["messages"] = messages_json(r.messages);
+    j["messages"] = gen::messages_json(r.messages);
   } else if (format == "sharegpt") {
     json conv = json::array();
     for (const auto& m : r.messages) {
@@ -310,7 +304,7 @@ int export_rows(const ExportOptions& o, ExportSummary& s, std::string& err) {
   std::vector<json> lines;
   if (o.format == "dpo") {
     for (const Pair& p : pairs)
-      lines.push_back({{"prompt", messages_json(p.prompt)},
+      lines.push_back({{"prompt", gen::messages_json(p.prompt)},
                        {"chosen", json::array({{{"role", "assistant"}, {"content", p.chosen}}})},
                        {"rejected", json::array({{{"role", "assistant"}, {"content", p.rejected}}})},
                        {"kind", "dpo"},

@@ -205,12 +205,8 @@ void schema_elements(const ParquetField& f, int repetition, Thrift& t) {
   }
 }
 
-size_t schema_count(const ParquetField& f) {
-  size_t n = 1;
-  if (f.kind == ParquetField::List) {
-    ParquetField e = f.children.at(0);
-    return 2 + schema_count(e);
-  }
+size_t schema_count(const ParquetField& f) {   // the field's schema elements (a LIST adds its "list" group)
+  size_t n = f.kind == ParquetField::List ? 2 : 1;
   for (const auto& c : f.children) n += schema_count(c);
   return n;
 }
@@ -220,10 +216,10 @@ bool write_parquet(const std::string& out, const std::vector<ParquetField>& sche
                    std::string& err) {
   std::vector<Column> cols;
   for (const auto& f : schema) leaves(f, {}, 0, cols);
+  const ParquetField root{ParquetField::Struct, "row", schema};
   for (size_t i = 0; i < rows.size(); ++i) {
     size_t col = 0;
     std::string e;
-    ParquetField root{ParquetField::Struct, "row", schema};
     if (!shred(root, rows[i], 0, 0, 0, cols, col, e)) {
       err = fmt::format("parquet row {}: {}", i, e);
       return false;

@@ -38,8 +38,7 @@ RlRows rl_rows(const std::vector<eval::BenchTask>& tasks, const Splits& splits, 
         ++out.skipped["rl: no " + target + " prompt: " + e.substr(0, 80)];
         continue;
       }
-      json prompt = json::array();
-      for (const auto& m : msgs) prompt.push_back({{"role", m.role}, {"content", m.content}});
+      const json prompt = gen::messages_json(msgs);
       const std::string label = target + ":" + t.id;
       json extra = {{"split", sp},         {"index", static_cast<int64_t>(out.verl[sp].size())},
                     {"task_id", t.id},     {"category", t.category},

@@ -10,6 +10,7 @@
 #include "eval/bench.h"
 
 namespace kgen::data {
+inline constexpr const char* kSplitNames[] = {"train", "validation", "test"};
 struct Splits {
   std::map<std::string, std::string> of;      // task id -> "train", "validation", "test"
   std::set<std::string> hidden;               // validation and test task ids

@@ -208,13 +208,17 @@ void wait_s(double s) {
 
 }  // namespace
 
+json messages_json(const std::vector<ChatMessage>& messages) {
+  json a = json::array();
+  for (const auto& m : messages) a.push_back({{"role", m.role}, {"content", m.content}});
+  return a;
+}
+
 ChatClient::ChatClient(Endpoint ep, std::string cache_dir) : ep_(std::move(ep)), cache_dir_(std::move(cache_dir)) {}
 
 std::string ChatClient::request_body(const ChatRequest& q) const {
-  json messages = json::array();
-  for (const auto& m : q.messages) messages.push_back({{"role", m.role}, {"content", m.content}});
   json body = {{"model", ep_.model},
-               {"messages", messages},
+               {"messages", messages_json(q.messages)},
                {"temperature", ep_.temperature},
                {"top_p", ep_.top_p},
                {"max_tokens", ep_.max_tokens}};

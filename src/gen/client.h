@@ -9,6 +9,7 @@
 // an unreadable entry is ignored (and overwritten). Only successful replies are cached.
 #pragma once
 #include <atomic>
+#include <nlohmann/json_fwd.hpp>
 #include <condition_variable>
 #include <mutex>
 #include <string>
@@ -40,6 +41,8 @@ struct ChatMessage {
   std::string role;                                 // "system", "user", "assistant"
   std::string content;
 };
+// [{"role", "content"}, ...]: the messages as the OpenAI chat API and the training layouts write them.
+nlohmann::json messages_json(const std::vector<ChatMessage>& messages);
 
 struct ChatRequest {
   std::vector<ChatMessage> messages;

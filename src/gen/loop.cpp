@@ -16,10 +16,8 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-std::string messages_json(const std::vector<ChatMessage>& msgs) {
-  json a = json::array();
-  for (const auto& m : msgs) a.push_back({{"role", m.role}, {"content", m.content}});
-  return a.dump(-1, ' ', false, json::error_handler_t::replace);
+std::string messages_text(const std::vector<ChatMessage>& msgs) {
+  return messages_json(msgs).dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 std::string op_name_of(const std::string& task_id) {
@@ -148,7 +146,7 @@ SampleResult run_sample(const TaskInfo& task, int sample, const LoopOptions& o, 
     rec.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     rec.summary = summary_of(rec, r);
 
-    record(store, task, cand_hash, sample, round, "prompt", messages_json(msgs));
+    record(store, task, cand_hash, sample, round, "prompt", messages_text(msgs));
     if (reply.ok && !reply.choices.empty()) record(store, task, cand_hash, sample, round, "response", content);
     json v = {{"verdict", rec.verdict},
               {"speedup", rec.speedup},
