@@ -68,8 +68,54 @@ expect list_in_place "correct 4/4" "$W/AxpyListCustom" "$W/AxpyListCustom/answer
 cp -r "$L/answer/0" "$W/notdynamic"
 sed -i '0,/ParamType(DYNAMIC)/s//ParamType(REQUIRED)/' "$W/notdynamic/op_host/axpy_list_custom.cpp"
 expect list_not_dynamic "runtime-error 0/4" "$L" "$W/notdynamic" "not DYNAMIC"
-# The checkout script on kgen's own tree.
+# The tree as a suite, read unchanged: ids <Category>/<Op>, the level from levelN, a case per test_cases.csv row.
+out=$("$KGEN" tasks list --suite "$SRC/tests/data/npukb" 2>&1)
+if grep -Eq '^Foreach/AxpyListCustom +2 +4 +NPUKernelBench' <<<"$out" && grep -Eq '^Math/ScaleCustom +1 +4 +NPUKernelBench' <<<"$out" \
+   && grep -q '^2 NPUKernelBench task folders' <<<"$out"; then echo "ok: tasks list reads the NPUKernelBench layout"
+else echo "FAIL: tasks list"; echo "$out"; fail=1; fi
+out=$("$KGEN" tasks check --suite "$SRC/tests/data/npukb/tasks" 2>&1)
+if grep -q '^2 tasks, 8 cases checked.* 0 with problems' <<<"$out"; then echo "ok: tasks check runs every case's reference"
+else echo "FAIL: tasks check"; echo "$out"; fail=1; fi
+# A task folder with problems: no api_desc.md, and a case whose inputs the CPU cannot make (torch.randn of int32).
+mkdir -p "$W/suite/level1/Math" && cp -r "$T" "$W/suite/level1/Math/ScaleCustom"
+rm "$W/suite/level1/Math/ScaleCustom/api_desc.md"
+echo '4;[8];int32;2' >> "$W/suite/level1/Math/ScaleCustom/validation/test_cases.csv"
+out=$("$KGEN" tasks check --suite "$W/suite" 2>&1); st=$?
+if [ $st = 1 ] && grep -q 'ScaleCustom/api_desc.md:1: missing' <<<"$out" \
+   && grep -q 'prepare_inputs.py:[0-9]*: case 4: its inputs cannot be made on the CPU' <<<"$out"; then
+  echo "ok: tasks check names a folder's problems with file:line"
+else echo "FAIL: tasks check of a broken folder (status $st)"; echo "$out"; fail=1; fi
+# The checkout script (kgen bench --generator answer): every answer, the totals, modeled speedups against eager
+# PyTorch on the first case, NPUKernelBench's weighted score.
 out=$(bash "$SRC/scripts/npukb_check.sh" "$SRC/tests/data/npukb" "$KGEN" 1 2>&1)
-if grep -q '^total: 2/2 tasks pass every case, 8/8 cases pass' <<<"$out"; then echo "ok: npukb_check.sh"
-else echo "FAIL: npukb_check.sh"; echo "$out" | tail -5; fail=1; fi
+if grep -q '^total: 2/2 tasks pass every case, 8/8 cases pass' <<<"$out" \
+   && grep -Eq '^L2 Foreach/AxpyListCustom: correct 4/4 cases [0-9.]+x \(modeled\)' <<<"$out" \
+   && grep -q '^NPUKernelBench score .*: 100.0 = 0.4 x L1 100.0% + 0.6 x L2 100.0%' <<<"$out"; then echo "ok: npukb_check.sh"
+else echo "FAIL: npukb_check.sh"; echo "$out" | tail -8; fail=1; fi
+# An LLM writes the op project from the folder's own prompt (prompts/task_ascendc_npukb.md; kgen-fake-llm replies with
+# the answer's files) and kgen generate judges it as the harness does; the tile target is refused with the reason.
+FAKE=$(dirname "$KGEN")/kgen-fake-llm
+/usr/bin/python3 - "$T/answer/0" > "$W/script.json" <<'PY'
+import json, os, sys
+root = sys.argv[1]
+blocks = []
+for sub in ("op_host", "op_kernel"):
+    for n in sorted(os.listdir(os.path.join(root, sub))):
+        if not n.startswith("aclnn_") and not n.endswith("_l0.cpp"):
+            blocks.append(f"```cpp {sub}/{n}\n" + open(os.path.join(root, sub, n)).read() + "\n```")
+print(json.dumps([{"content": "Here is the project.\n\n" + "\n\n".join(blocks), "times": -1}]))
+PY
+"$FAKE" --script "$W/script.json" --log "$W/llm.jsonl" --port-file "$W/port" --idle-exit 120 &
+fake_pid=$!
+for _ in $(seq 50); do [ -s "$W/port" ] && break; sleep 0.1; done
+"$KGEN" generate --task Math/ScaleCustom --suite "$SRC/tests/data/npukb/tasks" --target ascendc --model fake-model \
+  --base-url "http://127.0.0.1:$(cat "$W/port")/v1" --out "$W/gen" > "$W/gen.out" 2> "$W/gen.err"; st=$?
+if [ $st = 0 ] && grep -q "round 0: correct" "$W/gen.err" && grep -q 'NPUKernelBench task `Math/ScaleCustom`' "$W/llm.jsonl" \
+   && grep -q 'OP_ADD(ScaleCustom)' "$W/llm.jsonl"; then echo "ok: kgen generate on an NPUKernelBench folder"
+else echo "FAIL: kgen generate on an NPUKernelBench folder (status $st)"; tail -5 "$W/gen.err"; fail=1; fi
+"$KGEN" generate --task "$T" --target tile --model fake-model --base-url "http://127.0.0.1:$(cat "$W/port")/v1" \
+  --out "$W/gen2" > /dev/null 2> "$W/gen2.err"; st=$?
+if [ $st != 0 ] && grep -q 'generate it with --target ascendc' "$W/gen2.err"; then echo "ok: the tile target refused"
+else echo "FAIL: tile target on an NPUKernelBench folder (status $st)"; cat "$W/gen2.err"; fail=1; fi
+kill $fake_pid 2>/dev/null
 exit $fail

@@ -13,6 +13,9 @@ Reads, unchanged, four layouts:
 - NPUKernelBench tasks inside it (reference/npukernelbench_levelN/<name>.py with a sibling <name>.json, JSONL, one
   case per line): source "NPUKernelBench", level N, category by KEYWORD_MAP, one case per JSON line; the inputs of a
   case come from the task's get_input_groups()[i].
+- an NPUKernelBench checkout (its tasks/levelN/<Category>/<Op>/ folders, at the root or under tasks/;
+  python/kgen_npukb/suite.py): id <Category>/<Op>, source "NPUKernelBench", level N, category the folder's, one case per
+  row of validation/test_cases.csv; the task's path is its folder.
 Files whose name starts with "_" are skipped (as MultiKernelBench does).
 
 Loading a case (load_case): the task file is executed in a fresh namespace in which every top-level assignment of an
@@ -39,6 +42,9 @@ import time
 import traceback
 from dataclasses import dataclass, field, asdict
 from typing import Any
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))   # python/: kgen_npukb
+from kgen_npukb import suite as npukb_suite  # noqa: E402
 
 CATEGORIES = ("activation", "broadcast", "reduce", "normalization", "loss", "pooling", "matmul", "convolution",
               "attention", "index", "math", "optimizer", "resize", "fuse", "arch")
@@ -346,8 +352,18 @@ def _py_files(folder: str):
 
 
 def discover(root: str) -> list[Task]:
-    """All tasks under root (kgen tree, KernelBench checkout or MultiKernelBench reference tree), sorted by id."""
+    """All tasks under root (kgen tree, KernelBench or NPUKernelBench checkout, MultiKernelBench reference tree),
+    sorted by id."""
     tasks: list[Task] = []
+    nk = npukb_suite.root_of(root)
+    if nk:   # before KernelBench: both have levelN/ folders
+        for lv, cat, op, path in npukb_suite.task_folders(nk):
+            t = Task(f"{cat}/{op}", cat, lv, path, "NPUKernelBench")
+            cases, t.dtypes, t.problems = npukb_suite.describe(path)
+            t.cases = [Case(name, row) for name, row in cases]
+            tasks.append(t)
+        tasks.sort(key=lambda t: t.id)
+        return tasks
     kb = _is_kernelbench(root)
     mkb = None if kb else _mkb_reference(root)
     if kb:
@@ -739,6 +755,9 @@ def check(task: Task, seed: int = 42, max_forward_s: float = 1.0) -> dict:
     with another RNG state (deterministic), within max_forward_s.  Returns {id, path, problems, cases: [{name,
     forward_s, input_bytes, outputs: [{name, shape, dtype}], upcast}]}; problems are 'file:line: message' strings:
     the line of CASES for a case's setup, of Model.forward for its outputs, of the failing frame for an exception."""
+    if os.path.isdir(task.path):   # an NPUKernelBench task folder: its own reference, at the benchmark's sizes
+        cases, found = npukb_suite.check(task.path)
+        return {"id": task.id, "path": task.path, "problems": task.problems + found, "cases": cases, "perf": None}
     import torch
     problems = list(task.problems)
     results = []

@@ -3,7 +3,8 @@
     reference.py ref TASK --cases all|0,3 --seed S --out DIR
         per case i (all: every row of test_cases.csv): torch.manual_seed(S + i), init = get_init_inputs(row),
         inputs = get_inputs(row) (device None: the CPU), saved to DIR/in/case_i.pt for the candidate;
-        Model(*init)(*inputs) on the CPU saved to DIR/ref/case_i.pt (which the candidate never sees). A forward
+        Model(*init)(*inputs) on the CPU saved to DIR/ref/case_i.pt (which the candidate never sees), its eager aten
+        ops to DIR/trace/case_i.json (for the modeled eager time; "trace_error" when they cannot be recorded). A forward
         PyTorch 1.13 cannot run in float16/bfloat16 on the CPU is run in float32 and rounded back. A case whose
         inputs or reference cannot be made here (e.g. torch.rand of an integer dtype, which the CPU refuses) is
         listed with its "error" and the others go on.
@@ -86,6 +87,42 @@ def _forward(model, inputs):
         return back(out), True
 
 
+def case_inputs(prep, row):
+    """(init, inputs) of one case as lists, made on the CPU (device None) by the task's own functions."""
+    init = prep.get_init_inputs(row, device=None)
+    inputs = prep.get_inputs(row, device=None)
+    init = list(init) if isinstance(init, (list, tuple)) else [init]
+    inputs = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
+    return init, inputs
+
+
+def _write_trace(model_cls, prep, row, init, inputs, seed, dest):
+    """The eager aten ops of Model's forward on this case (scripts/aten_trace.py), for the modeled eager time: on
+    FakeTensors made by the task's own get_inputs (the case's dtypes and shapes, no memory), else for real on copies
+    of the case's inputs."""
+    import types
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                                    "scripts"))
+    import aten_trace
+    import torch
+    mod = types.SimpleNamespace(Model=model_cls, get_init_inputs=lambda: copy.deepcopy(init),
+                                get_inputs=lambda: list(_as_list(prep.get_inputs(row, device=None))))
+    mode = "fake"
+    try:
+        ops = aten_trace.record(mod, seed, fake=True)
+    except Exception:  # noqa: BLE001 - no fake support (numpy-made inputs, data-dependent shapes): run for real
+        mode = "cpu"
+        mod.get_inputs = lambda: copy.deepcopy(inputs)
+        ops = aten_trace.record(mod, seed, fake=False)
+    os.makedirs(os.path.dirname(dest), exist_ok=True)
+    with open(dest, "w") as f:
+        json.dump({"task": row.get("case_id", ""), "torch": torch.__version__, "mode": mode, "ops": ops}, f)
+
+
+def _as_list(x):
+    return list(x) if isinstance(x, (list, tuple)) else [x]
+
+
 def cmd_ref(a):
     import torch
     task = Task(a.task)
@@ -99,10 +136,7 @@ def cmd_ref(a):
         row = task.rows[i]
         try:
             torch.manual_seed(a.seed + i)
-            init = prep.get_init_inputs(row, device=None)
-            inputs = prep.get_inputs(row, device=None)
-            init = list(init) if isinstance(init, (list, tuple)) else [init]
-            inputs = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
+            init, inputs = case_inputs(prep, row)
             torch.save({"init": init, "inputs": inputs}, os.path.join(a.out, "in", f"case_{i}.pt"))
             model = module.Model(*init)
             out, upcast = _forward(model, inputs)
@@ -112,7 +146,12 @@ def cmd_ref(a):
                                   f"{type(e).__name__}: {str(e)[:300]}"})
             continue
         torch.save(out, os.path.join(a.out, "ref", f"case_{i}.pt"))
-        done.append({"case": i, "row": {k: str(v) for k, v in row.items()}, "upcast": upcast})
+        entry = {"case": i, "row": {k: str(v) for k, v in row.items()}, "upcast": upcast}
+        try:
+            _write_trace(module.Model, prep, row, init, inputs, a.seed + i, os.path.join(a.out, "trace", f"case_{i}.json"))
+        except Exception as e:  # noqa: BLE001 - no eager time for this case; the verdict does not depend on it
+            entry["trace_error"] = f"{type(e).__name__}: {str(e)[:200]}"
+        done.append(entry)
     print(json.dumps({"op": task.op_name, "kernel": task.kernel_name, "level": task.level,
                       "category": task.category, "cases": done}))
     return 0
@@ -181,6 +220,19 @@ def cmd_judge(a):
     return 0
 
 
+def prepare_env():
+    """What a task's module.py imports on the trusted side: kgen's torch_npu shim, and a kernel_gen_ops that refuses
+    every use (ModelNew calls it; the reference runs Model only)."""
+    import torch
+    torch.set_num_threads(1)
+    import torch_npu  # noqa: F401  (kgen's shim: module.py imports it)
+    import types
+    absent = types.ModuleType("kernel_gen_ops")
+    absent.__getattr__ = lambda name: (_ for _ in ()).throw(
+        RuntimeError(f"kernel_gen_ops.{name}: the reference side runs Model only"))
+    sys.modules.setdefault("kernel_gen_ops", absent)
+
+
 def main(argv):
     ap = argparse.ArgumentParser(prog="reference.py")
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -197,15 +249,7 @@ def main(argv):
     a = ap.parse_args(argv)
     if a.cases != "all":
         a.cases = [int(c) for c in a.cases.split(",") if c != ""]
-    import torch
-    torch.set_num_threads(1)
-    import torch_npu  # noqa: F401  (kgen's shim: module.py imports it)
-    import types
-    # module.py imports kernel_gen_ops for ModelNew; the reference only runs Model.
-    absent = types.ModuleType("kernel_gen_ops")
-    absent.__getattr__ = lambda name: (_ for _ in ()).throw(
-        RuntimeError(f"kernel_gen_ops.{name}: the reference side runs Model only"))
-    sys.modules.setdefault("kernel_gen_ops", absent)
+    prepare_env()
     try:
         return cmd_ref(a) if a.cmd == "ref" else cmd_judge(a)
     except TaskError as e:

@@ -202,7 +202,7 @@ CLI::App* add_bench_command(CLI::App& app, int& exit_code) {
   o.candidates = sandbox::paths().source_dir + "/candidates";
   auto* b = app.add_subcommand("bench", "Evaluate a folder of candidates on a task suite (in parallel, resumable): "
                                         "results.json, report.html, metrics");
-  b->add_option("--suite", o.suite, "Task suite folder (kgen, KernelBench or MultiKernelBench layout)")
+  b->add_option("--suite", o.suite, "Task suite folder (kgen, KernelBench, MultiKernelBench or NPUKernelBench layout)")
       ->capture_default_str();
   b->add_option("--candidates", o.candidates,
                 "Candidates folder: <category>/<task>/ (op project), <category>/<task>.py (submission); samples "
@@ -210,7 +210,7 @@ CLI::App* add_bench_command(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   b->add_option("--generator", o.generator,
                 "Generate the candidates instead, into OUT/generated: llm:MODEL (an LLM with repair rounds, options "
-                "below), expert (the tile library), exec:PROGRAM [ARGS] (runs PROGRAM ARGS TASK.py DIR SAMPLE), auto "
+                "below), expert (the tile library), answer (an NPUKernelBench task's own answer/<k>/), exec:PROGRAM [ARGS] (runs PROGRAM ARGS TASK.py DIR SAMPLE), auto "
                 "(kgen.toml's default model when one is set, else expert)")
       ->excludes(b->get_option("--candidates"));
   b->add_option("--samples", o.samples, "Samples per task from the generator")->capture_default_str();

@@ -1,5 +1,6 @@
 // A --task argument: a task file, or the id of a task of a suite ("activation/relu" -> SUITE/activation/relu.py; the
-// suite defaults to tasks/ of the source tree, as `kgen tasks list` reads it).
+// suite defaults to tasks/ of the source tree, as `kgen tasks list` reads it), or an NPUKernelBench task folder, given
+// as the folder or as <Category>/<Op> of an NPUKernelBench checkout passed as the suite.
 #pragma once
 #include <string>
 

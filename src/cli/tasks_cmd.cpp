@@ -113,8 +113,9 @@ void print_counts(const nlohmann::json& tasks) {
 bool none_found(const TasksOpts& o, const nlohmann::json& tasks) {
   if (!tasks.empty()) return false;
   std::cerr << "kgen tasks: no task in " << o.suite
-            << (o.filter.empty() ? " — is it a kgen tasks/ folder, a KernelBench checkout (KernelBench/levelN) or a "
-                                   "MultiKernelBench reference/ tree?"
+            << (o.filter.empty() ? " — is it a kgen tasks/ folder, a KernelBench checkout (KernelBench/levelN), a "
+                                   "MultiKernelBench reference/ tree or an NPUKernelBench checkout (tasks/levelN/"
+                                   "<Category>/<Op>/validation)?"
                                  : " matches --filter '" + o.filter + "' (ids are CATEGORY/NAME; without --filter "
                                    "`kgen tasks list` shows them)")
             << "\n";
@@ -133,18 +134,23 @@ int do_list(const TasksOpts& o) {
   size_t w = 20;
   for (const auto& t : tasks) w = std::max(w, t["id"].get<std::string>().size());
   fmt::print("{:<{}} {:>5} {:>5}  {:<16} {:<24} {}\n", "id", w, "level", "cases", "source", "dtypes", "perf shape");
-  size_t problems = 0, with_perf = 0;
+  size_t problems = 0, with_perf = 0, folders = 0;
   for (const auto& t : tasks) {
     const bool perf = t.contains("perf") && t["perf"].is_object();
     with_perf += perf;
+    folders += std::filesystem::is_directory(t["path"].get<std::string>());   // NPUKernelBench task folders
     fmt::print("{:<{}} {:>5} {:>5}  {:<16} {:<24} {}\n", t["id"].get<std::string>(), w, t["level"].get<int>(),
                t["cases"].size(), t["source"].get<std::string>(), join(t["dtypes"], ","),
                perf ? t["perf"]["name"].get<std::string>() : "-");
     problems += t["problems"].size();
   }
   print_counts(tasks);
-  fmt::print("\n{} of {} tasks have a perf shape (PERF: timed timing-only at the benchmark's size; the others' "
-             "speedups are taken at their check shapes)\n", with_perf, tasks.size());
+  if (folders < tasks.size())
+    fmt::print("\n{} of {} tasks have a perf shape (PERF: timed timing-only at the benchmark's size; the others' "
+               "speedups are taken at their check shapes)\n", with_perf, tasks.size() - folders);
+  if (folders)
+    fmt::print("\n{} NPUKernelBench task folders: every row of validation/test_cases.csv is a case, the first one "
+               "timed (the benchmark's own sizes)\n", folders);
   if (problems) fmt::print("\n{} problem(s) found while reading the files: run `kgen tasks check`\n", problems);
   return 0;
 }
@@ -190,10 +196,10 @@ int do_check(const TasksOpts& o) {
 CLI::App* add_tasks_command(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<TasksOpts>();
   o->suite = paths().source_dir + "/tasks";
-  auto* t = app.add_subcommand("tasks", "The benchmark task suite (tasks/, KernelBench or MultiKernelBench folders)");
+  auto* t = app.add_subcommand("tasks", "The benchmark task suite (tasks/, KernelBench, MultiKernelBench or NPUKernelBench folders)");
   t->require_subcommand(1);
   auto* list = t->add_subcommand("list", "List the tasks: id, level, cases, dtypes, then counts per category x level");
-  list->add_option("--suite", o->suite, "Suite folder: kgen tasks/, a KernelBench checkout or an MKB reference/ tree")
+  list->add_option("--suite", o->suite, "Suite folder: kgen tasks/, a KernelBench or NPUKernelBench checkout, or an MKB reference/ tree")
       ->capture_default_str();
   list->add_option("--filter", o->filter, "Only tasks whose id contains this text");
   list->add_flag("--json", o->json, "Print the tasks as JSON (id, category, level, path, source, cases, dtypes)");

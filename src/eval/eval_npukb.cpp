@@ -3,7 +3,8 @@
 // (python/kgen_npukb/reference.py, outside the sandbox) makes each case's inputs and runs the task's Model; the
 // candidate side (python/kgen_npukb/run_npukb.py, in the sandbox) runs the task's ModelNew through the task's
 // pybind.cpp and the project on the emulator and sends its outputs back; the trusted side judges them with the task's
-// custom_check_precision (or the harness's 1e-3 rule). Modeled time: the first case's launches.
+// custom_check_precision (or the harness's 1e-3 rule). Modeled time: the first case that ran, its launches against
+// eager PyTorch's time for Model's aten ops on the same case (recorded by the trusted side).
 #include <cmath>
 #include <filesystem>
 #include <fmt/core.h>
@@ -64,6 +65,9 @@ void eval_npukb(const EvalOptions& o, EvalResult& R) {
   auto t_ref = std::chrono::steady_clock::now();
   if (!trusted(o, {"ref", task, "--cases", "all", "--seed", std::to_string(o.seed), "--out", tmp.path}, R, ref)) return;
   R.reference_s = since(t_ref);
+  R.level = ref.value("level", 1);
+  R.category = ref.value("category", R.category);
+  R.task_id = R.category + "/" + fs::path(task).filename().string();   // as the suite lists it (kgen_npukb/suite.py)
   const json& rc = ref["cases"];
   std::vector<size_t> to_run;               // indexes into rc of the cases the candidate runs
   std::string cases;
@@ -132,6 +136,16 @@ void eval_npukb(const EvalOptions& o, EvalResult& R) {
       if (!o.profile_dir.empty()) m.profile_prefix = profile_prefix(o.profile_dir, "case_" + case_id);
       if (!model_launches(traces, prof, o.candidate, "ModelNew", m, J)) return false;
       set_modeled(first, m);
+      // Eager PyTorch on the same case: Model's aten ops as the trusted side recorded them.
+      const fs::path trace = fs::path(tmp.path) / "trace" / ("case_" + case_id + ".json");
+      if (fs::is_regular_file(trace)) {
+        const EagerTime eager = eager_us_of(trace.string(), o);
+        first.eager_modeled_us = eager.us;
+        first.eager_launch_us = eager.launch_us;
+      } else {
+        R.diagnostics.push_back("note: no eager time for case " + case_id + " (Model's aten ops could not be recorded: " +
+                                rc[to_run[done]].value("trace_error", std::string("no trace")) + "): no speedup");
+      }
       R.profile.insert(R.profile.end(), m.profile_files.begin(), m.profile_files.end());
       R.timeline = timeline_of(m.lanes, "case " + case_id);
       first_case = to_run[done];

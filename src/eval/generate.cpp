@@ -99,6 +99,23 @@ GenOutcome run_expert(const fs::path& dir, const GenRequest& q) {
   g.ok = true;
   return g;
 }
+// An NPUKernelBench task folder's own answer: <task>/answer/<sample>/ copied whole (the benchmark's op project).
+GenOutcome run_answer(const GenRequest& q) {
+  GenOutcome g;
+  const fs::path answer = fs::path(q.task_path) / "answer" / std::to_string(q.sample);
+  std::error_code ec;
+  if (!fs::is_directory(answer, ec)) {
+    g.not_covered = true;
+    return g;
+  }
+  fs::copy(answer, q.out_dir, fs::copy_options::recursive | fs::copy_options::overwrite_existing, ec);
+  if (ec) {
+    g.diagnostics.push_back("error[generator] answer: cannot copy " + answer.string() + ": " + ec.message());
+    return g;
+  }
+  g.ok = true;
+  return g;
+}
 }  // namespace
 
 void register_generator_kind(const std::string& prefix, GeneratorFactory factory, const std::string& usage) {
@@ -115,6 +132,10 @@ bool make_generator(const std::string& spec, const GeneratorOptions& o, Generato
       return false;
     }
     g = [dir](const GenRequest& q) { return run_expert(dir, q); };
+    return true;
+  }
+  if (spec == "answer") {
+    g = run_answer;
     return true;
   }
   if (spec.rfind("exec:", 0) == 0) {
@@ -135,7 +156,8 @@ bool make_generator(const std::string& spec, const GeneratorOptions& o, Generato
   }
   if (registered) return registered(spec.substr(spec.find(':') + 1), o, g, err);
   err = "unknown generator '" + spec + "' — known: expert[:DIR] (the tile-language expert library, kernels/), "
-        "exec:PROGRAM [ARGS...] (runs PROGRAM ARGS... TASK.py DIR SAMPLE)";
+        "answer (an NPUKernelBench task's own answer/<k>/), exec:PROGRAM [ARGS...] (runs PROGRAM ARGS... TASK.py DIR "
+        "SAMPLE)";
   std::lock_guard<std::mutex> lk(kinds_mu);
   for (const auto& [prefix, k] : kinds()) err += ", " + k.usage;
   return false;

@@ -11,6 +11,9 @@
 //                            hidden (DIR excepted); its processes die with it.
 //   expert[:DIR]             the expert library (default kernels/ of the source tree): DIR/<category>/<name>.tile
 //                            for task <category>/<name>; a task without one is not covered (missing, not a failure).
+//   answer                   an NPUKernelBench task folder's own op project, TASK/answer/<sample>/ (the benchmark's
+//                            answers: `kgen bench --suite NPUKERNELBENCH/tasks --generator answer`); a task without
+//                            one is not covered.
 //   PREFIX:ARG               a kind registered by register_generator_kind, e.g. llm:MODEL (src/gen/llm_generator.h,
 //                            registered by the CLI): it may evaluate its own attempts (repair rounds) with the
 //                            request's eval options and put them in the request's store.

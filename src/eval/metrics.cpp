@@ -22,6 +22,9 @@ double pass_at_k(int n, int c, int k) {
 
 namespace {
 
+// NPUKernelBench's level weights (its docs/BENCHMARK_EVALUATION.md, "Aggregate Scores").
+constexpr std::pair<int, double> kLevelWeights[] = {{1, 0.2}, {2, 0.3}, {3, 0.5}};
+
 struct Acc {
   std::vector<const TaskCounts*> tasks;
   int samples = 0, correct = 0;
@@ -47,7 +50,9 @@ GroupMetrics finish(const std::string& name, const Acc& a, const std::vector<int
       for (size_t pi = 0; pi < ps.size(); ++pi) g.fast_at_k[pi][ki] += pass_at_k(t->n, t->c_fast[pi], ks[ki]);
     }
   }
+  for (const TaskCounts* t : a.tasks) g.case_score += t->case_score;
   if (g.tasks > 0) {
+    g.case_score /= g.tasks;
     for (auto& v : g.compile_at_k) v /= g.tasks;
     for (auto& v : g.pass_at_k) v /= g.tasks;
     for (auto& row : g.fast_at_k)
@@ -63,7 +68,8 @@ nlohmann::json group_json(const GroupMetrics& g, const std::vector<int>& ks, con
                    {"samples", g.samples},
                    {"correct_samples", g.correct_samples},
                    {"clamped", g.clamped},
-                   {"geomean_speedup", g.geomean_speedup}};
+                   {"geomean_speedup", g.geomean_speedup},
+                   {"case_score", g.case_score}};
   for (size_t ki = 0; ki < ks.size(); ++ki) {
     const std::string k = std::to_string(ks[ki]);
     j["compile@" + k] = g.compile_at_k[ki];
@@ -82,6 +88,36 @@ MetricsOptions metrics_options_for(const std::vector<EvalResult>& results) {
   MetricsOptions o;
   if (most > 1) o.ks = {1, most};
   return o;
+}
+
+WeightedScore weighted_score(const std::vector<GroupMetrics>& levels, const std::vector<TaskCounts>& tasks) {
+  WeightedScore w;
+  std::map<int, double> by_level;
+  for (const TaskCounts& t : tasks) by_level[t.level];   // the levels present
+  double total = 0;
+  for (auto [lv, weight] : kLevelWeights)
+    if (by_level.count(lv)) total += weight;
+  std::string parts, absent;
+  for (auto [lv, weight] : kLevelWeights) {
+    if (!by_level.count(lv)) {
+      absent += (absent.empty() ? "L" : ", L") + std::to_string(lv);
+      continue;
+    }
+    for (const GroupMetrics& g : levels)
+      if (g.name == "level " + std::to_string(lv)) {
+        w.weights.push_back({lv, weight / total});
+        w.score += weight / total * g.case_score;
+        parts += fmt::format("{}{:.3g} x L{} {:.1f}%", parts.empty() ? "" : " + ", weight / total, lv, 100 * g.case_score);
+      }
+  }
+  std::string beyond;
+  for (auto& [lv, _] : by_level)
+    if (lv < 1 || lv > 3) beyond += (beyond.empty() ? "L" : ", L") + std::to_string(lv);
+  w.note = "NPUKernelBench score (cases passed per task, averaged per level, levels weighted 0.2 / 0.3 / 0.5): " +
+           fmt::format("{:.1f}", 100 * w.score) + (parts.empty() ? "" : " = " + parts) +
+           (absent.empty() || parts.empty() ? "" : "; no " + absent + " task: the weights renormalised") +
+           (beyond.empty() ? "" : "; " + beyond + " not weighted");
+  return w;
 }
 
 Metrics compute_metrics(const std::vector<EvalResult>& results, const MetricsOptions& opt) {
@@ -104,6 +140,10 @@ Metrics compute_metrics(const std::vector<EvalResult>& results, const MetricsOpt
       t.c_fast.assign(m.ps.size(), 0);
     }
     ++t.n;
+    int passed = 0;
+    for (const CaseResult& c : r.cases) passed += c.correct;
+    // the mean over samples, kept as a running sum until all are in
+    t.case_score += r.cases.empty() ? 0.0 : double(passed) / double(r.cases.size());
     if (r.verdict != Verdict::CompileError && r.verdict != Verdict::Cheating && r.verdict != Verdict::NoCode)
       ++t.c_compile;
     if (r.verdict == Verdict::Correct) {
@@ -121,6 +161,7 @@ Metrics compute_metrics(const std::vector<EvalResult>& results, const MetricsOpt
   std::vector<std::string> clamped;
   int nonpositive = 0;
   for (auto& [id, t] : by_task) {
+    t.case_score /= t.n;
     m.tasks.push_back(t);
     if (t.n < kmax) clamped.push_back(fmt::format("{} (n={})", id, t.n));
   }
@@ -142,6 +183,7 @@ Metrics compute_metrics(const std::vector<EvalResult>& results, const MetricsOpt
   m.overall = finish("overall", overall, m.ks, m.ps);
   for (auto& [lv, a] : levels) m.levels.push_back(finish("level " + std::to_string(lv), a, m.ks, m.ps));
   for (auto& [c, a] : cats) m.categories.push_back(finish(c, a, m.ks, m.ps));
+  if (!m.tasks.empty()) m.npukb_score = weighted_score(m.levels, m.tasks);
   if (!clamped.empty()) {
     std::string list;
     for (size_t i = 0; i < clamped.size() && i < 10; ++i) list += (i ? ", " : "") + clamped[i];
@@ -171,6 +213,7 @@ std::string metrics_table(const Metrics& m) {
     heads.push_back(fmt::format("pass@{}", k));
     if (p1 >= 0) heads.push_back(fmt::format("fast_1@{}", k));
   }
+  heads.push_back("cases");
   heads.push_back("geomean");
   std::string out = fmt::format("{:<{}}", "", w0);
   for (const auto& h : heads) out += fmt::format("  {:>10}", h);
@@ -182,12 +225,14 @@ std::string metrics_table(const Metrics& m) {
       s += fmt::format("  {:>9.1f}%", 100 * g.pass_at_k[ki]);
       if (p1 >= 0) s += fmt::format("  {:>9.1f}%", 100 * g.fast_at_k[p1][ki]);
     }
+    s += fmt::format("  {:>9.1f}%", 100 * g.case_score);
     s += g.correct_samples > 0 ? fmt::format("  {:>9.2f}x", g.geomean_speedup) : fmt::format("  {:>10}", "-");
     return s + "\n";
   };
   out += row(m.overall);
   for (const auto& g : m.levels) out += row(g);
   for (const auto& g : m.categories) out += row(g);
+  if (!m.npukb_score.note.empty()) out += m.npukb_score.note + "\n";
   for (const auto& n : m.notes) out += "note: " + n + "\n";
   return out;
 }
@@ -209,7 +254,11 @@ nlohmann::json to_json(const Metrics& m) {
                           {"n", t.n},
                           {"c_compile", t.c_compile},
                           {"c_correct", t.c_correct},
-                          {"c_fast", t.c_fast}});
+                          {"c_fast", t.c_fast},
+                          {"case_score", t.case_score}});
+  nlohmann::json weights = nlohmann::json::object();
+  for (auto [lv, w] : m.npukb_score.weights) weights[std::to_string(lv)] = w;
+  j["npukb_score"] = {{"score", m.npukb_score.score}, {"weights", weights}, {"note", m.npukb_score.note}};
   j["notes"] = m.notes;
   return j;
 }

@@ -9,6 +9,10 @@
 //   the denominator, like KernelBench's fast_p which divides by all problems, and is exact when n = k would be the
 //   whole sample set); such tasks are counted in Group::clamped and named in Metrics::notes.
 //   geomean speedup: geometric mean of `speedup` over the correct samples of the group (0 when none).
+//   case score (NPUKernelBench's task score, docs/BENCHMARK_EVALUATION.md of weich97/NPUKernelBench): per task the
+//   fraction of its cases a sample passes (a sample that did not run passes none), averaged over its samples; per
+//   group the mean over its tasks; the NPUKernelBench score 0.2 L1 + 0.3 L2 + 0.5 L3 of the levels' case scores, the
+//   weights renormalised over the levels the run has (levels above 3 weigh nothing), said so in its note.
 #pragma once
 #include <string>
 #include <vector>
@@ -29,6 +33,7 @@ struct TaskCounts {
   int level = 1;
   int n = 0, c_compile = 0, c_correct = 0;
   std::vector<int> c_fast;                    // per p (MetricsOptions::ps order)
+  double case_score = 0;                      // mean over samples of (cases passed / cases), 0..1
 };
 
 struct GroupMetrics {
@@ -39,6 +44,13 @@ struct GroupMetrics {
   std::vector<double> pass_at_k;              // per k
   std::vector<std::vector<double>> fast_at_k; // [p][k]
   double geomean_speedup = 0;                 // over correct samples; 0 when none
+  double case_score = 0;                      // mean of the tasks' case scores, 0..1
+};
+
+struct WeightedScore {                        // NPUKernelBench's final score over the levels' case scores
+  double score = 0;                           // 0..1
+  std::vector<std::pair<int, double>> weights;// (level, weight as applied, renormalised) of the levels present
+  std::string note;                           // how it was weighted
 };
 
 struct Metrics {
@@ -48,6 +60,7 @@ struct Metrics {
   GroupMetrics overall;
   std::vector<GroupMetrics> levels;           // by level
   std::vector<GroupMetrics> categories;       // by name
+  WeightedScore npukb_score;
   std::vector<std::string> notes;             // e.g. tasks scored with k' = n < k
 };
 
@@ -59,7 +72,8 @@ Metrics compute_metrics(const std::vector<EvalResult>& results, const MetricsOpt
 // bench of K samples per task reports pass@1 and pass@K, as `kgen generate --samples K` does).
 MetricsOptions metrics_options_for(const std::vector<EvalResult>& results);
 // Compact text table: rows overall, each level, each category; columns tasks, then per k compile@k, pass@k,
-// fast_1@k (when 1 is among the ps), then geomean speedup. Percentages with one decimal.
+// fast_1@k (when 1 is among the ps), case score, then geomean speedup, and the NPUKernelBench score's line.
+// Percentages with one decimal.
 std::string metrics_table(const Metrics& m);
 nlohmann::json to_json(const Metrics& m);
 

@@ -111,11 +111,13 @@ std::string group_table(const std::string& first, const std::vector<const json*>
   std::string o = "<table class=\"metrics\"><thead><tr><th>" + esc(first) +
                   "</th><th>tasks</th><th>samples</th><th>correct</th>";
   for (const auto& k : keys) o += "<th>" + esc(k) + "</th>";
-  o += "<th>geomean speedup (modeled)</th></tr></thead><tbody>\n";
+  o += "<th title=\"cases passed per task, averaged (NPUKernelBench's task score)\">case score</th>"
+       "<th>geomean speedup (modeled)</th></tr></thead><tbody>\n";
   for (const json* g : groups) {
     o += "<tr><td>" + esc(jstr(*g, "name")) + "</td><td>" + esc(jstr(*g, "tasks", "-")) + "</td><td>" +
          esc(jstr(*g, "samples", "-")) + "</td><td>" + esc(jstr(*g, "correct_samples", "-")) + "</td>";
     for (const auto& k : keys) o += "<td>" + pct(jnum(*g, k)) + "</td>";
+    o += "<td>" + (g->contains("case_score") ? pct(jnum(*g, "case_score")) : std::string("-")) + "</td>";
     const double cs = jnum(*g, "correct_samples");
     o += "<td>" + (cs > 0 ? times(jnum(*g, "geomean_speedup")) : std::string("-")) + "</td></tr>\n";
   }
@@ -654,6 +656,9 @@ std::string render_report_html(const json& in) {
   }
   card("geomean speedup of correct (modeled)",
        jnum(overall, "correct_samples") > 0 ? times(jnum(overall, "geomean_speedup")) : "-");
+  if (metrics.contains("npukb_score") && metrics["npukb_score"].is_object())   // older results.json lack it
+    card("NPUKernelBench score (cases, levels weighted 0.2/0.3/0.5)",
+         fmt::format("{:.1f}", 100 * jnum(metrics["npukb_score"], "score")));
   if (!attempts.empty()) {   // an LLM generator: what the run cost
     AttemptTotals all;
     for (auto it = attempts.begin(); it != attempts.end(); ++it) {

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "gen/compact_reference.h"
+#include "gen/npukb_prompt.h"
 #include "perf/profile.h"
 
 namespace fs = std::filesystem;
@@ -273,7 +274,15 @@ bool base_vars(const TaskInfo& task, const PromptOptions& o, std::map<std::strin
   v["op_type"] = op_type_of(op);
   v["kernel_name"] = op + "_custom";
   v["target"] = target_name(o.target);
-  if (!read_text(task.path, v["task_source"])) {
+  if (is_npukb_folder(task.path)) {   // an NPUKernelBench task: its description, binding, cases and skeleton
+    if (o.target != Target::AscendC) {
+      err = fmt::format("{}: an NPUKernelBench task is an op project called through its validation/pybind.cpp: "
+                        "generate it with --target ascendc (the tile compiler's projects take kgen's calling "
+                        "convention)", task.path);
+      return false;
+    }
+    if (!npukb_task_vars(task.path, v, err)) return false;
+  } else if (!read_text(task.path, v["task_source"])) {
     err = fmt::format("{}: cannot read the task's reference source", task.path);
     return false;
   }
@@ -310,7 +319,8 @@ bool first_round(const TaskInfo& task, const PromptOptions& o, std::map<std::str
   std::string sys, user;
   std::string t = target_name(o.target);
   if (!fill_file(o, fmt::format("system_{}.md", t), v, sys, err)) return false;
-  if (!fill_file(o, fmt::format("task_{}.md", t), v, user, err)) return false;
+  const std::string task_file = is_npukb_folder(task.path) ? "task_ascendc_npukb.md" : fmt::format("task_{}.md", t);
+  if (!fill_file(o, task_file, v, user, err)) return false;
   msgs.push_back({"system", trim_newlines(sys)});
   msgs.push_back({"user", trim_newlines(user)});
   return true;

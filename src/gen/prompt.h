@@ -13,6 +13,9 @@
 //   feedback, previous             (repair only) what the evaluator found; the code of the previous attempt
 // Files: prompts/system_<target>.md (system message), prompts/task_<target>.md (first user message),
 //        prompts/repair.md (each repair round's user message).
+// An NPUKernelBench task folder (ascendc only) takes prompts/task_ascendc_npukb.md, with its own variables
+// (gen/npukb_prompt.h: api_desc, module_source, prepare_source, pybind_source, test_cases, skeleton) and its op's
+// names (op_type the folder's op name, kernel_name its snake case).
 //
 // Examples: for tile, programs of kernels/<category>/<name>.tile; for ascendc, op projects of candidates/ (their
 // three files). Chosen nearest first: same category, then most operator-name words in common (split on '_'), then
@@ -47,7 +50,8 @@ struct PromptOptions {
 };
 
 struct TaskInfo {
-  std::string id, category, path;                        // "activation/relu", "activation", absolute .py
+  std::string id, category, path;                        // "activation/relu", "activation", absolute .py (or an
+                                                         // NPUKernelBench task folder)
 };
 
 // {{name}} substitution. False with err "prompts/repair.md:3:7: unknown placeholder {{feedbak}} (known: ...)".

@@ -358,6 +358,10 @@ ParsedReply parse_ascendc(const std::string& text, const std::vector<Block>& blo
     bool named = false;
   };
   Found kernel, host, tiling;
+  // Every file the reply names under op_host/ or op_kernel/, by path: a CANN project may split its host (OpDef,
+  // tiling, infershape) and its kernel (helpers) over several files, as CANN's CMake builds them all.
+  std::map<std::string, std::string> named;
+  static const std::regex entry_point(R"(__global__\s+(?:__aicore__\s+)?void\s+[A-Za-z_]\w*\s*\()");
   for (const auto& b : blocks) {   // later blocks replace earlier ones (a draft, then the fixed file)
     if (!b.complete) continue;
     std::string path, err;
@@ -374,6 +378,15 @@ ParsedReply parse_ascendc(const std::string& text, const std::vector<Block>& blo
     std::string ext = b.path.empty() ? "" : fs::path(base_name(b.path)).extension().string();
     if (ext == ".json") continue;       // msopgen's description is optional; the OpDef is what counts
     Found f{path.empty() && !b.path.empty() ? base_name(b.path) : path, with_newline(b.text), !b.path.empty()};
+    if (!path.empty()) named[path] = f.text;
+    // Of several files of one role, the kernel is the one with the entry point and the host the one with the OpDef
+    // (a helper or a tiling-only file named after it does not take their place).
+    if (role == Role::Kernel && !kernel.text.empty() && std::regex_search(kernel.text, entry_point) &&
+        !std::regex_search(f.text, entry_point) && kernel.path != f.path)
+      continue;
+    if (role == Role::Host && !host.text.empty() && host.text.find("OP_ADD(") != std::string::npos &&
+        f.text.find("OP_ADD(") == std::string::npos && host.path != f.path)
+      continue;
     (role == Role::Kernel ? kernel : role == Role::Host ? host : tiling) = f;
   }
   if (kernel.text.empty() && host.text.empty()) {
@@ -408,6 +421,13 @@ ParsedReply parse_ascendc(const std::string& text, const std::vector<Block>& blo
     if (f.path.rfind(dir, 0) == 0) return f.path;
     return dir + (f.path.empty() ? fallback : base_name(f.path));
   };
+  // The other named files join the project unless they compete with the chosen ones (another entry point, OpDef or
+  // tiling definition: an earlier draft under another name, which would make the project ambiguous).
+  for (const auto& [path, text] : named) {
+    const bool competes = std::regex_search(text, entry_point) || text.find("OP_ADD(") != std::string::npos ||
+                          text.find("BEGIN_TILING_DATA_DEF") != std::string::npos;
+    if (!competes) r.files[path] = text;
+  }
   r.files[place(kernel, "op_kernel/", op + ".cpp")] = kernel.text;
   r.files[place(host, "op_host/", op + ".cpp")] = host.text;
   std::string wanted = included_tiling_header(host.text);

@@ -6,7 +6,9 @@
 //                 ("// op_host/add_custom.cpp", "// file: ...")
 //   reasoning     text inside <think> ... </think> is ignored (reasoning models)
 // tile: the last block holding a `kernel NAME(` program (a bare reply that is itself a program is accepted too);
-// ascendc: the three files of an op project; a block without a name is classified by content (kernel_operator.h ->
+// ascendc: the files of an op project: every block named under op_host/ or op_kernel/ (a host split into OpDef, tiling
+// and infershape files, kernel helpers), and at least a kernel and a host; a block without a name is classified by
+// content (kernel_operator.h ->
 // op_kernel/<op>.cpp, op_def_registry.h -> op_host/<op>.cpp, BEGIN_TILING_DATA_DEF -> op_host/<op>_tiling.h),
 // <op> taken from the names given or the kernel's extern "C" __global__ function.
 // A reply without usable code is its own verdict ("no-code"), with the reason.

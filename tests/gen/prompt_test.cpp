@@ -340,3 +340,35 @@ TEST(CompactReference, DeterministicAndWithinItsBudget) {
   }
   EXPECT_EQ(compact_tile_reference(lang, 30000).find("## Lowering"), std::string::npos);   // internals left out
 }
+
+// An NPUKernelBench task folder (kgen's own, tests/data/npukb): the task's description, reference, binding, cases and
+// skeleton, the op named as the benchmark names it; the tile target is refused with the reason.
+TEST(PromptMessages, NpukbFolderFirstRound) {
+  PromptOptions o;
+  o.target = Target::AscendC;
+  TaskInfo t;
+  t.id = "Math/ScaleCustom";
+  t.category = "Math";
+  t.path = (kSrc / "tests/data/npukb/tasks/level1/Math/ScaleCustom").string();
+  std::vector<ChatMessage> m;
+  std::string err;
+  ASSERT_TRUE(initial_messages(t, o, m, err)) << err;
+  ASSERT_EQ(m.size(), 2u);
+  const std::string& u = m[1].content;
+  EXPECT_FALSE(has_unfilled(m[0].content + u));
+  for (const char* f : {"api_desc.md", "validation/module.py", "validation/pybind.cpp", "validation/prepare_inputs.py",
+                        "validation/test_cases.csv"}) {
+    std::string text = slurp(fs::path(t.path) / f);
+    EXPECT_NE(u.find(text.substr(0, 120)), std::string::npos) << f;
+  }
+  EXPECT_NE(u.find("```cpp op_host/scale_custom.cpp\n"), std::string::npos);     // the skeleton, by path
+  EXPECT_NE(u.find("```cpp op_kernel/scale_custom.cpp\n"), std::string::npos);
+  EXPECT_NE(u.find("OP_ADD(ScaleCustom)"), std::string::npos);                    // op type: the folder's name
+  EXPECT_NE(u.find("op_kernel/scale_custom.cpp` with the entry point"), std::string::npos);
+  EXPECT_NE(u.find("```cpp op_host/scale_custom_tiling.h"), std::string::npos);   // the reply format's names
+  EXPECT_EQ(u.find("ScaleCustomCustom"), std::string::npos);
+
+  o.target = Target::Tile;
+  EXPECT_FALSE(initial_messages(t, o, m, err));
+  EXPECT_NE(err.find("generate it with --target ascendc"), std::string::npos) << err;
+}

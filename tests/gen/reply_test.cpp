@@ -299,3 +299,25 @@ TEST(ReplyFiles, WriteRefusesUnsafePaths) {
   EXPECT_FALSE(write_candidate(none, Target::Tile, d.path.string(), cand, err));
   EXPECT_NE(err.find(none.error), std::string::npos) << err;
 }
+
+// A CANN project split over several files (OpDef, tiling + infershape, kernel helpers): every named file is kept;
+// an earlier draft of the kernel under another name is not (it would be a second entry point).
+TEST(ReplyAscendc, KeepsEveryNamedFileOfASplitProject) {
+  const std::string def = "#include \"register/op_def_registry.h\"\nnamespace ops { OP_ADD(AddCustom); }\n";
+  const std::string tiling_impl = "#include \"add_custom_tiling.h\"\nIMPL_OP_OPTILING(AddCustom).Tiling(T);\n";
+  const std::string helper = "#include \"kernel_operator.h\"\n__aicore__ inline void Step() {}\n";
+  const std::string draft = "#include \"kernel_operator.h\"\nextern \"C\" __global__ __aicore__ void add_custom(GM_ADDR x) {}\n";
+  const std::string reply = fence("cpp op_kernel/add_draft.cpp", draft) + fence("cpp op_host/add_custom_def.cpp", def) +
+                            fence("cpp op_host/add_custom.cpp", tiling_impl) + fence("cpp op_host/add_custom_tiling.h", kTiling) +
+                            fence("cpp op_kernel/add_helpers.cpp", helper) + fence("cpp op_kernel/add_custom.cpp", kKernel);
+  auto r = parse_reply(reply, Target::AscendC, "add");
+  ASSERT_TRUE(r.ok) << r.error;
+  std::vector<std::string> paths;
+  for (const auto& [p, _] : r.files) paths.push_back(p);
+  EXPECT_EQ(paths, (std::vector<std::string>{"op_host/add_custom.cpp", "op_host/add_custom_def.cpp",
+                                             "op_host/add_custom_tiling.h", "op_kernel/add_custom.cpp",
+                                             "op_kernel/add_helpers.cpp"}));
+  EXPECT_EQ(r.files.at("op_host/add_custom_def.cpp"), def);        // the OpDef, not the tiling-only file, is the host
+  EXPECT_EQ(r.files.at("op_host/add_custom.cpp"), tiling_impl);
+  EXPECT_EQ(r.files.at("op_kernel/add_custom.cpp"), kKernel);
+}

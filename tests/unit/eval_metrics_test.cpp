@@ -253,3 +253,45 @@ TEST(Metrics, TheKsFollowTheSampleCounts) {
   EXPECT_DOUBLE_EQ(m.overall.pass_at_k[0], (1.0 + 0.25) / 2);
 }
 }  // namespace
+
+namespace {
+// A result with `passed` of `total` cases correct (the verdict follows: correct only when all pass).
+EvalResult with_cases(const std::string& task, int level, int passed, int total) {
+  EvalResult r = res(task, "Math", level, passed == total && total > 0 ? Verdict::Correct : Verdict::WrongAnswer, 1);
+  for (int i = 0; i < total; ++i) {
+    CaseResult c;
+    c.name = "#" + std::to_string(i);
+    c.correct = i < passed;
+    r.cases.push_back(c);
+  }
+  return r;
+}
+}  // namespace
+
+// NPUKernelBench's task score (cases passed / cases), level means and its 0.2 / 0.3 / 0.5 weighting, computed by hand.
+TEST(EvalMetrics, CaseScoreAndNpukbWeightedScore) {
+  std::vector<EvalResult> rs = {with_cases("Math/a", 1, 4, 4), with_cases("Math/b", 1, 1, 4),
+                                with_cases("Math/c", 2, 2, 5), with_cases("Math/d", 3, 0, 3),
+                                with_cases("Math/e", 3, 3, 3)};
+  rs.push_back(res("Math/f", "Math", 2, Verdict::CompileError));   // no case ran: scores 0
+  const Metrics m = compute_metrics(rs);
+  const double l1 = (1.0 + 0.25) / 2, l2 = (0.4 + 0.0) / 2, l3 = (0.0 + 1.0) / 2;
+  ASSERT_EQ(m.levels.size(), 3u);
+  EXPECT_NEAR(m.levels[0].case_score, l1, 1e-12);
+  EXPECT_NEAR(m.levels[1].case_score, l2, 1e-12);
+  EXPECT_NEAR(m.levels[2].case_score, l3, 1e-12);
+  EXPECT_NEAR(m.overall.case_score, (1.0 + 0.25 + 0.4 + 0 + 0 + 1) / 6, 1e-12);
+  EXPECT_NEAR(m.npukb_score.score, 0.2 * l1 + 0.3 * l2 + 0.5 * l3, 1e-12);
+  EXPECT_EQ(m.npukb_score.note.find("renormalised"), std::string::npos);
+  EXPECT_NE(metrics_table(m).find("NPUKernelBench score"), std::string::npos);
+  EXPECT_NEAR(to_json(m)["npukb_score"]["score"].get<double>(), m.npukb_score.score, 1e-12);
+
+  // Two samples of one task: the task's score is their mean. Without a level-3 task the weights are renormalised.
+  std::vector<EvalResult> two = {with_cases("Math/a", 1, 4, 4), with_cases("Math/a", 1, 2, 4),
+                                 with_cases("Math/c", 2, 1, 2)};
+  two[1].sample = 1;
+  const Metrics m2 = compute_metrics(two, metrics_options_for(two));
+  EXPECT_NEAR(m2.tasks[0].case_score, 0.75, 1e-12);
+  EXPECT_NEAR(m2.npukb_score.score, 0.2 / 0.5 * 0.75 + 0.3 / 0.5 * 0.5, 1e-12);
+  EXPECT_NE(m2.npukb_score.note.find("no L3 task: the weights renormalised"), std::string::npos);
+}
