@@ -140,7 +140,9 @@ size_t match(const std::vector<Token>& toks, size_t open) {
 std::vector<bool> aicore_bodies(const std::vector<Token>& toks) {
   std::vector<bool> in(toks.size(), false);
   for (size_t i = 0; i < toks.size(); ++i) {
-    if (toks[i].text != "__aicore__") continue;
+    const bool spec = toks[i].text == "aicore" && i > 0 && toks[i - 1].text == "[" && i + 1 < toks.size() &&
+                      toks[i + 1].text == "]";   // bisheng's own spelling of __aicore__ (aicore_attribute.h)
+    if (toks[i].text != "__aicore__" && !spec) continue;
     size_t k = i + 1;
     while (k < toks.size() && toks[k].text != "(" && toks[k].text != ";" && toks[k].text != "{") ++k;
     if (k >= toks.size() || toks[k].text != "(") continue;

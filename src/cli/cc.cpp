@@ -8,6 +8,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "cli/aicore_attribute.h"
 #include "cli/bisheng_rules.h"
 #include "cli/launch_rewrite.h"
 #include "sandbox/process.h"
@@ -66,7 +67,7 @@ std::vector<std::string> cc_command(const CcOptions& o, const std::string& tmp_d
     std::stringstream ss;
     ss << in.rdbuf();
     bool changed = false;
-    std::string text = rewrite_launches(ss.str(), changed);
+    std::string text = rewrite_aicore_attribute(rewrite_launches(ss.str(), changed), changed);
     bool asc = ends_with(a, ".asc");
     if (!changed && !asc) { cmd.push_back(a); continue; }
     fs::create_directories(tmp_dir);
