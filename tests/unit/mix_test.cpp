@@ -2,6 +2,7 @@
 // SyncAll across AIC and AIV, workspace, and the GM race detector's view of cross-core synchronisation.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -45,8 +46,11 @@ struct Ident {
 };
 std::vector<Ident> g_ids;
 
+std::vector<std::array<int64_t, 4>> g_builtins;   // bisheng's get_block_idx, get_block_num, get_subblockid, get_subblockdim
+
 void record() {
   g_ids.push_back({GetBlockIdx(), GetBlockNum(), GetSubBlockIdx(), GetTaskRatio(), g_coreType, ASCEND_IS_AIC, ASCEND_IS_AIV});
+  g_builtins.push_back({get_block_idx(), get_block_num(), get_subblockid(), get_subblockdim()});
 }
 
 void k_plain(GM_ADDR) { record(); }
@@ -78,6 +82,9 @@ void expect_ids(const std::vector<Ident>& want, const char* what) {
     EXPECT_EQ(g.type, w.type) << what << " core " << i << " g_coreType";
     EXPECT_EQ(g.is_aic, w.is_aic) << what << " core " << i << " ASCEND_IS_AIC";
     EXPECT_EQ(g.is_aiv, w.is_aiv) << what << " core " << i << " ASCEND_IS_AIV";
+    // the builtins: the block itself, blockDim, the sub-block, the ratio (asc-devkit's GetBlockIdxImpl)
+    const std::array<int64_t, 4> b = g_builtins[i], wb = {(w.idx - w.sub) / w.ratio, w.num, w.sub, w.ratio};
+    EXPECT_EQ(b, wb) << what << " core " << i << " get_block_idx/get_block_num/get_subblockid/get_subblockdim";
   }
   // the trace names each core's type and sub-block, in block order with the AIC first
   const auto& t = kgen::sim::last_launch_trace();
@@ -91,6 +98,7 @@ void expect_ids(const std::vector<Ident>& want, const char* what) {
 template <class K> void run_ids(K kernel, const char* name, int blocks) {
   Gm<uint8_t> gm(64);
   g_ids.clear();
+  g_builtins.clear();
   std::string e = error_of([&] { kgen::rt::launch_fn(name, blocks, [&] { kernel(gm.p); }, kgen::rt::Loc::current()); });
   ASSERT_EQ(e, "") << name;
 }

@@ -37,6 +37,14 @@ inline GM_ADDR GetUserWorkspace(GM_ADDR workspace, kgen::rt::Loc loc = kgen::rt:
 }
 }  // namespace AscendC
 
+// bisheng's builtins under those calls, which kernels may call themselves (docs/sources.md S60): get_block_idx() is the
+// block (0 .. blockDim-1 on an AIC and its AIVs alike), get_block_num() blockDim, get_subblockid() an AIV's index in
+// its block (0 on an AIC), get_subblockdim() the task ratio (1 on an AIC).
+inline int64_t get_block_idx() { return (kgen::rt::block_idx() - kgen::rt::sub_block_idx()) / kgen::rt::task_ratio(); }
+inline int64_t get_block_num() { return kgen::rt::block_num(); }
+inline int64_t get_subblockid() { return kgen::rt::sub_block_idx(); }
+inline int64_t get_subblockdim() { return kgen::rt::task_ratio(); }
+
 extern int8_t g_coreType;   // AscendC::AIV or AscendC::AIC for the running core
 #define ASCEND_IS_AIV (g_coreType == AscendC::AIV)
 #define ASCEND_IS_AIC (g_coreType == AscendC::AIC)
