@@ -42,6 +42,11 @@ expect layer_included "cheating 0/0" "$T" "$W/layer" "aclnn_kernels/contiguous.h
 cp -r "$T" "$W/ScaleCustom"
 echo '4;[8];bfloat16;2' >> "$W/ScaleCustom/validation/test_cases.csv"
 expect bf16_case "runtime-error 4/5" "$W/ScaleCustom" "$T/answer/0" "bfloat16"
+# A binding that returns the result flattened: the same elements in another shape, which the harness's subtraction
+# accepts; kgen compares them too and says so.
+mkdir -p "$W/flat" && cp -r "$T" "$W/flat/ScaleCustom"   # the folder's name is the op's
+sed -i 's/    return result;/    return result.flatten();/' "$W/flat/ScaleCustom/validation/pybind.cpp"
+expect flat_result "correct 4/4" "$W/flat/ScaleCustom" "$T/answer/0" "the same elements, compared as the harness does"
 # A task folder the harness cannot read: a precise error, exit 2 from run-level tools.
 mkdir -p "$W/Broken/validation"
 printf 'import torch\nclass Model:\n    pass\n' > "$W/Broken/validation/module.py"

@@ -195,8 +195,16 @@ def cmd_judge(a):
             results.append({"case": i, "acc": False, "message": f"ModelNew returned {len(new)} output(s), the "
                                                                  f"reference Model {len(refs)}"})
             continue
+        notes = []
         for k, (r, n) in enumerate(zip(refs, new)):
             if isinstance(r, torch.Tensor) and tuple(r.shape) != tuple(n.shape):
+                # The harness subtracts the two (check_precision: out - out_new), so shapes that differ only by
+                # size-1 dims ([1] against a 0-d result) pass there; a different element count is still a mismatch.
+                if r.numel() == n.numel():
+                    new[k] = n.reshape(r.shape)
+                    notes.append(f"output {k} has shape {list(n.shape)}, the reference {list(r.shape)}: the same "
+                                 "elements, compared as the harness does")
+                    continue
                 results.append({"case": i, "acc": False, "message": f"output {k} has shape {list(n.shape)}, the "
                                                                      f"reference {list(r.shape)}"})
                 break
@@ -215,7 +223,8 @@ def cmd_judge(a):
                 print(json.dumps({"error": f"{_where(e, task)}: case {i}: the precision check failed: "
                                            f"{type(e).__name__}: {e}"}))
                 return 2
-            results.append({"case": i, "acc": bool(acc), "max_abs": _max(absd), "max_rel": _max(reld), "rule": rule})
+            results.append({"case": i, "acc": bool(acc), "max_abs": _max(absd), "max_rel": _max(reld), "rule": rule,
+                            "notes": notes})
     print(json.dumps({"cases": results}, allow_nan=False))
     return 0
 

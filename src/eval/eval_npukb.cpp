@@ -198,6 +198,9 @@ void eval_npukb(const EvalOptions& o, EvalResult& R) {
     }
     const json& v = judged[rc[i]["case"].dump()];
     cr.correct = v.value("acc", false);
+    if (v.contains("notes") && v["notes"].is_array())
+      for (const json& n : v["notes"])
+        if (n.is_string() && R.diagnostics.size() < 20) R.diagnostics.push_back("note: " + cr.name + ": " + n.get<std::string>());
     // reference.py writes strict JSON: a non-finite difference (NaN or inf in the output) is null
     auto err = [&](const char* k) {
       return v.contains(k) && v[k].is_number() ? v[k].get<double>() : v.contains(k) ? HUGE_VAL : 0.0;
