@@ -62,6 +62,7 @@ accept 'inQ.EnQue(x); LocalTensor<float> y = inQ.DeQue<float>(); inQ.FreeTensor(
 accept 'float v = x.GetValue(0); x.SetValue(1, v)'
 accept 'int64_t b = GetBlockIdx() + GetBlockNum()'
 accept 'int64_t b = get_block_idx() + get_block_num() + get_subblockid() + get_subblockdim()'
+accept 'constexpr half one = 1.0; constexpr bfloat16_t two = 2.0f; static_assert(float(one) + float(two) == 3.0f)'
 accept 'LocalTensor<uint8_t> m = tmpBuf.Get<uint8_t>(); Compare(m, x, x, CMPMODE::LT, n)'
 accept 'Sigmoid(z, x, n)'
 accept 'SetAtomicAdd<float>(); SetAtomicNone()'

@@ -612,6 +612,9 @@ namespace torch {
 using namespace at;
 using at::Tensor;
 using Dtype = at::ScalarType;
+// The C++ frontend's sized dtype names (torch/csrc/api/include/torch/types.h).
+constexpr auto kUInt8 = at::kByte, kInt8 = at::kChar, kInt16 = at::kShort, kInt32 = at::kInt, kInt64 = at::kLong,
+               kFloat16 = at::kHalf, kFloat32 = at::kFloat, kFloat64 = at::kDouble;
 }  // namespace torch
 
 // TORCH_CHECK(cond, message pieces...): throws with the message, as PyTorch does (a Python RuntimeError there).

@@ -6,10 +6,12 @@
 #include <type_traits>
 
 namespace kgen {
-inline uint32_t f32_bits(float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; }
-inline float f32_from_bits(uint32_t u) { float f; std::memcpy(&f, &u, 4); return f; }
+// constexpr (bisheng's half is a builtin type: `constexpr half ONE = 1.0;` compiles there); __builtin_bit_cast is
+// GCC's constexpr bit copy in every language mode.
+constexpr uint32_t f32_bits(float f) { return __builtin_bit_cast(uint32_t, f); }
+constexpr float f32_from_bits(uint32_t u) { return __builtin_bit_cast(float, u); }
 
-inline uint16_t f32_to_f16_bits(float f) {
+constexpr uint16_t f32_to_f16_bits(float f) {
   uint32_t x = f32_bits(f);
   uint32_t sign = (x >> 16) & 0x8000u;
   uint32_t absx = x & 0x7fffffffu;
@@ -35,7 +37,7 @@ inline uint16_t f32_to_f16_bits(float f) {
   return static_cast<uint16_t>(sign | r);
 }
 
-inline float f16_bits_to_f32(uint16_t h) {
+constexpr float f16_bits_to_f32(uint16_t h) {
   uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
   uint32_t e = (h >> 10) & 0x1fu;
   uint32_t m = h & 0x3ffu;
@@ -48,13 +50,13 @@ inline float f16_bits_to_f32(uint16_t h) {
   return f32_from_bits(sign | ((e + 112u) << 23) | (m << 13));
 }
 
-inline uint16_t f32_to_bf16_bits(float f) {
+constexpr uint16_t f32_to_bf16_bits(float f) {
   uint32_t x = f32_bits(f);
   if ((x & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((x >> 16) | 0x40u);   // quiet NaN
   uint32_t lsb = (x >> 16) & 1u;
   return static_cast<uint16_t>((x + 0x7fffu + lsb) >> 16);
 }
-inline float bf16_bits_to_f32(uint16_t b) { return f32_from_bits(static_cast<uint32_t>(b) << 16); }
+constexpr float bf16_bits_to_f32(uint16_t b) { return f32_from_bits(static_cast<uint32_t>(b) << 16); }
 }  // namespace kgen
 
 // Arithmetic on half goes through float: a + b is a float, assigning it back rounds once.
@@ -62,27 +64,27 @@ struct half {
   uint16_t val;
   half() = default;
   template <class U, std::enable_if_t<std::is_arithmetic_v<U>, int> = 0>
-  half(U v) : val(kgen::f32_to_f16_bits(static_cast<float>(v))) {}
-  operator float() const { return kgen::f16_bits_to_f32(val); }
+  constexpr half(U v) : val(kgen::f32_to_f16_bits(static_cast<float>(v))) {}
+  constexpr operator float() const { return kgen::f16_bits_to_f32(val); }
   template <class U> half& operator+=(U o) { return *this = static_cast<float>(*this) + static_cast<float>(o); }
   template <class U> half& operator-=(U o) { return *this = static_cast<float>(*this) - static_cast<float>(o); }
   template <class U> half& operator*=(U o) { return *this = static_cast<float>(*this) * static_cast<float>(o); }
   template <class U> half& operator/=(U o) { return *this = static_cast<float>(*this) / static_cast<float>(o); }
-  half operator-() const { half h; h.val = static_cast<uint16_t>(val ^ 0x8000u); return h; }
+  constexpr half operator-() const { half h{}; h.val = static_cast<uint16_t>(val ^ 0x8000u); return h; }
 };
 
 struct bfloat16_t {
   uint16_t val;
   bfloat16_t() = default;
   template <class U, std::enable_if_t<std::is_arithmetic_v<U>, int> = 0>
-  bfloat16_t(U v) : val(kgen::f32_to_bf16_bits(static_cast<float>(v))) {}
-  bfloat16_t(half h) : val(kgen::f32_to_bf16_bits(static_cast<float>(h))) {}
-  operator float() const { return kgen::bf16_bits_to_f32(val); }
+  constexpr bfloat16_t(U v) : val(kgen::f32_to_bf16_bits(static_cast<float>(v))) {}
+  constexpr bfloat16_t(half h) : val(kgen::f32_to_bf16_bits(static_cast<float>(h))) {}
+  constexpr operator float() const { return kgen::bf16_bits_to_f32(val); }
   template <class U> bfloat16_t& operator+=(U o) { return *this = static_cast<float>(*this) + static_cast<float>(o); }
   template <class U> bfloat16_t& operator-=(U o) { return *this = static_cast<float>(*this) - static_cast<float>(o); }
   template <class U> bfloat16_t& operator*=(U o) { return *this = static_cast<float>(*this) * static_cast<float>(o); }
   template <class U> bfloat16_t& operator/=(U o) { return *this = static_cast<float>(*this) / static_cast<float>(o); }
-  bfloat16_t operator-() const { bfloat16_t h; h.val = static_cast<uint16_t>(val ^ 0x8000u); return h; }
+  constexpr bfloat16_t operator-() const { bfloat16_t h{}; h.val = static_cast<uint16_t>(val ^ 0x8000u); return h; }
 };
 // The device compiler's names of the two IEEE float types, which kernels use beside half and float (answers of
 // NPUKernelBench that pass on the chip do).
@@ -90,6 +92,7 @@ using float16_t = half;
 using float32_t = float;
 
 static_assert(sizeof(half) == 2 && sizeof(bfloat16_t) == 2);
+static_assert(half(1.0).val == 0x3c00 && float(half(0.5)) == 0.5f && bfloat16_t(1.0f).val == 0x3f80);
 
 namespace kgen {
 // The element types the emulator knows, with their names in diagnostics.

@@ -5,6 +5,8 @@
 std::vector<at::Tensor> custom_pybind_api(std::vector<at::Tensor> &x1, std::vector<at::Tensor> &x2, at::Tensor &alpha)
 {
     std::vector<at::Tensor> result;
+    TORCH_CHECK(alpha.scalar_type() == torch::kFloat32 || alpha.scalar_type() == torch::kFloat16,   // the C++ frontend's dtype names
+                "alpha is a float32 or float16 tensor");
     for (const auto &t : x1) {
         result.push_back(torch::empty_like(t));
     }
