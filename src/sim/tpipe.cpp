@@ -72,12 +72,18 @@ int32_t add_buffers(int32_t pipe_id, TPosition pos, TPosition src, TPosition dst
   if (cap == 0) fail("param", api, loc, std::string(mem_name(m)) + " does not exist on " + c.soc->name);
   uint64_t need = rounded * num;
   uint32_t& bump = p.bump[static_cast<int>(m)];
+  // Past the end of the memory: the chip's InitBuffer does not check (CANN asserts it in CPU debug builds only), and a
+  // buffer the kernel never takes is harmless there; taking one is the error, named with this InitBuffer's line.
+  std::string past_end;
+  if (bump + need > UINT32_MAX)   // nothing is placed that far: stop before the offsets wrap
+    fail("ub-overflow", api, loc, std::to_string(num) + " x " + std::to_string(rounded) + " bytes at " + mem_name(m) +
+                                      " offset " + std::to_string(bump) + " leave the 4 GB address range");
   if (bump + need > cap)
-    fail("ub-overflow", api, loc,
-         std::to_string(num) + " x " + std::to_string(rounded) + " bytes at " + mem_name(m) + " offset " +
-             std::to_string(bump) + " ends at " + std::to_string(bump + need) + ", past the " +
-             std::to_string(cap) + "-byte " + mem_name(m) + " of " + c.soc->name +
-             "; shrink the tile or the buffer count (" + std::to_string(cap - bump) + " bytes remain)");
+    past_end = "its buffer was placed by the InitBuffer at line " + std::to_string(loc.line()) + ": " +
+               std::to_string(num) + " x " + std::to_string(rounded) + " bytes at " + mem_name(m) + " offset " +
+               std::to_string(bump) + " end at " + std::to_string(bump + need) + ", past the " + std::to_string(cap) +
+               "-byte " + mem_name(m) + " of " + c.soc->name + "; shrink the tile or the buffer count (" +
+               std::to_string(cap > bump ? cap - bump : 0) + " bytes remained)";
   Queue q;
   q.src = src;
   q.dst = dst;
@@ -93,6 +99,7 @@ int32_t add_buffers(int32_t pipe_id, TPosition pos, TPosition src, TPosition dst
     b.len = static_cast<uint32_t>(rounded);
     b.queue = handle;
     b.state = tbuf ? Buffer::Allocated : Buffer::Free;
+    if (b.addr + rounded > cap) b.past_end = past_end;   // of a double buffer, the first may still fit
     bump += static_cast<uint32_t>(rounded);
     q.bufs.push_back(static_cast<int16_t>(c.bufs.size()));
     c.bufs.push_back(b);
@@ -185,6 +192,7 @@ LocalRef queue_alloc(int32_t handle, uint32_t elem, Loc loc) {
              lines + "); FreeTensor each tensor after its last use, or InitBuffer more buffers");
   }
   Buffer& b = c.bufs[chosen];
+  if (!b.past_end.empty()) fail("ub-overflow", "AllocTensor", loc, b.past_end);
   if (live_in_position(c, b.pos) + 1 > c.soc->max_live_per_pos)
     fail("queue", "AllocTensor", loc,
          std::string("more than ") + std::to_string(c.soc->max_live_per_pos) + " live buffers in position " +
@@ -290,6 +298,7 @@ LocalRef tbuf_get(int32_t handle, uint32_t count, uint32_t elem, uint32_t byte_o
   Queue& q = queue_at(handle, api, loc);
   if (!q.is_tbuf) fail("queue", api, loc, "Get on a TQue; use AllocTensor for queues");
   Buffer& b = c.bufs[q.bufs[0]];
+  if (!b.past_end.empty()) fail("ub-overflow", api, loc, b.past_end);
   if (byte_offset % 32 != 0)
     fail("align", api, loc, "byte offset " + std::to_string(byte_offset) + " is not a multiple of 32");
   uint64_t bytes = whole ? b.len : static_cast<uint64_t>(count) * elem;

@@ -52,7 +52,15 @@ TEST(CoreChecks, InitBufferPastUbOn910B2) {
   TBuf<TPosition::VECCALC> b1, b2;
   EXPECT_EQ(error_of([&] { pipe.InitBuffer(q, 2, 64 * K); }), "");
   EXPECT_EQ(error_of([&] { pipe.InitBuffer(b1, 64 * K); }), "");   // exactly 192 KB
-  EXPECT_SIM_ERROR(pipe.InitBuffer(b2, 32), "ub-overflow", "InitBuffer");
+  // Past the end: the InitBuffer itself passes, as on the chip (nothing there checks it); taking the buffer is the
+  // error, naming the InitBuffer's line.
+  const int line = __LINE__ + 1;
+  EXPECT_EQ(error_of([&] { pipe.InitBuffer(b2, 32); }), "");
+  EXPECT_SIM_ERROR(b2.Get<float>(), "ub-overflow", "Get");
+  const std::string e = error_of([&] { b2.Get<float>(); });
+  EXPECT_NE(e.find("InitBuffer at line " + std::to_string(line) + ": 1 x 32 bytes at UB offset 196608 end at 196640"),
+            std::string::npos) << e;
+  EXPECT_EQ(error_of([&] { b1.Get<float>(); }), "");   // the buffers inside UB still work
 }
 
 TEST(CoreChecks, InitBufferPastUbOn310P3) {
@@ -61,14 +69,21 @@ TEST(CoreChecks, InitBufferPastUbOn310P3) {
   TBuf<TPosition::VECCALC> b1, b2, b3;
   EXPECT_EQ(error_of([&] { pipe.InitBuffer(b1, 192 * K); }), "");   // fits the 256 KB UB of 310P
   EXPECT_EQ(error_of([&] { pipe.InitBuffer(b2, 64 * K - 32); }), "");
-  EXPECT_SIM_ERROR(pipe.InitBuffer(b3, 33), "ub-overflow", "InitBuffer");   // rounded to 64 bytes, 32 remain
+  pipe.InitBuffer(b3, 33);   // rounded to 64 bytes, 32 remain
+  EXPECT_SIM_ERROR(b3.Get<float>(), "ub-overflow", "Get");
 }
 
 TEST(CoreChecks, InitBufferSingleBufferLargerThanUb) {
   TestCore tc;
   TPipe pipe;
   TQue<TPosition::VECOUT, 1> q;
-  EXPECT_SIM_ERROR(pipe.InitBuffer(q, 2, 96 * K + 32), "ub-overflow", "InitBuffer");
+  pipe.InitBuffer(q, 2, 96 * K + 32);   // the first buffer fits, the second ends 64 bytes past UB
+  EXPECT_EQ(error_of([&] { q.AllocTensor<float>(); }), "");
+  EXPECT_SIM_ERROR(q.AllocTensor<float>(), "ub-overflow", "AllocTensor");
+  // Offsets that would leave the 32-bit address range are refused at once.
+  TBuf<TPosition::VECCALC> huge[3];
+  pipe.InitBuffer(huge[0], 0x7fffffe0u);
+  EXPECT_SIM_ERROR(pipe.InitBuffer(huge[1], 0x7fffffe0u), "ub-overflow", "InitBuffer");
 }
 
 TEST(CoreChecks, MoreThan64Buffers) {

@@ -522,7 +522,9 @@ TEST(CubeChecks, L0AOverflow) {
   tc.core().kind = kgen::sim::CoreKind::AIC;
   TPipe pipe;
   TQue<TPosition::A2, 1> q;
-  EXPECT_SIM_ERROR(pipe.InitBuffer(q, 2, 48 * 1024), "ub-overflow", "InitBuffer");
+  pipe.InitBuffer(q, 2, 48 * 1024);   // 96 KB of the 64 KB L0A: the first buffer fits, the second does not
+  EXPECT_EQ(error_of([&] { q.AllocTensor<half>(); }), "");
+  EXPECT_SIM_ERROR(q.AllocTensor<half>(), "ub-overflow", "AllocTensor");
 }
 
 TEST(CubeChecks, LoadPastBuffer) {

@@ -1,5 +1,6 @@
 // Negative: UB overflow from tiles that are too large. Three double-buffered queues of 64 KB tiles need 384 KB,
-// but the 910B has 192 KB of UB; the second InitBuffer already crosses the limit.
+// but the 910B has 192 KB of UB: the third InitBuffer lies wholly past the end, and taking its buffer is the fault
+// (the chip checks no InitBuffer: a buffer past the end faults when it is used).
 #include "kernel_operator.h"
 
 constexpr int32_t TOTAL_LENGTH = 8 * 65536;
@@ -17,8 +18,8 @@ class KernelAdd {
     yGm.SetGlobalBuffer((__gm__ float*)y + BLOCK_LENGTH * AscendC::GetBlockIdx(), BLOCK_LENGTH);
     zGm.SetGlobalBuffer((__gm__ float*)z + BLOCK_LENGTH * AscendC::GetBlockIdx(), BLOCK_LENGTH);
     pipe.InitBuffer(inQueueX, BUFFER_NUM, TILE_LENGTH * sizeof(float));
-    pipe.InitBuffer(inQueueY, BUFFER_NUM, TILE_LENGTH * sizeof(float));  // EXPECT-ERROR: ub-overflow
-    pipe.InitBuffer(outQueueZ, BUFFER_NUM, TILE_LENGTH * sizeof(float));
+    pipe.InitBuffer(inQueueY, BUFFER_NUM, TILE_LENGTH * sizeof(float));   // its second buffer ends past UB
+    pipe.InitBuffer(outQueueZ, BUFFER_NUM, TILE_LENGTH * sizeof(float));  // wholly past UB
   }
   __aicore__ inline void Process() {
     for (int32_t i = 0; i < TILE_NUM; i++) {
@@ -30,7 +31,7 @@ class KernelAdd {
       inQueueY.EnQue(yLocal);
       xLocal = inQueueX.DeQue<float>();
       yLocal = inQueueY.DeQue<float>();
-      AscendC::LocalTensor<float> zLocal = outQueueZ.AllocTensor<float>();
+      AscendC::LocalTensor<float> zLocal = outQueueZ.AllocTensor<float>();  // EXPECT-ERROR: ub-overflow
       AscendC::Add(zLocal, xLocal, yLocal, TILE_LENGTH);
       outQueueZ.EnQue(zLocal);
       inQueueX.FreeTensor(xLocal);
