@@ -23,9 +23,7 @@ expect() {   # expect NAME WANT TASK PROJECT [GREP]
   if [ -n "$pat" ] && ! grep -q -- "$pat" "$W/$name.json"; then echo "FAIL: $name: no '$pat' in the result"; head -c 2000 "$W/$name.json"; fail=1; return; fi
   echo "ok: $name: $got"
 }
-# The answer: split op_host (OpDef / tiling + infershape by IMPL_OP_* / an aclnn layer that is not built), a
-# TilingParse compile info, a Scalar() input, the kernel chosen by name, ASSERT without ';', float32_t.
-expect answer "correct 4/4" "$T" "$T/answer/0"
+# The two answers pass every case: checked once, by the checkout script at the end (kgen bench --generator answer).
 # A wrong kernel: custom_check_precision fails the cases.
 cp -r "$T/answer/0" "$W/adds"
 sed -i 's/Muls(yl, xl, a, n);/Adds(yl, xl, a, n);/' "$W/adds/op_kernel/scale_custom.cpp"
@@ -55,9 +53,8 @@ printf 'case_id;input_shape\n' > "$W/Broken/validation/test_cases.csv"
 if grep -q 'test_cases.csv:1: no test cases' "$W/broken.json"; then echo "ok: a task without cases is an error[task]"
 else echo "FAIL: broken task"; head -c 1500 "$W/broken.json"; fail=1; fi
 # Tensor lists (DYNAMIC inputs and output, ListTensorDesc and the raw pointer table in the kernel, std::vector
-# arguments and results in the binding): every case passes; a kernel that skips the list's tail is wrong.
+# arguments and results in the binding): a kernel that skips the list's tail is wrong.
 L=$SRC/tests/data/npukb/tasks/level2/Foreach/AxpyListCustom
-expect list_answer "correct 4/4" "$L" "$L/answer/0"
 cp -r "$L/answer/0" "$W/listhead"
 sed -i 's/i += GetBlockNum()/i += 1000/; s/context->SetBlockDim(count < cores ? count : cores);/context->SetBlockDim(1);/' \
   "$W/listhead/op_kernel/axpy_list_custom.cpp" "$W/listhead/op_host/axpy_list_custom.cpp"
@@ -90,8 +87,10 @@ if [ $st = 1 ] && grep -q 'ScaleCustom/api_desc.md:1: missing' <<<"$out" \
    && grep -q 'prepare_inputs.py:[0-9]*: case 4: its inputs cannot be made on the CPU' <<<"$out"; then
   echo "ok: tasks check names a folder's problems with file:line"
 else echo "FAIL: tasks check of a broken folder (status $st)"; echo "$out"; fail=1; fi
-# The checkout script (kgen bench --generator answer): every answer, the totals, modeled speedups against eager
-# PyTorch on the first case, NPUKernelBench's weighted score.
+# The checkout script (kgen bench --generator answer): every answer passes every case — ScaleCustom's split op_host
+# (OpDef / tiling + infershape by IMPL_OP_* / an aclnn layer that is not built), TilingParse compile info, Scalar()
+# input, kernel chosen by name, ASSERT without ';', float32_t; AxpyListCustom's tensor lists — with the totals,
+# modeled speedups against eager PyTorch on the first case and NPUKernelBench's weighted score.
 out=$(bash "$SRC/scripts/npukb_check.sh" "$SRC/tests/data/npukb" "$KGEN" 1 2>&1)
 if grep -q '^total: 2/2 tasks pass every case, 8/8 cases pass' <<<"$out" \
    && grep -Eq '^L2 Foreach/AxpyListCustom: correct 4/4 cases [0-9.]+x \(modeled\)' <<<"$out" \
