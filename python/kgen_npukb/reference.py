@@ -24,6 +24,8 @@ import traceback
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "kgen_mkb", "shims"))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "shims"))   # framework.utils
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                                "scripts"))   # aten_trace, for the eager trace of Model
 
 from kgen_npukb.task import Task, TaskError  # noqa: E402
 
@@ -101,8 +103,6 @@ def _write_trace(model_cls, prep, row, init, inputs, seed, dest):
     FakeTensors made by the task's own get_inputs (the case's dtypes and shapes, no memory), else for real on copies
     of the case's inputs."""
     import types
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
-                                    "scripts"))
     import aten_trace
     import torch
     mod = types.SimpleNamespace(Model=model_cls, get_init_inputs=lambda: copy.deepcopy(init),

@@ -4,24 +4,20 @@
 #include <filesystem>
 #include <fmt/core.h>
 
+#include "eval/evaluate.h"
 #include "sandbox/paths.h"
 
 namespace kgen::cli {
 namespace fs = std::filesystem;
 
 namespace {
-bool is_npukb_folder(const fs::path& p) {
-  std::error_code ec;
-  return fs::is_regular_file(p / "validation" / "module.py", ec) && fs::is_regular_file(p / "validation" / "test_cases.csv", ec);
-}
-
 // The folder of task id <Category>/<Op> in an NPUKernelBench checkout (ROOT/levelN/ or ROOT/tasks/levelN/), or "".
 std::string npukb_task_in(const fs::path& root, const std::string& id) {
   if (id.empty() || id.find("..") != std::string::npos || fs::path(id).is_absolute()) return "";
   for (const fs::path& base : {root, root / "tasks"}) {
     std::error_code ec;
     for (auto it = fs::directory_iterator(base, ec); !ec && it != fs::directory_iterator(); it.increment(ec))
-      if (it->path().filename().string().rfind("level", 0) == 0 && is_npukb_folder(it->path() / id))
+      if (it->path().filename().string().rfind("level", 0) == 0 && eval::is_npukb_task((it->path() / id).string()))
         return fs::absolute(it->path() / id).lexically_normal().string();
   }
   return "";
@@ -34,7 +30,7 @@ std::string resolve_task_arg(const std::string& task, const std::string& suite, 
   std::error_code ec;
   fs::path p = task;
   // An NPUKernelBench task folder (validation/module.py, test_cases.csv) is a task as it is.
-  if (is_npukb_folder(p))
+  if (eval::is_npukb_task(p.string()))
     return fs::absolute(p).lexically_normal().string();
   if (!fs::is_regular_file(p, ec)) {
     const std::string root = suite.empty() ? default_suite() : suite;

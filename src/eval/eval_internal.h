@@ -64,7 +64,6 @@ struct TempDirGuard {
 
 void eval_op_project(const EvalOptions& o, EvalResult& R);
 void eval_mkb(const EvalOptions& o, EvalResult& R);
-// An NPUKernelBench task folder (validation/module.py and test_cases.csv) and an op project (eval_npukb.cpp).
-bool is_npukb_task(const std::string& path);
+// An op project against an NPUKernelBench task folder (is_npukb_task, evaluate.h), as its harness checks it.
 void eval_npukb(const EvalOptions& o, EvalResult& R);
 }  // namespace kgen::eval

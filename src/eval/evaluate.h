@@ -77,6 +77,9 @@ std::string candidate_kind(const std::string& candidate);
 // target, never followed) or of the file's text.
 // `kgen bench` computes them up front to skip what the results store already holds.
 std::string task_hash_of(const std::string& task);
+// Whether a task path is an NPUKernelBench task folder (validation/module.py and validation/test_cases.csv), evaluated
+// as that benchmark's harness does (eval_npukb.cpp) rather than as a task file.
+bool is_npukb_task(const std::string& path);
 std::string candidate_hash_of(const std::string& candidate);
 // The results store's key for a candidate: its content hash qualified by every setting that can change its verdict
 // (trials, secret trials, seed, tolerances, timeout), so a run with other settings evaluates again instead of

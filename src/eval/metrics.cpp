@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -92,14 +93,14 @@ MetricsOptions metrics_options_for(const std::vector<EvalResult>& results) {
 
 WeightedScore weighted_score(const std::vector<GroupMetrics>& levels, const std::vector<TaskCounts>& tasks) {
   WeightedScore w;
-  std::map<int, double> by_level;
-  for (const TaskCounts& t : tasks) by_level[t.level];   // the levels present
+  std::set<int> present;
+  for (const TaskCounts& t : tasks) present.insert(t.level);
   double total = 0;
   for (auto [lv, weight] : kLevelWeights)
-    if (by_level.count(lv)) total += weight;
+    if (present.count(lv)) total += weight;
   std::string parts, absent;
   for (auto [lv, weight] : kLevelWeights) {
-    if (!by_level.count(lv)) {
+    if (!present.count(lv)) {
       absent += (absent.empty() ? "L" : ", L") + std::to_string(lv);
       continue;
     }
@@ -111,7 +112,7 @@ WeightedScore weighted_score(const std::vector<GroupMetrics>& levels, const std:
       }
   }
   std::string beyond;
-  for (auto& [lv, _] : by_level)
+  for (int lv : present)
     if (lv < 1 || lv > 3) beyond += (beyond.empty() ? "L" : ", L") + std::to_string(lv);
   w.note = "NPUKernelBench score (cases passed per task, averaged per level, levels weighted 0.2 / 0.3 / 0.5): " +
            fmt::format("{:.1f}", 100 * w.score) + (parts.empty() ? "" : " = " + parts) +

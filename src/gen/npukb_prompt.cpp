@@ -40,12 +40,6 @@ std::string cut_rows(const std::string& csv) {
 }
 }  // namespace
 
-bool is_npukb_folder(const std::string& path) {
-  std::error_code ec;
-  return fs::is_regular_file(fs::path(path) / "validation" / "module.py", ec) &&
-         fs::is_regular_file(fs::path(path) / "validation" / "test_cases.csv", ec);
-}
-
 bool npukb_task_vars(const std::string& folder, std::map<std::string, std::string>& v, std::string& err) {
   const fs::path dir = folder, val = dir / "validation";
   const std::string name = dir.filename().string();

@@ -5,8 +5,6 @@
 #include <string>
 
 namespace kgen::gen {
-// Whether path is such a folder (validation/module.py and validation/test_cases.csv).
-bool is_npukb_folder(const std::string& path);
 // Fills op_name and op_type (the folder's name before any '_', as the harness names the op), kernel_name (its snake
 // case: op_kernel/<kernel_name>.cpp and the kernel's entry point), task_source (module.py), module_source,
 // prepare_source, pybind_source, api_desc, test_cases (the CSV, long ones cut with the count left out) and skeleton

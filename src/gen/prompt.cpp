@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "gen/compact_reference.h"
+#include "eval/evaluate.h"
 #include "gen/npukb_prompt.h"
 #include "perf/profile.h"
 
@@ -274,7 +275,7 @@ bool base_vars(const TaskInfo& task, const PromptOptions& o, std::map<std::strin
   v["op_type"] = op_type_of(op);
   v["kernel_name"] = op + "_custom";
   v["target"] = target_name(o.target);
-  if (is_npukb_folder(task.path)) {   // an NPUKernelBench task: its description, binding, cases and skeleton
+  if (eval::is_npukb_task(task.path)) {   // an NPUKernelBench task: its description, binding, cases and skeleton
     if (o.target != Target::AscendC) {
       err = fmt::format("{}: an NPUKernelBench task is an op project called through its validation/pybind.cpp: "
                         "generate it with --target ascendc (the tile compiler's projects take kgen's calling "
@@ -319,7 +320,7 @@ bool first_round(const TaskInfo& task, const PromptOptions& o, std::map<std::str
   std::string sys, user;
   std::string t = target_name(o.target);
   if (!fill_file(o, fmt::format("system_{}.md", t), v, sys, err)) return false;
-  const std::string task_file = is_npukb_folder(task.path) ? "task_ascendc_npukb.md" : fmt::format("task_{}.md", t);
+  const std::string task_file = eval::is_npukb_task(task.path) ? "task_ascendc_npukb.md" : fmt::format("task_{}.md", t);
   if (!fill_file(o, task_file, v, user, err)) return false;
   msgs.push_back({"system", trim_newlines(sys)});
   msgs.push_back({"user", trim_newlines(user)});
