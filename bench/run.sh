@@ -15,6 +15,8 @@ echo "== performance model: 1M-record synthetic trace (target < 1 s): medians of
 echo "== tile program -> op project (kgen tile compile in memory, target median <= 10 ms): medians of $n repetitions"
 "$build/bench/bench_tile_compile" --benchmark_repetitions="$n" --benchmark_report_aggregates_only=true \
   --benchmark_color=false | grep -E "median"
+echo "== the tile compiler fuzzed: 16 accepted mutants' op projects built (tests/tile_fuzz.sh; CI builds 4)"
+bash tests/tile_fuzz.sh "$build/kgen" "$PWD" 16 | tail -3
 echo "== kgen cc compile time"
 bench/compile_time.sh "$n" "$build/kgen"
 echo "== evaluation throughput: fresh level-1 vector candidates through kgen bench --jobs 2 (target >= 30 per minute)"

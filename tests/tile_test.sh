@@ -4,8 +4,9 @@
 # the source line, a caret under the column, a hint); `kgen tile compile -o DIR` writes the op project and
 # `kgen op run` runs it against numpy (flat, f16, an attr, a row program with a resident weight); --dump-after
 # check|plan_buffers|all, and an unknown pass (exit 2, the pass list); --emit mkb through `kgen op run-mkb`; a tile
-# program as `kgen eval --candidate` (correct, and compile-error with the diagnostics); random conv geometries through
-# the cube lowering. The whole expert library over the suite is tests/tile_expert_test.sh.
+# program as `kgen eval --candidate` (correct, and compile-error with the diagnostics); conversions the vector unit
+# has no single Cast for (tests/data/tile_casts) against PyTorch; random conv geometries through the cube lowering.
+# The whole expert library over the suite is tests/tile_expert_test.sh.
 set -u
 KGEN=$1
 SRC=$2
@@ -190,6 +191,18 @@ d = "\n".join(j["diagnostics"]); want = open("bad.err").read().rstrip("\n")
 assert want in d, d
 assert j["cases"] == [], "nothing ran"
 PY
+
+# ---- conversions with no single Cast (split_casts): f32 -> i8 by a store and by hand, round() in a quantisation ----
+C=$SRC/tests/data/tile_casts
+for pair in float_to_int8:float_to_int8 float_to_int8:float_to_int8_by_hand add_rms_norm_quant:add_rms_norm_quant; do
+  "$KGEN" eval --task "$C/${pair%%:*}.py" --candidate "$C/${pair##*:}.tile" --trials 1 --no-perf-shape --json \
+    > "cast_${pair##*:}.json" 2> "cast_${pair##*:}.err"
+  py_check "eval ${pair##*:}.tile: correct in f32 and f16, at tails" "cast_${pair##*:}.json" <<'PY'
+import json, sys; j = json.load(open(sys.argv[1]))
+names = [c["name"] for c in j["cases"]]
+assert j["verdict"] == "correct" and any("float16" in n for n in names) and len(names) >= 3, (j["verdict"], names, j["diagnostics"][:3])
+PY
+done
 
 # ---- convolutions: random geometries of every form (stride, padding, dilation, 1-3 spatial dims) against torch ----
 mkdir -p sweep

@@ -9,6 +9,7 @@
 
 #include "eval/compare.h"
 #include "eval/evaluate.h"
+#include "op/prebuild.h"
 #include "sandbox/sandbox.h"
 
 namespace kgen::eval {
@@ -35,6 +36,10 @@ std::string oprun_path(const EvalOptions& o);
 sandbox::Child oprun_batch_child(const EvalOptions& o, const std::string& project, const nlohmann::json& batch,
                                  const std::string& batch_file, const std::string& failed_builds,
                                  sandbox::Policy& pol);
+
+// The verdict of a prebuild (op/prebuild.h) into `R`: false with compile-error (the host does not compile), cheating
+// (a library with forbidden imports) or a sandbox/internal failure; true when the project may run.
+bool prebuild_ok(const op::Prebuilt& pre, EvalResult& R);
 
 std::vector<std::string> lines_of(const std::string& out, size_t max = 60);
 bool first_error(const std::string& out, std::string& cat, std::string& line);

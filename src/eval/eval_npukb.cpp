@@ -10,12 +10,16 @@
 #include <fmt/core.h>
 #include <fstream>
 #include <map>
+#include <set>
 #include <nlohmann/json.hpp>
 
 #include "eval/eval_internal.h"
 #include "eval/judge.h"
 #include "eval/modeled.h"
 #include "op/npy.h"
+#include "op/predict.h"
+#include "op/prebuild.h"
+#include "op/project.h"
 #include "sandbox/paths.h"
 #include "sandbox/process.h"
 
@@ -81,12 +85,38 @@ void eval_npukb(const EvalOptions& o, EvalResult& R) {
   pol.binds.push_back({project, false});
   pol.binds.push_back({task, false});
   pol.binds.push_back({tmp.path + "/in", false});
+  // The project's libraries, built here (prebuild.h: sandboxed compiles, the shared cache, the precompiled headers)
+  // for the kernel column of each row's dtype; kgen-oprun in the sandbox takes them, and builds a column only where
+  // the prediction missed (inputs of several dtypes).
+  std::string failed_builds;
+  if (op::Project p; op::find_project(project, p).empty()) {
+    std::vector<std::vector<int>> dtypes;
+    std::set<int> seen;
+    for (size_t i : to_run) {
+      const int d = npy_dtype_of(rc[i]["row"].value("dtype", std::string()));
+      if (d < 0 || !seen.insert(d).second) continue;
+      for (size_t n = 1; n <= 8; ++n)   // the OpDef's input count: the first that names a column of d's
+        if (!op::predict_defines(p, std::vector<std::pair<std::string, int>>(n, {"", d})).empty()) {
+          dtypes.push_back(std::vector<int>(n, d));
+          break;
+        }
+    }
+    op::Prebuilt pre = op::prebuild(p, o.soc, dtypes);
+    R.build_s = pre.seconds;
+    if (!prebuild_ok(pre, R)) return;
+    for (const std::string& l : pre.files) pol.binds.push_back({l, false});
+    failed_builds = op::write_failed_builds(pre, tmp.path + "/failed-builds");
+  }
   sandbox::Child c;
   c.argv = {o.python, "-B", sandbox::paths().source_dir + "/python/kgen_npukb/run_npukb.py", task, project,
             "--inputs", tmp.path + "/in", "--cases", cases, "--oprun", oprun_path(o), "--work", "kgen-npukb-work",
             "--channel", "3", "--soc", o.soc};
   c.clear_env = true;
   c.env = {"KGEN_CACHE=" + cache_dir(o), "KGEN_PRIVATE_BUILD=1", "PYTHONDONTWRITEBYTECODE=1"};
+  if (!failed_builds.empty()) {
+    pol.binds.push_back({failed_builds, false});
+    c.env.push_back("KGEN_FAILED_BUILDS=" + failed_builds);
+  }
   if (o.max_records) c.env.push_back("KGEN_MAX_RECORDS=" + std::to_string(o.max_records));
 
   perf::Profile prof = perf::load_profile(o.soc);
@@ -96,6 +126,8 @@ void eval_npukb(const EvalOptions& o, EvalResult& R) {
   size_t done = 0, first_case = 0;
   Judgement J;
   CaseResult first;                          // the modeled time of the first case that ran
+  Modeled first_m;                           // its launches, for the physical floor once the case is judged
+  double first_out_bytes = 0;                // the bytes of outputs it delivered
   std::map<size_t, std::string> failed_cases;   // index into rc -> the candidate run's diagnostic
   std::vector<std::string> ran;              // case ids that delivered outputs
   auto take = [&](const sandbox::Frame& fr) -> bool {
@@ -136,6 +168,8 @@ void eval_npukb(const EvalOptions& o, EvalResult& R) {
       if (!o.profile_dir.empty()) m.profile_prefix = profile_prefix(o.profile_dir, "case_" + case_id);
       if (!model_launches(traces, prof, o.candidate, "ModelNew", m, J)) return false;
       set_modeled(first, m);
+      first_m = m;
+      for (auto& [k, a] : outs) first_out_bytes += static_cast<double>(a.data.size());
       // Eager PyTorch on the same case: Model's aten ops as the trusted side recorded them.
       const fs::path trace = fs::path(tmp.path) / "trace" / ("case_" + case_id + ".json");
       if (fs::is_regular_file(trace)) {
@@ -181,6 +215,11 @@ void eval_npukb(const EvalOptions& o, EvalResult& R) {
     if (!trusted(o, {"judge", task, "--cases", list, "--ref", tmp.path, "--cand", tmp.path + "/cand"}, R, verdicts))
       return;
     for (const json& v : verdicts["cases"]) judged[v["case"].dump()] = v;
+    // The launch traces come from the candidate's process: a right answer whose trace models less time than writing
+    // its outputs takes is a forged trace (the judge has checked the outputs' sizes against the reference's).
+    if (judged[ran.front()].value("acc", false) &&
+        !within_physics(first_m, first_out_bytes, prof, o.candidate, "case #" + ran.front() + ": ", J))
+      return set_fail(R, J.fail);
   }
   size_t mismatches = 0, errors = 0;
   std::string first_error;

@@ -169,14 +169,7 @@ void eval_op_project(const EvalOptions& o, EvalResult& R) {
   }
   op::Prebuilt pre = op::prebuild(p, o.soc, dtypes);
   R.build_s = pre.seconds;
-  if (!pre.host.ok || !pre.cheating.empty()) {
-    const std::string& d = pre.host.ok ? pre.cheating : pre.host.diag;
-    Fail f{Verdict::CompileError, "", lines_of(d, 80)};
-    if (d.rfind("cheating", 0) == 0) f.v = Verdict::Cheating;
-    else if (d.rfind("error[sandbox]", 0) == 0) f = {Verdict::RuntimeError, "sandbox", lines_of(d)};
-    else if (d.rfind("error[compile]", 0) != 0) f = {Verdict::RuntimeError, "internal", lines_of(d)};
-    return set_fail(R, f);
-  }
+  if (!prebuild_ok(pre, R)) return;
   const std::vector<std::string>& libs = pre.files;
 
   // The batch: every (case, trial), inputs by path, attrs from the Model's init values.

@@ -78,6 +78,17 @@ bool first_error(const std::string& out, std::string& cat, std::string& line) {
   return true;
 }
 
+bool prebuild_ok(const op::Prebuilt& pre, EvalResult& R) {
+  if (pre.host.ok && pre.cheating.empty()) return true;
+  const std::string& d = pre.host.ok ? pre.cheating : pre.host.diag;
+  Fail f{Verdict::CompileError, "", lines_of(d, 80)};
+  if (d.rfind("cheating", 0) == 0) f.v = Verdict::Cheating;
+  else if (d.rfind("error[sandbox]", 0) == 0) f = {Verdict::RuntimeError, "sandbox", lines_of(d)};
+  else if (d.rfind("error[compile]", 0) != 0) f = {Verdict::RuntimeError, "internal", lines_of(d)};
+  set_fail(R, f);
+  return false;
+}
+
 int npy_dtype_of(const std::string& name) {
   static const std::pair<const char*, int> m[] = {{"float32", 0}, {"float16", 1}, {"int8", 2},     {"int32", 3},
                                                   {"uint8", 4},   {"int16", 6},   {"uint16", 7},   {"uint32", 8},

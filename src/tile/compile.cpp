@@ -21,8 +21,9 @@
 namespace kgen::tile {
 
 const std::vector<std::string>& pass_names() {
-  static const std::vector<std::string> names = {"parse",      "check",       "plan_buffers", "assign_stages",
-                                                 "size_tiles", "plan_chunks", "split_cores",  "emit"};
+  static const std::vector<std::string> names = {"parse",        "check",         "split_casts", "plan_buffers",
+                                                 "assign_stages", "size_tiles",   "plan_chunks", "split_cores",
+                                                 "emit"};
   return names;
 }
 
@@ -92,6 +93,8 @@ CompileResult compile_program(const std::string& file, const std::string& source
     return r;
   }
   dump("check", print_ir(k));
+  split_casts(k);
+  dump("split_casts", print_ir(k));
   plan_buffers(k);
   dump("plan_buffers", print_ir(k));
   assign_stages(k);

@@ -19,6 +19,8 @@ std::vector<std::vector<DType>> dtype_columns(const Kernel& k);
 // An op project's four files by their place in the project (op_kernel/, op_host/, the json), named after the kernel.
 std::map<std::string, std::string> project_files(const Kernel& k, std::string kernel, std::string tiling_header,
                                                  std::string host, std::string json);
+// The program's docstring as C++ line comments, every line of it commented ("" without one).
+std::string doc_comment(const std::string& doc);
 // NAME in upper case (include guards, DTYPE_<NAME> macros).
 std::string upper(const std::string& s);
 // The OpDef input index of tensor `tensor` (outputs are not counted).

@@ -219,6 +219,13 @@ std::vector<std::vector<DType>> dtype_columns(const Kernel& k) {
   return cols;
 }
 
+std::string doc_comment(const std::string& doc) {
+  if (doc.empty()) return "";
+  std::string o = "// ";
+  for (char c : doc) o += c == '\n' ? std::string("\n// ") : std::string(1, c);
+  return o;
+}
+
 std::string upper(const std::string& s) {
   std::string o;
   for (char c : s) o += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));

@@ -103,6 +103,7 @@ struct Instr {
   ScalarExpr scalar, scalar2;      // Scalar/UnaryScalar/Compare (when srcs has one operand)/Select (missing operands)
   bool scalar_first = false;       // Select: scalar stands for the "true" operand
   bool reverse = false, exclusive = false;   // Scan: from the end of the axis; shifted by one (identity first)
+  bool trunc = false;              // Cast: a float narrowed toward an integer target rounds toward zero (split_casts)
   int tensor = -1;                 // Load/Store: index into Kernel::tensors
   int period = -1;                 // Load of a periodic column (bias[r % c, :]): the sym c; its field is in `scalar`
   bool group = false;              // Reduce of a row tile over the rows of each group too (sum(v, axis=1, group=K))

@@ -55,6 +55,7 @@ void instr(std::string& o, const Kernel& k, const Instr& in) {
   if (!in.scalar2.cpp.empty()) o += " {" + in.scalar2.cpp + "}";
   if (in.reverse) o += " reverse";
   if (in.exclusive) o += " exclusive";
+  if (in.trunc) o += " trunc";
   if (in.group) o += " group=" + k.group.text;   // reduced over the rows of each group too
   if (in.dst >= 0) {
     const Value& v = k.values[in.dst];

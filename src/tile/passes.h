@@ -4,6 +4,8 @@
 #include "tile/ir.h"
 
 namespace kgen::tile {
+// Conversions with no single Cast instruction (f32 -> i8, f16 <-> bf16, ...) become chains of casts that have one.
+void split_casts(Kernel& k);
 // UB buffers: input/output queues, resident vectors, temporaries shared by liveness, helper scratch.
 void plan_buffers(Kernel& k);
 // The three stages of one tile: where each queue tensor is allocated, enqueued, dequeued and freed.

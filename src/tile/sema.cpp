@@ -26,6 +26,9 @@ namespace {
 // What the 910B vector unit computes per dtype (count-form APIs and the kt:: helpers they lower to). The 310P has no
 // bfloat16 at all. Moves (load/store/cast) are always available.
 bool supports(const std::string& fn, DType t) {
+  // Rounding to an integral value is a float32 -> float32 Cast (RINT / FLOOR / CEIL / TRUNC); half has no half ->
+  // half Cast.
+  if (fn == "round" || fn == "floor" || fn == "ceil" || fn == "trunc") return t == DType::F32;
   const bool fp = t == DType::F32 || t == DType::F16;
   static const std::set<std::string> int_ok = {"add", "sub", "mul", "max", "min", "relu", "abs", "fill", "select",
                                                "rsub"};
@@ -36,12 +39,13 @@ bool supports(const std::string& fn, DType t) {
 
 const std::set<std::string> kUnary = {"exp",  "log",  "sqrt", "rsqrt", "abs",       "relu",     "sigmoid",
                                       "tanh", "erf",  "gelu", "gelu_tanh", "silu",  "softplus", "reciprocal",
-                                      "hardsigmoid"};
+                                      "hardsigmoid", "round", "floor", "ceil", "trunc"};
 const std::set<std::string> kUnaryScalar = {"leaky_relu", "elu"};
 const std::vector<std::string> kAllFunctions = {
-    "load", "store", "cast", "exp",  "log",  "sqrt", "rsqrt", "abs",  "relu", "sigmoid", "tanh", "erf",  "gelu",
-    "gelu_tanh", "silu", "softplus", "reciprocal", "hardsigmoid", "leaky_relu", "elu", "min", "max", "sum",
-    "mean", "prod", "clamp", "where", "tiles", "cumsum", "cumprod", "cummax", "cummin", "logcumsumexp", "axis_index"};
+    "load", "store", "cast", "exp", "log", "sqrt", "rsqrt", "abs", "relu", "sigmoid", "tanh", "erf", "gelu",
+    "gelu_tanh", "silu", "softplus", "reciprocal", "hardsigmoid", "round", "floor", "ceil", "trunc", "leaky_relu",
+    "elu", "min", "max", "sum", "mean", "prod", "clamp", "where", "tiles", "cumsum", "cumprod", "cummax", "cummin",
+    "logcumsumexp", "axis_index"};
 // Cumulative ops along the axis r of a slab (axis programs): the function and its kt::Scan.
 const std::map<std::string, std::string> kScans = {
     {"cumsum", "sum"}, {"cumprod", "prod"}, {"cummax", "max"}, {"cummin", "min"}, {"logcumsumexp", "logsumexp"}};

@@ -793,9 +793,10 @@ __aicore__ inline void Rsqrt(const AscendC::LocalTensor<T>& dst, const AscendC::
 
 // ================================================================================================ conversions
 // dst[0, count) = src[0, count) converted: float -> half / bfloat16_t round to nearest even (CAST_RINT); half /
-// bfloat16_t -> float exact (CAST_NONE); float / half / bfloat16_t -> int32_t truncate (CAST_TRUNC, like torch's
-// .to(int)); int32_t -> float / half round to nearest even. Same type: an exact bit copy (integer Adds of 0).
-// half <-> bfloat16_t has no single instruction: go through float.
+// bfloat16_t -> float exact (CAST_NONE); float / half / bfloat16_t -> an integer type truncate (CAST_TRUNC, like
+// torch's .to(int)); int32_t -> float / half round to nearest even. Same type: an exact bit copy (integer Adds of 0).
+// Pairs with no single instruction (half <-> bfloat16_t, float -> int8_t, ...) are chains of these, made by the
+// compiler's split_casts pass.
 template <class D, class S>
 __aicore__ inline void Convert(const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<S>& src, uint32_t count) {
   if (count == 0) return;
@@ -816,7 +817,7 @@ __aicore__ inline void Convert(const AscendC::LocalTensor<D>& dst, const AscendC
                     static_cast<int32_t>((c + 1) / 2));
     }
   } else if constexpr (std::is_same<S, half>::value || std::is_same<S, bfloat16_t>::value) {
-    AscendC::Cast(dst, src, std::is_same<D, int32_t>::value ? AscendC::RoundMode::CAST_TRUNC : AscendC::RoundMode::CAST_NONE,
+    AscendC::Cast(dst, src, std::is_integral<D>::value ? AscendC::RoundMode::CAST_TRUNC : AscendC::RoundMode::CAST_NONE,
                   c);
   } else if constexpr (std::is_same<S, float>::value) {
     AscendC::Cast(dst, src, std::is_same<D, int32_t>::value || std::is_same<D, int64_t>::value
@@ -830,6 +831,35 @@ __aicore__ inline void Convert(const AscendC::LocalTensor<D>& dst, const AscendC
                   c);
   } else {
     AscendC::Cast(dst, src, AscendC::RoundMode::CAST_NONE, c);
+  }
+}
+
+// A cast value (`cast(v, f16)`, a step of a split_casts chain): Convert, then, when D is narrower than S, the rest of
+// dst's own 256-byte repeats zeroed. `count` covers whole repeats of S (count_conv); a reader of the D value counts
+// whole repeats of D, which are longer, and would otherwise read what the Cast never wrote.
+template <class D, class S>
+__aicore__ inline void DefineRepeats(const AscendC::LocalTensor<D>& dst, uint32_t count) {
+  if constexpr (sizeof(D) < sizeof(S)) {
+    const uint32_t full = RoundRep<D>(count);
+    if (count % kBlkElems<D> == 0) detail::ZeroRange(dst, count, full);   // a 32-byte aligned start (always, from count_conv)
+  }
+}
+template <class D, class S>
+__aicore__ inline void CastValue(const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<S>& src, uint32_t count) {
+  Convert(dst, src, count);
+  DefineRepeats<D, S>(dst, count);
+}
+// The same, float -> half rounding toward zero (CAST_TRUNC): the first step of a float -> int8_t / uint8_t chain
+// (float -> half -> int8_t), so that the chain truncates once, as torch's .to(torch.int8) does. Other pairs: CastValue.
+template <class D, class S>
+__aicore__ inline void CastValueTrunc(const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<S>& src,
+                                      uint32_t count) {
+  if constexpr (std::is_same<D, half>::value && std::is_same<S, float>::value) {
+    if (count == 0) return;
+    AscendC::Cast(dst, src, AscendC::RoundMode::CAST_TRUNC, count);
+    DefineRepeats<D, S>(dst, count);
+  } else {
+    CastValue(dst, src, count);
   }
 }
 }  // namespace kt
