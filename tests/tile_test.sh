@@ -5,7 +5,8 @@
 # `kgen op run` runs it against numpy (flat, f16, an attr, a row program with a resident weight); --dump-after
 # check|plan_buffers|all, and an unknown pass (exit 2, the pass list); --emit mkb through `kgen op run-mkb`; a tile
 # program as `kgen eval --candidate` (correct, and compile-error with the diagnostics); conversions the vector unit
-# has no single Cast for (tests/data/tile_casts) against PyTorch; random conv geometries through the cube lowering.
+# has no single Cast for (tests/data/tile_casts) against PyTorch; a conv output dim that breaks its declared name
+# (tests/data/tile_conv_crop); random conv geometries through the cube lowering.
 # The whole expert library over the suite is tests/tile_expert_test.sh.
 set -u
 KGEN=$1
@@ -203,6 +204,14 @@ names = [c["name"] for c in j["cases"]]
 assert j["verdict"] == "correct" and any("float16" in n for n in names) and len(names) >= 3, (j["verdict"], names, j["diagnostics"][:3])
 PY
 done
+
+# ---- an output dim named after an input's is a promise the host keeps: a causal conv's padding without its crop ----
+"$KGEN" eval --task "$SRC/tests/data/tile_conv_crop/causal_conv1d.py" --candidate "$SRC/tests/data/tile_conv_crop/uncropped.tile" \
+  --trials 1 --no-perf-shape --json > crop.json 2> crop.err
+py_check "eval uncropped.tile: refused by the host, naming the dim and both sizes" <<'PY'
+import json; j = json.load(open("crop.json")); d = "\n".join(j["diagnostics"])
+assert j["verdict"] == "runtime-error" and "uncropped.tile:2: y's dim 2 is 'l' (203, dim 2 of x), but the convolution computes 205" in d, d
+PY
 
 # ---- convolutions: random geometries of every form (stride, padding, dilation, 1-3 spatial dims) against torch ----
 mkdir -p sweep

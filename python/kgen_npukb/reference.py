@@ -152,6 +152,10 @@ def cmd_ref(a):
         except Exception as e:  # noqa: BLE001 - no eager time for this case; the verdict does not depend on it
             entry["trace_error"] = f"{type(e).__name__}: {str(e)[:200]}"
         done.append(entry)
+    if os.path.isfile(task.pybind_path):   # the binding, for the evaluator to build ahead (task.binding_text)
+        os.makedirs(os.path.join(a.out, "bind"), exist_ok=True)
+        with open(os.path.join(a.out, "bind", "op.cpp"), "w", encoding="utf-8") as f:
+            f.write(task.binding_text())
     print(json.dumps({"op": task.op_name, "kernel": task.kernel_name, "level": task.level,
                       "category": task.category, "cases": done}))
     return 0

@@ -47,12 +47,11 @@ def main(argv):
     if not os.path.isfile(task.pybind_path):
         print(f"error[task] {task.pybind_path}:1: the task has no validation/pybind.cpp", file=sys.stderr)
         return 2
-    text = open(task.pybind_path, encoding="utf-8").read()
-    text = text.replace("aclnnCustomOp", f"aclnn{task.op_name}").replace("custom_pybind_api", task.kernel_name)
+    text = task.binding_text()
     os.makedirs(os.path.join(work, "bind"), exist_ok=True)
     bind = os.path.join(work, "bind", "op.cpp")
     with open(bind, "w", encoding="utf-8") as f:
-        f.write(f'#line 1 "{task.pybind_path}"\n' + text)
+        f.write(text)
     functions = re.findall(r'\bm\.def\(\s*"(\w+)"', text)
     if not functions:
         print(f"error[task] {task.pybind_path}:1: registers no function with m.def(\"name\", ...)", file=sys.stderr)

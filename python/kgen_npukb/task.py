@@ -45,6 +45,15 @@ class Task:
         self.category = os.path.basename(os.path.dirname(self.dir))
         self.rows = read_cases(self.cases_path)
 
+    def binding_text(self):
+        """pybind.cpp as the harness compiles it: two names replaced on their lines (`aclnnCustomOp` -> aclnn<Op>,
+        `custom_pybind_api` -> <op_snake>), behind a #line directive so that diagnostics name the task's file. The
+        candidate's run (run_npukb.py) and the trusted side (reference.py, which has it built ahead) write the same
+        bytes, so both find one cached library (src/op/bind_build.h)."""
+        text = open(self.pybind_path, encoding="utf-8").read()
+        text = text.replace("aclnnCustomOp", f"aclnn{self.op_name}").replace("custom_pybind_api", self.kernel_name)
+        return f'#line 1 "{self.pybind_path}"\n' + text
+
     def load_modules(self):
         """(module, prepare): module.py, and prepare_inputs.py unless module.py has get_init_inputs itself."""
         module = _load("kgen_npukb_module", self.module_path)

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fmt/core.h>
 #include <fstream>
+#include <future>
 #include <map>
 #include <set>
 #include <nlohmann/json.hpp>
@@ -16,6 +17,7 @@
 #include "eval/eval_internal.h"
 #include "eval/judge.h"
 #include "eval/modeled.h"
+#include "op/bind_build.h"
 #include "op/npy.h"
 #include "op/predict.h"
 #include "op/prebuild.h"
@@ -86,8 +88,14 @@ void eval_npukb(const EvalOptions& o, EvalResult& R) {
   pol.binds.push_back({task, false});
   pol.binds.push_back({tmp.path + "/in", false});
   // The project's libraries, built here (prebuild.h: sandboxed compiles, the shared cache, the precompiled headers)
-  // for the kernel column of each row's dtype; kgen-oprun in the sandbox takes them, and builds a column only where
-  // the prediction missed (inputs of several dtypes).
+  // for the kernel column of each row's dtype, and the task's binding (bind_build.h, the text reference.py wrote,
+  // which run_npukb.py writes again in the sandbox) beside them; kgen-oprun in the sandbox takes them, and builds a
+  // column only where the prediction missed (inputs of several dtypes). A binding that does not build here is left
+  // to the run, which reports it.
+  const auto t_build = std::chrono::steady_clock::now();
+  const std::string bind_cpp = tmp.path + "/bind/op.cpp";
+  std::future<op::BindBuild> bind;
+  if (fs::is_regular_file(bind_cpp)) bind = std::async(std::launch::async, [&] { return op::build_bind(bind_cpp); });
   std::string failed_builds;
   if (op::Project p; op::find_project(project, p).empty()) {
     std::vector<std::vector<int>> dtypes;
@@ -102,11 +110,13 @@ void eval_npukb(const EvalOptions& o, EvalResult& R) {
         }
     }
     op::Prebuilt pre = op::prebuild(p, o.soc, dtypes);
-    R.build_s = pre.seconds;
     if (!prebuild_ok(pre, R)) return;
     for (const std::string& l : pre.files) pol.binds.push_back({l, false});
     failed_builds = op::write_failed_builds(pre, tmp.path + "/failed-builds");
   }
+  if (bind.valid())
+    if (op::BindBuild b = bind.get(); b.ok) pol.binds.push_back({b.so, false});
+  R.build_s = since(t_build);
   sandbox::Child c;
   c.argv = {o.python, "-B", sandbox::paths().source_dir + "/python/kgen_npukb/run_npukb.py", task, project,
             "--inputs", tmp.path + "/in", "--cases", cases, "--oprun", oprun_path(o), "--work", "kgen-npukb-work",

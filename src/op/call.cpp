@@ -36,6 +36,7 @@
 
 #include "op/aclnn_call.h"
 #include "op/aclnn_session.h"
+#include "op/bind_build.h"
 #include "op/build.h"
 #include "op/npy.h"
 #include "sandbox/digest.h"
@@ -52,110 +53,6 @@ std::string slurp(const std::string& path) {
   return s.str();
 }
 
-
-std::string shim_dir() { return kgen::sandbox::paths().source_dir + "/include/torch_shim"; }
-std::string src_dir() { return kgen::sandbox::paths().source_dir + "/src"; }
-
-// The submission and first line the binding maps to (its `#line N "SUB.py"` directive written by extract.py).
-struct Origin {
-  std::string file;
-  int line = 0;   // line of the bind file's second line (the directive's N)
-};
-Origin origin_of(const std::string& bind_text, const std::string& bind_path) {
-  Origin o{bind_path, 0};
-  std::smatch m;
-  static const std::regex re(R"re(^#line (\d+) "([^"]+)")re");
-  if (std::regex_search(bind_text, m, re) && m.position(0) == 0) {
-    o.line = std::stoi(m[1].str());
-    o.file = m[2].str();
-  }
-  return o;
-}
-// The submission line of the first match of `re` in the binding (0 when none).
-int bind_line(const std::string& text, const Origin& o, const std::regex& re) {
-  std::smatch m;
-  if (!std::regex_search(text, m, re)) return 0;
-  int nl = static_cast<int>(std::count(text.begin(), text.begin() + m.position(0), '\n'));
-  return o.line ? o.line + nl - 1 : nl + 1;
-}
-
-struct BindBuild {
-  bool ok = false;
-  std::string so, diag;
-  int exit = 3;
-};
-
-// g++'s "FILE:LINE:COL:   required from here" line in `file` (LINE is the match's group 1).
-std::regex required_from(const std::string& file) {
-  return std::regex("(?:^|\\n)" + std::regex_replace(file, std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)") +
-                    R"(:(\d+):\d+:\s+required from here)");
-}
-
-// The compiler's output for a binding that does not compile: a PyTorch fallback (an ATen compute call) is
-// error[submission] at the call's line; anything else error[compile] at the first error.
-std::string bind_diag(const std::string& out, const Origin& o, const std::string& bind_path) {
-  std::smatch m;
-  if (out.find("kgen-aten-fallback") != std::string::npos) {
-    static const std::regex fn(R"(python_bind_src calls (at::\w+))");
-    std::string name = std::regex_search(out, m, fn) ? m[1].str() : "an ATen function";
-    // The call site: the first "required from here" (or error) line in the submission itself.
-    std::string where = o.file;
-    if (std::regex_search(out, m, required_from(o.file))) where = o.file + ":" + m[1].str();
-    return "error[submission] " + where + ": python_bind_src calls " + name +
-           ", a PyTorch computation on the host (a fallback, not a kernel) — compute in the AscendC kernel and call "
-           "it with EXEC_NPU_CMD; kgen's torch shim provides allocation (at::empty, empty_like, zeros...) and "
-           "layout (view, reshape, transpose, contiguous...) only\n";
-  }
-  static const std::regex re(R"((?:^|\n)([^\s:][^:\n]*):(\d+):(?:\d+:)? (?:fatal )?error: ([^\n]*))");
-  std::string head;
-  if (std::regex_search(out, m, re)) {
-    // An error inside the shim's headers (a static_assert torch also makes) belongs to the submission's line
-    // that instantiated it.
-    std::string where = m[1].str() + ":" + m[2].str(), msg = m[3].str();
-    std::smatch here;
-    if (!o.file.empty() && m[1].str() != o.file &&
-        std::regex_search(out, here, required_from(o.file)))
-      where = o.file + ":" + here[1].str();
-    head = "error[compile] " + where + ": " + msg +
-           " — python_bind_src does not compile against kgen's torch shim (include/torch_shim: the part of ATen, "
-           "pybind11 and torch_npu a binding needs); the compiler's messages follow";
-  } else
-    head = "error[compile] " + (o.file.empty() ? bind_path : o.file) +
-           ": python_bind_src does not build (the compiler output follows)";
-  return head + "\n" + out + (out.empty() || out.back() == '\n' ? "" : "\n");
-}
-
-BindBuild build_bind(const std::string& bind_path) {
-  BindBuild b;
-  std::string text = slurp(bind_path);
-  Origin o = origin_of(text, bind_path);
-  std::string entry = shim_dir() + "/kgen_bind_entry.cpp";
-  std::vector<std::string> cmd = {"g++", "-std=c++17", "-O1", "-fPIC", "-shared", "-w", "-I" + shim_dir(),
-                                  "-I" + src_dir(), "-DTORCH_EXTENSION_NAME=custom_ops_lib", bind_path, entry};
-  kgen::Digest h;   // the binding library's cache key (sandbox/digest.h)
-  h.add(text);
-  for (auto& a : cmd) h.add(a);
-  // The shim's own sources (all headers under include/torch_shim) and the boundary header.
-  std::error_code ec;
-  std::vector<fs::path> shim_files;
-  for (auto it = fs::recursive_directory_iterator(shim_dir(), ec); !ec && it != fs::recursive_directory_iterator();
-       it.increment(ec))
-    if (it->is_regular_file(ec)) shim_files.push_back(it->path());
-  std::sort(shim_files.begin(), shim_files.end());
-  for (auto& f : shim_files) h.add(f.string()).add(slurp(f.string()));
-  h.add(slurp(src_dir() + "/op/aclnn_call.h"));
-  BuildOut r = compile_library("bind-" + h.hex(32) + ".so", cmd, {fs::path(bind_path).parent_path().string()},
-                               bind_path, "python_bind_src");
-  if (!r.ok) {
-    b.diag = r.diag.rfind("error[compile]", 0) == 0 ? bind_diag(r.diag.substr(r.diag.find('\n') + 1), o, bind_path)
-                                                    : r.diag;
-    b.exit = r.diag.rfind("error[internal]", 0) == 0 ? 1 : 3;
-    return b;
-  }
-  b.ok = true;
-  b.so = r.so;
-  return b;
-}
 
 int usage(const char* msg) {
   std::fprintf(stderr,

@@ -178,6 +178,35 @@ std::string conv_kernel_open(const Kernel& k, const std::string& helpers, const 
   return o;
 }
 
+// An output dim the header names after an input's dim (`y: T[n, c, l]` with `x: T[n, c, l]`) is a promise the
+// geometry must keep: the host refuses a shape where the convolution computes another size (padding k - 1 without
+// the crop a causal conv needs), instead of writing an output of the size it computed under the declared name.
+std::string bound_output_dims(const Kernel& k) {
+  const ConvSpec& cs = *k.conv;
+  const TensorArg& y = k.tensors[cs.y];
+  std::string o;
+  for (size_t d = 0; d < y.dims.size(); ++d) {
+    const Dim& yd = y.dims[d];
+    if (yd.star || yd.name.empty()) continue;
+    for (size_t ti = 0; ti < k.tensors.size(); ++ti) {
+      const TensorArg& t = k.tensors[ti];
+      if (t.output || t.optional) continue;
+      size_t j = 0;
+      while (j < t.dims.size() && (t.dims[j].star || t.dims[j].name != yd.name)) ++j;
+      if (j == t.dims.size()) continue;
+      o += fmt::format("  if (outShape[{0}] != ShapeOf(ctx->GetInputShape({1})).GetDim({2})) {{\n"
+                       "    std::fprintf(stderr, \"{3}:{4}: {5}'s dim {0} is '{6}' (%lld, dim {2} of {7}), but the "
+                       "convolution computes %lld there (input size, padding, dilation, kernel size and stride give it) "
+                       "— name the dim anew ({5}: T[..., o{6}]) or change the padding\\n\",\n"
+                       "                 static_cast<long long>(ShapeOf(ctx->GetInputShape({1})).GetDim({2})), "
+                       "static_cast<long long>(outShape[{0}]));\n    return false;\n  }}\n",
+                       d, input_index(k, static_cast<int>(ti)), j, k.file, y.range.begin.line, y.name, yd.name, t.name);
+      break;
+    }
+  }
+  return o;
+}
+
 std::string conv_geom_host(const Kernel& k) {
   const ConvSpec& cs = *k.conv;
   const std::string T = k.op_type + "TilingData";
@@ -217,6 +246,7 @@ std::string conv_geom_host(const Kernel& k) {
   }
   o += "  for (int d = 0; d < 3; ++d) if (o[d] < 1) return false;\n";
   o += "  outShape[0] = N; outShape[1] = CO; for (int d = 0; d < nd; ++d) outShape[2 + d] = o[3 - nd + d];\n";
+  o += bound_output_dims(k);
   o += "  if (t == nullptr) return true;\n";
   const std::pair<const char*, std::string> vals[] = {
       {"n", "N"}, {"cin", "CI"}, {"cout", "CO"}, {"groups", "groups"}, {"id", "in[0]"}, {"ih", "in[1]"},

@@ -154,5 +154,24 @@ TEST(TileConv, Misuses) {
                "    store(y, conv(x, weight))\n",
                "1:10", "a convolution's input is [batch, channels, 1-3 spatial dims]", "x: T[n, ci, h, w]");
 }
+TEST(TileConv, AnOutputDimNamedAfterAnInputDimIsCheckedByTheHost) {
+  // y's length is declared l, x's: the host refuses a geometry that computes another length (a causal conv's
+  // padding k - 1 without its crop) instead of writing that length under the name l.
+  auto c = compile("kernel k(x: T[n, c, l], weight: T[c, 1, kk], padding: i32 = 2) -> (y: T[n, c, l]):\n"
+                   "    dtype T in (f32, f16)\n"
+                   "    store(y, conv(x, weight, padding=padding, groups=c))\n");
+  ASSERT_TRUE(c.ok) << c.diags;
+  const std::string& host = c.r.files.at("op_host/k_custom.cpp");
+  EXPECT_TRUE(contains(host, "if (outShape[2] != ShapeOf(ctx->GetInputShape(0)).GetDim(2)) {")) << host;
+  EXPECT_TRUE(contains(host, "t.tile:1: y's dim 2 is 'l'")) << host;
+  EXPECT_TRUE(contains(host, "if (outShape[1] != ShapeOf(ctx->GetInputShape(0)).GetDim(1)) {")) << host;   // c
+  // a dim of its own (ol) is whatever the geometry computes
+  auto free = compile("kernel k(x: T[n, c, l], weight: T[c, 1, kk], padding: i32 = 2) -> (y: T[n, c, ol]):\n"
+                      "    dtype T in (f32, f16)\n"
+                      "    store(y, conv(x, weight, padding=padding, groups=c))\n");
+  ASSERT_TRUE(free.ok) << free.diags;
+  const std::string& free_host = free.r.files.at("op_host/k_custom.cpp");
+  EXPECT_FALSE(contains(free_host, "outShape[2] != ")) << free_host;
+}
 }  // namespace
 }  // namespace kgen::tile
