@@ -4,8 +4,9 @@
 // repeat compares all 256 / sizeof(T) elements; the result bits of consecutive repeats are packed contiguously
 // (repeat r writes bytes [r*R/8, (r+1)*R/8)), which is what the docs' buffer sizes assume.
 // Select: bit = 1 takes src0, 0 takes src1 (or the scalar). Mode 0 reuses the first R bits of selMask in every
-// repeat; modes 1 and 2 consume selMask continuously across repeats and use 8 KB of UB at the top of UB
-// (TMP_UB_OFFSET, 184 KB on 910B, 248 KB on 310P) as scratch, which must not hold a live buffer.
+// repeat; modes 1 and 2 consume selMask continuously across repeats and first write a value into UB at
+// TMP_UB_OFFSET (184 KB on 910B, 248 KB on 310P): stage_select_tmp.
+#include <cstring>
 #include <string>
 
 #include "kgen/vec_compare.h"
@@ -148,9 +149,16 @@ void compare_rep(DType dt_dst, DType dt, const rt::LocalRef& dst, const rt::Loca
 void check_select(DType dt, DType dt_mask, SELMODE mode, bool scalar, const Loc& loc) {
   const char* api = "Select";
   require_dtype(api, dt, loc);
-  if (dt_mask != DType::U8 && dt_mask != DType::U16 && dt_mask != DType::U32 && dt_mask != DType::U64)
+  // The doc lists uint8_t..uint64_t, but the device build checks nothing (ASCENDC_ASSERT is empty there, [S62]) and
+  // vsel reads the tensor's bits: a signed integer mask (an int8_t one, as NPUKernelBench's Less answer has) works on
+  // the chip, so it works here; a float "mask" is refused.
+  const bool integer = dt_mask == DType::U8 || dt_mask == DType::U16 || dt_mask == DType::U32 ||
+                       dt_mask == DType::U64 || dt_mask == DType::I8 || dt_mask == DType::I16 ||
+                       dt_mask == DType::I32 || dt_mask == DType::I64;
+  if (!integer)
     fail("dtype", api, loc,
-         std::string("selMask must be a uint8_t, uint16_t, uint32_t or uint64_t tensor, not ") + dtype_name(dt_mask));
+         std::string("selMask must be an integer tensor of mask bits (uint8_t, uint16_t, uint32_t or uint64_t), not ") +
+             dtype_name(dt_mask));
   int m = static_cast<int>(mode);
   if (m > 2)
     fail("param", api, loc, "selMode " + std::to_string(m) + " is not a SELMODE (VSEL_CMPMASK_SPR, "
@@ -164,21 +172,20 @@ void check_select(DType dt, DType dt_mask, SELMODE mode, bool scalar, const Loc&
          "VSEL_CMPMASK_SPR or VSEL_TENSOR_TENSOR_MODE, or pass a scalar");
 }
 
-// Modes 1 and 2 use the 8 KB scratch at the top of UB: a live buffer there would be overwritten on the chip.
-void check_select_tmp(SELMODE mode, const Loc& loc) {
+// Modes 1 and 2 first stage a value in UB at TMP_UB_OFFSET (8 KB below the top of UB) and load the CMPMASK register
+// from it (asc-devkit's VselIntrinsicsImplPre [S62]): 32 copies of the scalar src1 (mode 1, 32 elements of T) or of
+// the selMask's UB address (mode 2, 32 uint32). Those bytes are written here as there: a buffer that holds data
+// there loses those bytes and a later read sees them, as on the chip, which raises no error.
+void stage_select_tmp(SELMODE mode, DType dt, rt::Scalar s1, const rt::LocalRef& sel, const Loc& loc) {
   if (mode == SELMODE::VSEL_CMPMASK_SPR) return;
   Core& c = cur();
-  uint32_t ub = c.soc->mem_size[static_cast<int>(Mem::UB)];
-  uint32_t lo = ub - 8192;
-  for (const Buffer& b : c.bufs) {
-    if (b.mem != Mem::UB || b.state == Buffer::Free) continue;
-    if (b.addr + b.len > lo && b.addr < ub)
-      fail("ub-overflow", "Select", loc,
-           "Select mode " + std::to_string(static_cast<int>(mode)) + " uses 8 KB of UB at [" + std::to_string(lo) +
-               ", " + std::to_string(ub) + ") (TMP_UB_OFFSET) as scratch, but a live buffer occupies UB[" +
-               std::to_string(b.addr) + ", " + std::to_string(b.addr + b.len) + ") and would be overwritten; keep "
-               "the TPipe's UB use under " + std::to_string(lo / 1024) + " KB");
-  }
+  const uint32_t lo = c.soc->mem_size[static_cast<int>(Mem::UB)] - 8192;
+  const uint32_t es = mode == SELMODE::VSEL_TENSOR_SCALAR_MODE ? dtype_size(dt) : 4;
+  const uint32_t sel_addr = sel.addr;   // the selMask's UB address
+  touch_abs(Mem::UB, lo, 32 * es, true, kV, "Select", loc);
+  uint8_t* p = mem_base(Mem::UB) + lo;
+  for (uint32_t i = 0; i < 32; ++i)
+    std::memcpy(p + i * es, mode == SELMODE::VSEL_TENSOR_SCALAR_MODE ? static_cast<const void*>(&s1.bits) : &sel_addr, es);
 }
 
 inline bool sel_bit(const uint8_t* sel, uint64_t i) { return (sel[i / 8] >> (i % 8)) & 1u; }
@@ -219,7 +226,7 @@ void vec_select(DType dt, DType dt_mask, const LocalRef& dst, const LocalRef& se
   vec_operand(sel, api, loc);
   vec_operand(src0, api, loc);
   if (src1) vec_operand(*src1, api, loc);
-  check_select_tmp(mode, loc);
+  stage_select_tmp(mode, dt, s1, sel, loc);
   issue(kV);
   uint32_t es = dtype_size(dt);
   uint64_t R = 256 / es;
@@ -251,7 +258,7 @@ void vec_select_rep(DType dt, DType dt_mask, const LocalRef& dst, const LocalRef
   uint8_t* ba = vec_operand(src0, api, loc);
   uint8_t* bb = src1 ? vec_operand(*src1, api, loc) : nullptr;
   RepeatWalk w = make_walk(mask, repeat, dt, api, loc);
-  check_select_tmp(mode, loc);
+  stage_select_tmp(mode, dt, s1, sel, loc);
   issue(kV);
   uint32_t R = w.per_block * 8;
   bool reuse = mode == AscendC::SELMODE::VSEL_CMPMASK_SPR;

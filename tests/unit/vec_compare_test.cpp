@@ -2,6 +2,7 @@
 // (count and mask/repeat forms, selMask as uint8/16/32/64 tensors). References are plain C++ in this file, plus
 // the Select doc's mode-2 example.
 #include <cmath>
+#include <cstring>
 
 #include "vec_test_util.h"
 
@@ -319,6 +320,9 @@ TEST(VecSelect, CountFormsAllModesAndMaskTypes) {
   check(read(d, n), 1, -1.0f);
   Select(d, sel64, s0, s1, SELMODE::VSEL_CMPMASK_SPR, n);
   check(read(d, n), 0, 0);
+  // a signed mask type: the chip reads the bits all the same (its build does not check the type)
+  Select(d, sel8.ReinterpretCast<int8_t>(), s0, s1, SELMODE::VSEL_TENSOR_TENSOR_MODE, n);
+  check(read(d, n), 2, 0);
   EXPECT_STREQ(env.last_v().api, "Select");
   EXPECT_EQ(env.last_v().elems, n);
 }
@@ -368,15 +372,30 @@ TEST(VecSelect, CompareThenSelectPipeline) {
 }
 
 TEST(VecSelect, TmpUbOfModes1And2) {
-  Env env(192 * 1024);   // the whole UB: the top 8 KB is Select's scratch for modes 1 and 2
+  // Modes 1 and 2 write 32 values at TMP_UB_OFFSET (184 KB) before the select, as the chip does, clobbering a buffer
+  // that holds data there (no error: the chip raises none); mode 0 writes nothing there.
+  Env env(192 * 1024);   // the whole UB
   auto s0 = env.at<float>(0, 64), s1 = env.at<float>(256, 64), d = env.at<float>(512, 64);
   auto sel = env.at<uint8_t>(1024, 32);
+  auto top = env.at<uint32_t>(184 * 1024, 64);
   fill(s0, std::vector<float>(64, 1.0f));
   fill(s1, std::vector<float>(64, 2.0f));
   fill(sel, std::vector<uint8_t>(32, 0x0f));
-  Select(d, sel, s0, s1, SELMODE::VSEL_CMPMASK_SPR, 64);   // mode 0 needs no scratch
-  EXPECT_ERROR("ub-overflow", Select(d, sel, s0, s1, SELMODE::VSEL_TENSOR_TENSOR_MODE, 64));
-  EXPECT_ERROR("ub-overflow", Select(d, sel, s0, 3.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE, 64));
+  fill(top, std::vector<uint32_t>(64, 7u));
+  Select(d, sel, s0, s1, SELMODE::VSEL_CMPMASK_SPR, 64);
+  EXPECT_EQ(read(top, 64), std::vector<uint32_t>(64, 7u));
+  Select(d, sel, s0, s1, SELMODE::VSEL_TENSOR_TENSOR_MODE, 64);   // 32 copies of selMask's UB address
+  std::vector<uint32_t> want(64, 7u);
+  const uint32_t sel_addr = static_cast<uint32_t>(sel.GetPhyAddr());
+  for (int i = 0; i < 32; ++i) want[i] = sel_addr;
+  EXPECT_EQ(read(top, 64), want);
+  EXPECT_EQ(read(d, 8)[0], 1.0f);
+  Select(d, sel, s0, 3.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE, 64);   // 32 copies of the scalar
+  uint32_t three = 0;
+  const float f3 = 3.0f;
+  std::memcpy(&three, &f3, 4);
+  for (int i = 0; i < 32; ++i) want[i] = three;
+  EXPECT_EQ(read(top, 64), want);
   Env small(184 * 1024);   // stays below TMP_UB_OFFSET
   auto t0 = small.at<float>(0, 64);
   auto tm = small.at<uint8_t>(1024, 32);
@@ -399,7 +418,8 @@ TEST(VecSelect, Errors) {
   EXPECT_ERROR("param", Select(g, sel, f, f, SELMODE::VSEL_TENSOR_SCALAR_MODE, 64));
   EXPECT_ERROR("param", Select(g, sel, f, 1.0f, SELMODE::VSEL_TENSOR_TENSOR_MODE, 64));
   EXPECT_ERROR("param", Select(g, sel, f, f, static_cast<SELMODE>(5), 64));
-  EXPECT_ERROR("dtype", Select(g, ssel, f, f, SELMODE::VSEL_TENSOR_TENSOR_MODE, 64));
+  Select(g, ssel, f, f, SELMODE::VSEL_TENSOR_TENSOR_MODE, 64);   // a signed mask: bits, as on the chip
+  EXPECT_ERROR("dtype", Select(g, f, f, f, SELMODE::VSEL_TENSOR_TENSOR_MODE, 64));   // a float is no mask
   EXPECT_ERROR("dtype", Select(i32, sel, i32, i32, SELMODE::VSEL_TENSOR_TENSOR_MODE, 64));
   EXPECT_ERROR("param", Select(g, sel, f, f, SELMODE::VSEL_CMPMASK_SPR, static_cast<uint64_t>(65), 1, {1, 1, 1, 8, 8, 8}));
   EXPECT_ERROR("uninit-read", Select(g, env.at<uint8_t>(2048, 32), f, f, SELMODE::VSEL_TENSOR_TENSOR_MODE, 64));
