@@ -17,6 +17,8 @@ echo "== tile program -> op project (kgen tile compile in memory, target median 
   --benchmark_color=false | grep -E "median"
 echo "== the tile compiler fuzzed: 16 accepted mutants' op projects built (tests/tile_fuzz.sh; CI builds 4)"
 bash tests/tile_fuzz.sh "$build/kgen" "$PWD" 16 | tail -3
+echo "== the bundled activation candidates at their perf shapes, every one (tests/candidates_test.sh; CI takes four)"
+CANDIDATES_PERF_ALL=1 bash tests/candidates_test.sh "$build/kgen" "$PWD" | tail -1
 echo "== kgen cc compile time"
 bench/compile_time.sh "$n" "$build/kgen"
 echo "== evaluation throughput: fresh level-1 vector candidates through kgen bench --jobs 2 (target >= 30 per minute)"

@@ -62,7 +62,7 @@ expect runtime-error runtime-error "category: (gm-out-of-bounds|align)" -- --tas
 
 # --- timeout: a kernel that never ends ----------------------------------------------------------------------------
 variant spin "$KERNEL" 's/    GET_TILING_DATA(tilingData, tiling);/    volatile int spin = 1; while (spin) {}\n    GET_TILING_DATA(tilingData, tiling);/'
-expect timeout timeout "error\[timeout\]" -- --task "$TASK" --candidate "$W/spin" --timeout 10
+expect timeout timeout "error\[timeout\]" -- --task "$TASK" --candidate "$W/spin" --timeout 5
 
 # --- cheating: reading a file in the kernel, the environment in the host -------------------------------------------
 variant cheatfile "$KERNEL" 's/    GET_TILING_DATA(tilingData, tiling);/    FILE* ref = fopen("\/tmp\/y.npy", "rb");\n    GET_TILING_DATA(tilingData, tiling);/'

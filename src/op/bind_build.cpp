@@ -3,11 +3,10 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <vector>
 
 #include "op/build.h"
+#include "op/project.h"
 #include "sandbox/digest.h"
 #include "sandbox/paths.h"
 
@@ -15,12 +14,6 @@ namespace kgen::op {
 namespace {
 namespace fs = std::filesystem;
 
-std::string bind_file_text(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
 std::string shim_dir() { return kgen::sandbox::paths().source_dir + "/include/torch_shim"; }
 std::string src_dir() { return kgen::sandbox::paths().source_dir + "/src"; }
 }  // namespace
@@ -88,7 +81,7 @@ std::string bind_diag(const std::string& out, const Origin& o, const std::string
 
 BindBuild build_bind(const std::string& bind_path) {
   BindBuild b;
-  std::string text = bind_file_text(bind_path);
+  std::string text = read_text(bind_path);
   Origin o = origin_of(text, bind_path);
   std::string entry = shim_dir() + "/kgen_bind_entry.cpp";
   std::vector<std::string> cmd = {"g++", "-std=c++17", "-O1", "-fPIC", "-shared", "-w", "-I" + shim_dir(),
@@ -105,8 +98,8 @@ BindBuild build_bind(const std::string& bind_path) {
        it.increment(ec))
     if (it->is_regular_file(ec)) shim_files.push_back(it->path());
   std::sort(shim_files.begin(), shim_files.end());
-  for (auto& f : shim_files) h.add(f.string()).add(bind_file_text(f.string()));
-  h.add(bind_file_text(src_dir() + "/op/aclnn_call.h"));
+  for (auto& f : shim_files) h.add(f.string()).add(read_text(f.string()));
+  h.add(read_text(src_dir() + "/op/aclnn_call.h"));
   BuildOut r = compile_library("bind-" + h.hex(32) + ".so", cmd, {fs::path(bind_path).parent_path().string()},
                                bind_path, "python_bind_src");
   if (!r.ok) {
