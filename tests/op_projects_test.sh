@@ -51,10 +51,9 @@ run_case() {
     echo "FAIL $op $dt [$shape]: $(grep "timing check" "$d/log" || echo "no timing check line")"
     FAILS=$((FAILS + 1))
   fi
-  if ! $PY "$CMP" check "$d" "$d/out"; then
-    FAILS=$((FAILS + 1))
-  fi
+  CHECKS+=("$d" "$d/out")   # compared with PyTorch at the end, in one call (torch imported once)
 }
+CHECKS=()
 
 # float32 at both shapes; float16 at the awkward one (tails, padded rows, chunks), where a dtype slip shows first
 for dt in float32 float16; do
@@ -115,5 +114,14 @@ if [ $? -ne 2 ] || [ -e "$WORK/bad" ]; then
   echo "FAIL kgen op new with an unknown attr type: expected exit 2 and no directory"; FAILS=$((FAILS + 1))
 fi
 
+# the outputs of every case that ran against PyTorch: one line per case, ok or FAIL
+if [ ${#CHECKS[@]} -gt 0 ]; then
+  $PY "$CMP" check "${CHECKS[@]}" > "$WORK/checks.log" 2>&1
+  cat "$WORK/checks.log"
+  bad=$(grep -c '^FAIL' "$WORK/checks.log")
+  FAILS=$((FAILS + bad))
+  [ $(($(grep -c '^ok   ' "$WORK/checks.log") + bad)) -eq $((${#CHECKS[@]} / 2)) ] || {
+    echo "FAIL op_compare.py check did not report every case"; FAILS=$((FAILS + 1)); }
+fi
 echo "op projects: $((N - FAILS)) of $N cases passed"
 [ "$FAILS" -eq 0 ]

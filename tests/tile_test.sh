@@ -5,8 +5,8 @@
 # `kgen op run` runs it against numpy (flat, f16, an attr, a row program with a resident weight); --dump-after
 # check|plan_buffers|all, and an unknown pass (exit 2, the pass list); --emit mkb through `kgen op run-mkb`; a tile
 # program as `kgen eval --candidate` (correct, and compile-error with the diagnostics); conversions the vector unit
-# has no single Cast for (tests/data/tile_casts) against PyTorch; a conv output dim that breaks its declared name
-# (tests/data/tile_conv_crop); random conv geometries through the cube lowering.
+# has no single Cast for (tests/data/tile_casts) against PyTorch; softmax/softmin over a chosen dim
+# (tests/data/tile_axis); a conv output dim that breaks its declared name (tests/data/tile_conv_crop); random conv geometries through the cube lowering.
 # The whole expert library over the suite is tests/tile_expert_test.sh.
 set -u
 KGEN=$1
@@ -204,6 +204,30 @@ names = [c["name"] for c in j["cases"]]
 assert j["verdict"] == "correct" and any("float16" in n for n in names) and len(names) >= 3, (j["verdict"], names, j["diagnostics"][:3])
 PY
 done
+
+# ---- a position's value repeated along the axis: softmax, softmin, a one-hot of the maximum (a comparison) over a
+# chosen dim, both modes, at tails; inputs of one value per outer index (lengths[b]) and per inner index (a feature's
+# temperature) ----
+A=$SRC/tests/data/tile_axis
+for name in softmax_dim softmin_dim hardmax_dim masked_mean feature_softmax; do
+  "$KGEN" eval --task "$A/$name.py" --candidate "$A/$name.tile" --trials 1 --no-perf-shape --json > "axis_$name.json" 2> "axis_$name.err"
+  py_check "eval $name.tile: correct in f32 and f16, row and column mode" "axis_$name.json" <<'PY'
+import json, sys; j = json.load(open(sys.argv[1]))
+names = [c["name"] for c in j["cases"]]
+assert j["verdict"] == "correct" and any("float16" in n for n in names) and len(names) >= 3, (j["verdict"], names, j["diagnostics"][:3])
+PY
+done
+
+# lengths must have x's dims before the axis: a wrong shape is refused by the host, naming the input and the rule
+check "compile masked_mean" compile "$A/masked_mean.tile" masked
+"$PY" - <<'EOF'
+import numpy as np
+np.save("mx.npy", np.ones((4, 9, 8), np.float32)); np.save("ml.npy", np.full(5, 3, np.int32))
+EOF
+"$KGEN" op run masked --input x=mx.npy lengths=ml.npy --out outm > outm.log 2>&1
+check "op run masked_mean with lengths[5] for x[4, 9, 8]: fails" test "$?" != 0
+check "op run masked_mean: the host names the input and its shape rule" \
+  grep -q "MaskedMeanCustom: input lengths must have x's dims before its dim .dim. (dim = 1)" outm.log
 
 # ---- an output dim named after an input's is a promise the host keeps: a causal conv's padding without its crop ----
 "$KGEN" eval --task "$SRC/tests/data/tile_conv_crop/causal_conv1d.py" --candidate "$SRC/tests/data/tile_conv_crop/uncropped.tile" \

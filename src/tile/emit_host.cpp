@@ -110,28 +110,59 @@ void axis_dims(const Kernel& k, Line& line) {
 }
 
 // The shape checks of an input of an axis program: another view has the first one's shape; a tensor of the
-// positions has outer * inner elements. False for inputs of other shapes (checked as usual).
+// positions has its dims without the axis (or 1 there), of the outer or inner indices the dims before or after it
+// (a chunk view's inner is a chunk's part of its dim: checked by size). False for inputs of other shapes (checked
+// as usual).
 template <class Line>
 bool axis_input_check(const Kernel& k, int ti, const std::string& sh, Line& line) {
   const TensorArg& t = k.tensors[ti];
-  const bool view = t.dims.size() == 3 && !t.dims[1].axis_attr.empty();
-  bool positions = false;
-  for (const Dim& d : t.dims)
-    for (const Sym& s : k.syms) positions |= !view && s.part >= 0 && s.name == d.name;
   if (ti == k.axis_tensor) return true;   // it defines the dims
-  if (!view && !positions) return false;
-  line(fmt::format("  {{  // {}", t.name));
-  line(fmt::format("    const gert::Shape& s = {};", sh));
-  if (view) {
-    line("    if (static_cast<int64_t>(s.GetDimNum()) != axisRank) return ge::GRAPH_FAILED;");
-    line("    for (int64_t d = 0; d < axisRank; ++d)");
-    line("      if (s.GetDim(d) != axisShape.GetDim(d)) return ge::GRAPH_FAILED;");
-  } else {
-    line("    uint64_t p = 1;");
-    line("    for (size_t d = 0; d < s.GetDimNum(); ++d) p *= s.GetDim(d);");
-    line(fmt::format("    if (p != {} * {}) return ge::GRAPH_FAILED;", sym_var(k.syms[k.outer_sym].name),
-                     sym_var(k.syms[k.inner_sym].name)));
+  const bool view = t.dims.size() == 3 && !t.dims[1].axis_attr.empty();
+  const AxisShape as = view ? AxisShape::View : axis_shape(k, t);
+  if (as == AxisShape::None) return false;
+  const std::string x = k.tensors[k.axis_tensor].name, dim = k.attrs[k.axis_attr].name;
+  std::string cond, want;   // the condition the shape fails on, what it should be
+  switch (as) {
+    case AxisShape::View:
+      cond = "static_cast<int64_t>(s.GetDimNum()) != axisRank || !Dims(s, 0, axisRank, 0)";
+      want = x + "'s shape";
+      break;
+    case AxisShape::Positions:
+      cond = k.axis_chunks > 0 ? fmt::format("Elems(s) != {} * {}", sym_var(k.syms[k.outer_sym].name),
+                                             sym_var(k.syms[k.inner_sym].name))
+                               : "!(Dims(s, 0, axis, 0) && ((static_cast<int64_t>(s.GetDimNum()) == axisRank - 1 && "
+                                 "Dims(s, axis + 1, axisRank, -1)) || (static_cast<int64_t>(s.GetDimNum()) == axisRank "
+                                 "&& s.GetDim(axis) == 1 && Dims(s, axis + 1, axisRank, 0))))";
+      want = x + "'s shape without its dim `" + dim + "` (or 1 there)";
+      break;
+    case AxisShape::Outer:
+      cond = "static_cast<int64_t>(s.GetDimNum()) != axis || !Dims(s, 0, axis, 0)";
+      want = x + "'s dims before its dim `" + dim + "`";
+      break;
+    case AxisShape::Inner:
+      cond = k.axis_chunks > 0 ? "Elems(s) != " + sym_var(k.syms[k.inner_sym].name)
+                               : "static_cast<int64_t>(s.GetDimNum()) != axisRank - axis - 1 || "
+                                 "!Dims(s, axis + 1, axisRank, -axis - 1)";
+      want = x + "'s dims after its dim `" + dim + "`";
+      break;
+    case AxisShape::None: break;
   }
+  line(fmt::format("  {{  // {}: {}", t.name, want));
+  line(fmt::format("    const gert::Shape& s = {};", sh));
+  line("    // s's dims [from - shift, to - shift) are the axis input's dims [from, to)");
+  line("    auto Dims = [&](const gert::Shape& sv, int64_t from, int64_t to, int64_t shift) {");
+  line("      if (static_cast<int64_t>(sv.GetDimNum()) < to + shift) return false;");
+  line("      for (int64_t d = from; d < to; ++d)");
+  line("        if (sv.GetDim(d + shift) != axisShape.GetDim(d)) return false;");
+  line("      return true;");
+  line("    };");
+  line("    auto Elems = [](const gert::Shape& sv) { uint64_t p = 1; for (size_t d = 0; d < sv.GetDimNum(); ++d) p *= sv.GetDim(d); return p; };");
+  line("    (void)Dims, (void)Elems;");
+  line(fmt::format("    if ({}) {{", cond));
+  line(fmt::format("      std::fprintf(stderr, \"{}: input {} must have {} ({} = %lld)\\n\", static_cast<long long>(axis));",
+                   k.op_type, t.name, want, dim));
+  line("      return ge::GRAPH_FAILED;");
+  line("    }");
   line("  }");
   return true;
 }

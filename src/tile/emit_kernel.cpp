@@ -220,8 +220,11 @@ class KernelEmitter {
       if (repeat_rows(k_, static_cast<int>(i), row_dim_count(k_)))   // mask[b, 1, q, n]: the whole of it
         off = "0", len = "total_ / " + repeat_field(k_, static_cast<int>(i), "Repeat") + " * n_";
       if (k_.axis) {
+        const AxisShape as = axis_shape(k_, t);
         off = "0";
-        len = outer_len() + " * " + inner_len() + (is_slab(i) ? " * " + axis_len() : "");
+        len = as == AxisShape::Outer   ? outer_len()
+              : as == AxisShape::Inner ? inner_len()
+                                       : outer_len() + " * " + inner_len() + (is_slab(i) ? " * " + axis_len() : "");
       }
       line(fmt::format("    {}.SetGlobalBuffer(reinterpret_cast<__gm__ {}*>({}) + {}, {});", gm(static_cast<int>(i)),
                        cpp(t.type), camel_lower(t.name), off, len));
@@ -529,7 +532,15 @@ class KernelEmitter {
                          repeat_field(k_, b.tensor, "Repeat")));
       else if (b.form == Form::Rows)
         line(fmt::format("    kt::LoadRows({}, {}[{}], units, len_, npad_);", v, gm(b.tensor), gm_offset(b.tensor)));
-      else if (std::string p = period_of(b.tensor); !p.empty())   // the rows' own indices, modulo the period
+      else if (k_.axis && axis_shape(k_, k_.tensors[b.tensor]) == AxisShape::Outer) {
+        // lengths[o] for the positions (o, c): row mode's positions are outer indices; a column chunk has one
+        line(fmt::format("    if (rowMode_) kt::LoadFlat({}, {}[posOff], units);", v, gm(b.tensor)));
+        line(fmt::format("    else kt::FillFlat({}, {}.GetValue(posOff / {}), units);", v, gm(b.tensor), inner_len()));
+      } else if (k_.axis && axis_shape(k_, k_.tensors[b.tensor]) == AxisShape::Inner) {
+        // w[c] for the positions (o, c): row mode has inner == 1; a column chunk is a contiguous run of c
+        line(fmt::format("    if (rowMode_) kt::FillFlat({}, {}.GetValue(0), units);", v, gm(b.tensor)));
+        line(fmt::format("    else kt::LoadFlat({}, {}[posOff % {}], units);", v, gm(b.tensor), inner_len()));
+      } else if (std::string p = period_of(b.tensor); !p.empty())   // the rows' own indices, modulo the period
         line(fmt::format("    kt::LoadPeriodicColumn({}, {}, AscendC::GetBlockIdx() * perCore_ + uint64_t(i) * tileUnits_, "
                          "units, {});", v, gm(b.tensor), p));
       else line(fmt::format("    kt::LoadFlat({}, {}[{}], units);", v, gm(b.tensor), gm_offset(b.tensor)));
@@ -895,6 +906,16 @@ class KernelEmitter {
                                                                    {"max", "VecMax"}, {"min", "VecMin"}};
         for (auto& [fn, api] : apis)
           if (in.fn == fn) line(ind + fmt::format("kt::{}({}, {}, {}, units, len_, npad_);", api, d, src(0), src(1)));
+        break;
+      }
+      case Op::SlabBcast: {
+        static const std::pair<const char*, const char*> apis[] = {{"add", "SlabAdd"}, {"sub", "SlabSub"},
+                                                                   {"mul", "SlabMul"}, {"div", "SlabDiv"},
+                                                                   {"max", "SlabMax"}, {"min", "SlabMin"}};
+        for (auto& [fn, api] : apis)
+          if (in.fn == fn)
+            line(ind + fmt::format("kt::{}({}, {}, {}, {}, rowMode_, units, {}, npad_, tileUnits_);", api, d, src(0),
+                                   src(1), work(dv->type, true), axis_len()));
         break;
       }
       case Op::Reduce: {

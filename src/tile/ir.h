@@ -92,6 +92,7 @@ enum class Op : uint8_t {
   Accumulate,  // dst (the accumulator: flat or col, f32) += srcs[0] elementwise, over the tiles of one core
   Combine,     // epilogue: dst (one value) <- the sum of the accumulator srcs[0] over all its elements and cores
   Scan,        // dst (Slab) <- the cumulative fn over the r axis of srcs[0] (Slab)  fn: sum, prod, max, min, logsumexp
+  SlabBcast,   // dst (Slab) <- srcs[0] (Slab) fn srcs[1] (Flat: one value per position, repeated along r)
 };
 const char* op_name(Op o);
 
@@ -320,6 +321,11 @@ inline int index_by_name(const std::vector<V>& items, const std::string& name) {
   return -1;
 }
 inline int sym_index(const Kernel& k, const std::string& name) { return index_by_name(k.syms, name); }
+// How a tensor of an axis program lines up with its view x: T[*outer, r @ dim, *inner]: a view of it (or a scan's
+// output [*outer, r, *inner]), one value per position ([*outer, 1, *inner] or [*outer, *inner]), one per outer index
+// ([*outer]: lengths[b] for x[b, s, d]), one per inner index ([*inner]: a feature's weight), or none of them.
+enum class AxisShape : uint8_t { None, View, Positions, Outer, Inner };
+AxisShape axis_shape(const Kernel& k, const TensorArg& t);
 inline int tensor_index(const Kernel& k, const std::string& name) { return index_by_name(k.tensors, name); }
 inline int attr_index(const Kernel& k, const std::string& name) { return index_by_name(k.attrs, name); }
 }  // namespace kgen::tile

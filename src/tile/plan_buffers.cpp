@@ -24,9 +24,10 @@ bool needs_work(const Instr& in) {
 bool needs_row_work(const Instr& in, const Kernel& k) {
   return (in.op == Op::Reduce && k.values[in.srcs[0]].form == Form::Rows) || in.op == Op::RowBcast;
 }
-// Scratch of the axis reductions (kt::AxisWorkElems): half a slab in column mode, the row helpers' in row mode.
+// Scratch of the axis reductions (kt::AxisWorkBytes): half a slab in column mode, the row helpers' in row mode, where a
+// position's value broadcast back along r also takes its blocks (kt::SlabBroadcast).
 bool needs_axis_work(const Instr& in, const Kernel& k) {
-  return in.op == Op::Reduce && k.values[in.srcs[0]].form == Form::Slab;
+  return (in.op == Op::Reduce && k.values[in.srcs[0]].form == Form::Slab) || in.op == Op::SlabBcast;
 }
 // Scratch of the scans (kt::ScanWorkBytes), one per value type: the transpose of row mode, the running maxima of a
 // log-sum-exp.

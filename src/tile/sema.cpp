@@ -417,6 +417,12 @@ class Checker {
   // Binds each dim name of an input to its source; checks an output's names are bound.
   void dims(const TensorArg& t, int index, bool input) {
     if (axis_view(t, index, input)) return;
+    // An input shaped by the view's dims (one value per position, per outer or per inner index): the host checks it
+    // against the view's shape at run time.
+    if (input) {
+      const AxisShape as = axis_shape(k_, t);
+      if (as == AxisShape::Positions || as == AxisShape::Outer || as == AxisShape::Inner) return;
+    }
     int stars = 0;
     const int nd = static_cast<int>(t.dims.size());
     for (int i = 0; i < nd; ++i) {
@@ -431,9 +437,17 @@ class Checker {
         d_.error(d.range, "dim '" + d.name + "' has the name of an attr", "rename one of them");
       auto it = std::find_if(k_.syms.begin(), k_.syms.end(), [&](const Sym& s) { return s.name == d.name; });
       if (it != k_.syms.end() && it->part >= 0 && input) {
+        std::string outer = "outer", inner = "inner";   // the view's own names for them
+        for (const Sym& sy : k_.syms)
+          if (sy.tensor == it->tensor && sy.part == 0) outer = sy.name;
+          else if (sy.tensor == it->tensor && sy.part == 2) inner = sy.name;
+        const std::string ty = tname(t.type);
         d_.error(d.range, "'" + d.name + "' is a dim of the axis view '" + k_.tensors[it->tensor].name +
                               "', found at run time from its attr",
-                 "view this input around the same axis, or give the dim its own name");
+                 "view this input around the same axis, shape it by the view's dims (one value per position: " +
+                     t.name + ": " + ty + "[*" + outer + ", 1, *" + inner + "]; per outer index: " + t.name + ": " +
+                     ty + "[*" + outer + "]; per inner index: " + t.name + ": " + ty + "[*" + inner +
+                     "]), or give the dim its own name");
         continue;
       }
       if (it != k_.syms.end() && it->part == 1 && !input && axis_shaped(t)) continue;   // a scan's output
@@ -759,7 +773,10 @@ class Checker {
         if (locals_.count(s.target))
           d_.error(s.target_range, "'" + s.target + "' is assigned twice", "values are immutable: use a new name");
         Operand o = expr(*s.value);
-        if (!o.ok) return;
+        if (!o.ok) {
+          failed_names_.insert(s.target);   // reported once, where it is defined
+          return;
+        }
         if (!o.scalar) {
           Value& v = k_.values[o.value];
           if (v.name.empty()) v.name = s.target;
@@ -1030,15 +1047,19 @@ class Checker {
     if (ni == 2 && sub.args[1]->kind == ExprKind::Slice && is_loop(*sub.args[2])) {
       if (view) return Form::Slab;
       d_.error(sub.range, "'" + t.name + "[:, " + c + "]' takes the whole axis; '" + t.name + "' is not an axis view",
-               "declare it as " + t.name + ": " + tname(t.type) + "[*" + outer + ", " + r + " @ " +
+               "declare it as " + t.name + ": " + tname(t.type) + "[*" + outer + ", " +
+                   (k_.axis_chunks > 0 ? std::to_string(k_.axis_chunks) : r) + " @ " +   // a chunk view's literal K
                    (k_.axis_attr >= 0 ? k_.attrs[k_.axis_attr].name : std::string("dim")) + ", *" + inner + "]");
       return Form::Scalar;
     }
     if (ni == 1 && is_loop(*sub.args[1])) {
-      if (positions) return Form::Flat;
+      // [*outer] and [*inner] inputs repeat their value over the positions that share the index
+      const AxisShape as = axis_shape(k_, t);
+      if (positions || (!t.output && (as == AxisShape::Outer || as == AxisShape::Inner))) return Form::Flat;
       d_.error(sub.range, "'" + t.name + "[" + c + "]' takes one value per position; '" + t.name + "' is not shaped so",
                view ? "an axis view is loaded whole along the axis: load(" + t.name + "[:, " + c + "])"
-                    : "declare it as " + t.name + ": " + tname(t.type) + "[*" + outer + ", 1, *" + inner + "]");
+                    : "declare it as " + t.name + ": " + tname(t.type) + "[*" + outer + ", 1, *" + inner +
+                          "] (one value per position), [*" + outer + "] or [*" + inner + "]");
       return Form::Scalar;
     }
     d_.error(sub.range, "index an axis program's tensors as x[:, " + c + "] (the axis r of each position) or y[" + c +
@@ -1259,6 +1280,7 @@ class Checker {
       d_.error(e.range, "the loop variable indexes tensors; it is not a value", "load(x[" + n + "])");
       return {};
     }
+    if (failed_names_.count(n)) return {};   // its definition has an error already: no follow-on error here
     std::vector<std::string> names;
     for (auto& [k, v] : locals_) names.push_back(k);
     for (auto& a : k_.attrs) names.push_back(a.name);
@@ -1350,6 +1372,10 @@ class Checker {
         const Operand ra = spread_rows(a, e), rb = spread_rows(b, e);
         return emit(Op::Compare, fn, Form::Rows, va.type, {ra.value, rb.value}, e, {}, true);
       }
+      if (slab_and_flat(va.form, vb.form)) {   // v == max(v, axis=0): the positions' values spread along r
+        const Operand sa = spread_slab(a, e), sb = spread_slab(b, e);
+        return emit(Op::Compare, fn, Form::Slab, va.type, {sa.value, sb.value}, e, {}, true);
+      }
       if (va.form != vb.form) {
         d_.error(e.range, fmt::format("comparing a {} tile with a {} tile", form_name(va.form), form_name(vb.form)),
                  "compare tiles of one form");
@@ -1391,24 +1417,30 @@ class Checker {
     if (!same(va, vb, e) || !require(fn, va.type, e.range, "'" + print_expr(e) + "'")) return {};
     if (va.form == vb.form) return emit(Op::Binary, fn, va.form, va.type, {a.value, b.value}, e);
     const bool commutes = fn == "add" || fn == "mul" || fn == "max" || fn == "min";
-    auto bcast = [&](Form small, Op op) -> Operand {
-      if (va.form == Form::Rows && vb.form == small) return emit(op, fn, Form::Rows, va.type, {a.value, b.value}, e);
-      if (vb.form == Form::Rows && va.form == small) {
-        if (commutes) return emit(op, fn, Form::Rows, va.type, {b.value, a.value}, e);
-        // small - rows = -(rows) + small;  small / rows = (1 / rows) * small
-        Operand t = fn == "sub" ? emit(Op::Scalar, "mul", Form::Rows, vb.type, {b.value}, e, {"-1.0", true, -1})
-                                : emit(Op::Unary, "reciprocal", Form::Rows, vb.type, {b.value}, e);
-        return emit(op, fn == "sub" ? "add" : "mul", Form::Rows, va.type, {t.value, a.value}, e);
+    auto bcast = [&](Form big, Form small, Op op) -> Operand {
+      if (va.form == big && vb.form == small) return emit(op, fn, big, va.type, {a.value, b.value}, e);
+      if (vb.form == big && va.form == small) {
+        if (commutes) return emit(op, fn, big, va.type, {b.value, a.value}, e);
+        // small - big = -(big) + small;  small / big = (1 / big) * small
+        Operand t = fn == "sub" ? emit(Op::Scalar, "mul", big, vb.type, {b.value}, e, {"-1.0", true, -1})
+                                : emit(Op::Unary, "reciprocal", big, vb.type, {b.value}, e);
+        return emit(op, fn == "sub" ? "add" : "mul", big, va.type, {t.value, a.value}, e);
       }
       return Operand{};
     };
-    if (Operand o = bcast(Form::Col, Op::RowBcast); o.ok) return o;
-    if (Operand o = bcast(Form::Vec, Op::VecBcast); o.ok) return o;
+    if (Operand o = bcast(Form::Rows, Form::Col, Op::RowBcast); o.ok) return o;
+    if (Operand o = bcast(Form::Rows, Form::Vec, Op::VecBcast); o.ok) return o;
+    // An axis program's flat tile holds one value per position (sum(v, axis=0), load(z[c])): it repeats along r
+    // when it meets a slab, as x / x.sum(dim, keepdim=True) broadcasts in PyTorch.
+    if (k_.axis)
+      if (Operand o = bcast(Form::Slab, Form::Flat, Op::SlabBcast); o.ok) return o;
     if ((va.form == Form::Col && vb.form == Form::Vec) || (va.form == Form::Vec && vb.form == Form::Col))
       return outer(e, a, b, fn);
     d_.error(e.range, fmt::format("cannot combine a {} tile with a {} tile", form_name(va.form), form_name(vb.form)),
-             "row tiles combine with columns (reductions along axis=1) and whole vectors (w[:]); flat tiles with "
-             "flat tiles");
+             k_.axis ? "slabs combine with slabs and with flat tiles of the positions (sum(v, axis=0), load(y[c])), "
+                       "which repeat along r"
+                     : "row tiles combine with columns (reductions along axis=1) and whole vectors (w[:]); flat tiles "
+                       "with flat tiles");
     return {};
   }
 
@@ -1434,6 +1466,18 @@ class Checker {
       rows |= f == Form::Rows, col |= f == Form::Col, vec |= f == Form::Vec;
     }
     return (rows && (col || vec)) || (col && vec);
+  }
+
+  // An axis program's slab meets a flat tile of its positions.
+  bool slab_and_flat(Form a, Form b) const {
+    return k_.axis && ((a == Form::Slab && b == Form::Flat) || (a == Form::Flat && b == Form::Slab));
+  }
+  // A flat tile of the positions spread along r over a slab: 0 + it, repeated (one Duplicate, one SlabAdd).
+  Operand spread_slab(const Operand& v, const Expr& e) {
+    const Value vv = k_.values[v.value];
+    if (vv.form != Form::Flat) return v;
+    Operand zero = fill(scalar("0", true, 0), Form::Slab, vv.type, e.range);
+    return emit(Op::SlabBcast, "add", Form::Slab, vv.type, {zero.value, v.value}, e);
   }
 
   // A column or vector spread over a row tile: 0 + it, broadcast (one Duplicate, one RowAdd/VecAdd).
@@ -1679,6 +1723,10 @@ class Checker {
         for (Operand* o : {&a, &b})
           if (!o->scalar && !k_.values[o->value].mask) *o = spread_rows(*o, e);
       }
+      if (k_.values[m.value].form == Form::Slab)   // flat operands of a slab mask: their values repeat along r
+        for (Operand* o : {&a, &b})
+          if (!o->scalar && !k_.values[o->value].mask && slab_and_flat(Form::Slab, k_.values[o->value].form))
+            *o = spread_slab(*o, e);
       const Value mv = k_.values[m.value];
       TypeOf t = !a.scalar ? k_.values[a.value].type : !b.scalar ? k_.values[b.value].type : mv.type;
       for (const Operand* o : {&a, &b})
@@ -1688,8 +1736,10 @@ class Checker {
           if (v.form != mv.form) {
             d_.error(e.range, fmt::format("where() over a {} mask with a {} operand", form_name(mv.form),
                                           form_name(v.form)),
-                     "the operands have the mask's form; row tiles, [rows, 1] columns and [n] vectors mix (they are "
-                     "spread over row tiles)");
+                     k_.axis ? "the operands have the mask's form, or are flat tiles of a slab mask's positions "
+                               "(repeated along r); compare slabs for a slab result: where(v > max(v, axis=0), ...)"
+                             : "the operands have the mask's form; row tiles, [rows, 1] columns and [n] vectors mix "
+                               "(they are spread over row tiles)");
             return {};
           }
           if (!(v.type == t)) {
@@ -1816,6 +1866,7 @@ class Checker {
   Diags& d_;
   bool in_loop_ = false, after_loop_ = false;
   bool phase2_ = false;                               // checking a two-phase program's second loop
+  std::set<std::string> failed_names_;               // values whose definition had an error (no "unknown name" later)
   std::set<std::string> first_loop_names_;            // tiles of the first loop (not visible in the second)
   std::map<std::string, Operand> locals_;
   std::map<std::string, const Expr*> scalar_asts_;

@@ -56,10 +56,26 @@ std::string camel_lower(const std::string& s) {
   return o;
 }
 
+AxisShape axis_shape(const Kernel& k, const TensorArg& t) {
+  auto part = [&](const Dim& d, int p) {
+    const int si = sym_index(k, d.name);
+    return !d.name.empty() && si >= 0 && k.syms[si].part == p && d.star == (p != 1);
+  };
+  const auto& ds = t.dims;
+  if (ds.size() == 3 && part(ds[0], 0) && part(ds[2], 2)) {
+    if (part(ds[1], 1)) return AxisShape::View;
+    if (ds[1].name.empty() && ds[1].value == 1) return AxisShape::Positions;
+  }
+  if (ds.size() == 2 && part(ds[0], 0) && part(ds[1], 2)) return AxisShape::Positions;
+  if (ds.size() == 1 && part(ds[0], 0)) return AxisShape::Outer;
+  if (ds.size() == 1 && part(ds[0], 2)) return AxisShape::Inner;
+  return AxisShape::None;
+}
+
 const char* op_name(Op o) {
   static const char* names[] = {"load", "store", "cast", "unary", "unary_scalar", "binary", "scalar", "row_bcast",
                                 "vec_bcast", "reduce", "compare", "select", "fill", "accumulate", "combine",
-                                "scan"};
+                                "scan", "slab_bcast"};
   return names[static_cast<int>(o)];
 }
 }  // namespace kgen::tile

@@ -333,8 +333,11 @@ TEST(TileSema, AxisDiagnostics) {
        "a slab [r, cols] is reduced over its axis r: axis=0", "sum(v, axis=0)"},
       {sig + "    for c in tiles(o, i):\n        store(y[c], load(x[:, c]))\n", "3:21",
        "storing a slab value into y[...] which takes a flat tile", ""},
+      {"kernel k(x: f32[*o, r @ dim, *i], z: f32[*o, 2], dim: i32 = 1) -> (y: f32[*o, *i]):\n    pass\n", "1:42",
+       "'o' is a dim of the axis view 'x', found at run time from its attr", "per outer index: z: f32[*o]"},
+      // a position's value repeats along r when it meets the slab: the sum is a slab, which y[c] does not take
       {sig + "    for c in tiles(o, i):\n        v = load(x[:, c])\n        store(y[c], sum(v, axis=0) + v)\n", "4:21",
-       "cannot combine a flat tile with a slab tile", ""},
+       "storing a slab value into y[...] which takes a flat tile", ""},
       {"kernel k(x: f32[*n]) -> (y: f32[*n]):\n    for t in tiles(n):\n        store(y[t], prod(load(x[t]), axis=1))\n",
        "3:43", "prod() reduces a slab over its axis r only", "prod(v, axis=0)"},
       {"kernel k(x: T[*o, r @ dim, *i], dim: i32 = 1) -> (y: T[*o, *i]):\n    dtype T in (f32, i32)\n"
@@ -350,6 +353,51 @@ TEST(TileSema, AxisDiagnostics) {
     EXPECT_TRUE(contains(r.diags, std::string("t.tile:") + c.where + ": error: ")) << c.where << "\n" << r.diags;
     EXPECT_TRUE(contains(r.diags, c.message)) << c.message << "\n" << r.diags;
     if (*c.hint) EXPECT_TRUE(contains(r.diags, std::string("hint: ")) && contains(r.diags, c.hint)) << c.hint << "\n" << r.diags;
+  }
+}
+
+// A value whose definition has an error is reported there only: its later uses say nothing more (before: "unknown
+// name 'v'" at every use).
+TEST(TileSema, AFailedDefinitionIsReportedOnce) {
+  Checked r = check_src("kernel k(x: f32[*n]) -> (y: f32[*n]):\n    for t in tiles(n):\n        v = sigmod(load(x[t]))\n"
+                        "        w = v * 2.0\n        store(y[t], w + v)\n");
+  EXPECT_FALSE(r.ok);
+  size_t errors = 0;
+  for (size_t at = r.diags.find(": error: "); at != std::string::npos; at = r.diags.find(": error: ", at + 1)) ++errors;
+  EXPECT_EQ(errors, 1u) << r.diags;
+  EXPECT_TRUE(contains(r.diags, "t.tile:3:13: error: unknown function 'sigmod'")) << r.diags;
+}
+
+// A hint that proposes a declaration ("declare it as z: f32[...]", "z: f32[...]") is taken at its word: the
+// declaration put in the program's header removes the error (before: "[*o, 1, *i]" was refused with "2 starred
+// dims", and a chunk view's hint named its axis "chunk_count @ dim", a dim no program can write).
+TEST(TileSema, DeclarationHintsAreAccepted) {
+  const std::string head = "kernel k(x: f32[*o, r @ dim, *i], z: f32[n], dim: i32 = 1) -> (y: f32[*o, *i]):\n"
+                           "    for c in tiles(o, i):\n";
+  const std::string chunk = "kernel k(x: f32[*o, 2 @ dim, *i], z: f32[n], dim: i32 = -1) -> (y: f32[*o, *i]):\n"
+                            "    for c in tiles(o, i):\n";
+  const std::string pos = "        store(y[c], sum(load(x[:, c]), axis=0) + load(z[c]))\n";
+  const std::string slab = "        store(y[c], sum(load(x[:, c]) * load(z[:, c]), axis=0))\n";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {head + pos, "declare it as z: "}, {chunk + pos, "declare it as z: "}, {head + slab, "declare it as z: "},
+      {chunk + slab, "declare it as z: "},
+      {"kernel k(x: f32[*o, r @ dim, *i], z: f32[*o, 2], dim: i32 = 1) -> (y: f32[*o, *i]):\n"
+       "    for c in tiles(o, i):\n        store(y[c], sum(load(x[:, c]), axis=0))\n", "one value per position: z: "},
+      {"kernel k(x: f32[*o, r @ dim, *i], z: f32[*o, 2], dim: i32 = 1) -> (y: f32[*o, *i]):\n"
+       "    for c in tiles(o, i):\n        store(y[c], sum(load(x[:, c]), axis=0))\n", "per inner index: z: "},
+  };
+  for (const auto& [src, lead] : cases) {
+    Checked bad = check_src(src);
+    ASSERT_FALSE(bad.ok) << src;
+    const size_t at = bad.diags.find(lead);
+    ASSERT_NE(at, std::string::npos) << lead << "\n" << bad.diags;
+    const size_t from = at + lead.size() - 3, to = bad.diags.find(']', from);   // "z: f32[...]"
+    const std::string decl = bad.diags.substr(from, to + 1 - from);
+    std::string fixed = src;
+    const size_t d = fixed.find("z: f32[");
+    fixed.replace(d, fixed.find(']', d) + 1 - d, decl);
+    Checked good = check_src(fixed);
+    EXPECT_TRUE(good.ok) << "the hint's " << decl << " is refused:\n" << fixed << good.diags;
   }
 }
 
@@ -380,6 +428,54 @@ TEST(TilePasses, AxisProgramLowering) {
   EXPECT_TRUE(contains(sc, "uint64_t inner = d_inner   // dim inner")) << sc;
   EXPECT_TRUE(contains(sc, "int64_t dim = attr_dim   // attr dim")) << sc;
   EXPECT_FALSE(contains(sc, "long rows")) << sc;
+}
+
+// A position's value (a reduction over r) combined with the slab repeats along r: softmax over a chosen dim. The
+// flat operand comes second whatever the source order (flat - slab = -slab + flat), and the axis work is planned.
+TEST(TilePasses, AxisSlabBroadcast) {
+  const char* src = R"(kernel softmin_dim(x: T[*outer, r @ dim, *inner], dim: i32 = 1) -> (y: T[*outer, r, *inner]):
+    dtype T in (f32, f16)
+    for c in tiles(outer, inner):
+        v = load(x[:, c], f32)
+        e = exp(min(v, axis=0) - v)
+        store(y[:, c], e / sum(e, axis=0))
+)";
+  const std::string ir = ir_after(src, "check");
+  EXPECT_TRUE(contains(ir, "%1: flat f32 = reduce.min %0(v)")) << ir;
+  EXPECT_TRUE(contains(ir, "%2: slab f32 = scalar.mul %0(v) {-1.0}")) << ir;
+  EXPECT_TRUE(contains(ir, "%3: slab f32 = slab_bcast.add %2 %1")) << ir;
+  EXPECT_TRUE(contains(ir, "slab f32 = slab_bcast.div %4(e) %5")) << ir;
+  const std::string pb = ir_after(src, "plan_buffers");
+  EXPECT_TRUE(contains(pb, "axisWork0 axis-work slab f32")) << pb;
+  const std::string text = src;
+  Diags d("s.tile", &text);
+  CompileResult r = compile_program("s.tile", text, {}, d);
+  ASSERT_TRUE(r.ok) << d.render(false);
+  const std::string& kernel = r.files["op_kernel/softmin_dim_custom.cpp"];
+  EXPECT_TRUE(contains(kernel, "kt::SlabDiv(")) << kernel;
+  EXPECT_TRUE(contains(kernel, "rowMode_, units, r_, npad_, tileUnits_);")) << kernel;
+}
+
+// Inputs shaped by the view's dims: one value per position ([*o, 1, *i], before: "2 starred dims"), per outer index
+// ([*o]: filled from one GM element in column mode) and per inner index ([*i]); the host checks each shape.
+TEST(TileEmit, AxisInputsShapedByTheView) {
+  const std::string src = R"(kernel k(x: f32[*o, r @ dim, *i], z: f32[*o, 1, *i], n: i32[*o], w: f32[*i], dim: i32 = 1) -> (y: f32[*o, *i]):
+    for c in tiles(o, i):
+        v = load(x[:, c]) * load(w[c])
+        store(y[c], sum(v, axis=0) / load(n[c], f32) + load(z[c]))
+)";
+  Diags d("s.tile", &src);
+  CompileResult r = compile_program("s.tile", src, {}, d);
+  ASSERT_TRUE(r.ok) << d.render(false);
+  const std::string& kernel = r.files["op_kernel/k_custom.cpp"];
+  EXPECT_TRUE(contains(kernel, "kt::LoadFlat(zIn, zGm_[posOff], units);")) << kernel;
+  EXPECT_TRUE(contains(kernel, "else kt::FillFlat(nIn, nGm_.GetValue(posOff / i_), units);")) << kernel;
+  EXPECT_TRUE(contains(kernel, "else kt::LoadFlat(wIn, wGm_[posOff % i_], units);")) << kernel;
+  EXPECT_TRUE(contains(kernel, "nGm_.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(n) + 0, o_);")) << kernel;
+  const std::string& host = r.files["op_host/k_custom.cpp"];
+  EXPECT_TRUE(contains(host, "input z must have x's shape without its dim `dim` (or 1 there)")) << host;
+  EXPECT_TRUE(contains(host, "input n must have x's dims before its dim `dim`")) << host;
+  EXPECT_TRUE(contains(host, "input w must have x's dims after its dim `dim`")) << host;
 }
 
 TEST(TileEmit, AxisOpProject) {

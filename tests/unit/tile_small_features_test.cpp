@@ -180,12 +180,12 @@ TEST(TileSmallFeatures, WhereSpreadsAColumnMaskAndAVector) {
 }
 
 TEST(TileSmallFeatures, WhereDiagnostics) {
-  // A slab does not mix with a flat tile (a reduced slab is not broadcast back over r): the form error, with the forms
-  // that do mix.
+  // A flat mask (one bit per position) does not spread over slab operands (masks are bits, no broadcast moves
+  // them): the form error, with what does mix (a slab mask with flat operands, which repeat along r).
   expect_error("kernel k(x: f32[*outer, r @ dim, *inner], dim: i32 = 1) -> (y: f32[*outer, r, *inner]):\n"
                "    for c in tiles(outer, inner):\n        v = load(x[:, c])\n"
-               "        store(y[:, c], where(v > 0.0, v, sum(v, axis=0)))\n",
-               "4:24", "where() over a slab mask with a flat operand", "[rows, 1] columns and [n] vectors mix");
+               "        store(y[:, c], where(sum(v, axis=0) > 0.0, v, 0.0))\n",
+               "4:24", "where() over a flat mask with a slab operand", "compare slabs for a slab result");
   // Operand dtypes must still agree after spreading.
   expect_error("kernel k(c: bool[*m, 1], x: f32[*m, n], o: f16[n]) -> (y: f32[*m, n]):\n    w = load(o[:])\n"
                "    for r in tiles(m):\n        store(y[r, :], where(load(c[r, :]), load(x[r, :]), w))\n",

@@ -387,6 +387,22 @@ __aicore__ inline void LoadFlat(const AscendC::LocalTensor<T>& dst, const Ascend
   }
   detail::ZeroRange(dst, PadRow<T>(len), RoundRep<T>(len));
 }
+// dst[0, RoundRep<T>(len)) = v: one GM element repeated over a flat tile (an axis program's lengths[b] over the
+// positions of one b). Any 1-, 2- or 4-byte type: the value's bits are duplicated as int16/int32.
+template <class T>
+__aicore__ inline void FillFlat(const AscendC::LocalTensor<T>& dst, T v, uint32_t len) {
+  if (len == 0) return;
+  const uint32_t n = RoundRep<T>(len);
+  if constexpr (sizeof(T) == 1) {
+    const uint16_t b = detail::BitsAs<uint8_t>(v);
+    AscendC::Duplicate(dst.template ReinterpretCast<int16_t>(), static_cast<int16_t>(b | (b << 8)),
+                       static_cast<int32_t>(n / 2));
+  } else if constexpr (sizeof(T) == 2) {
+    AscendC::Duplicate(dst.template ReinterpretCast<int16_t>(), detail::BitsAs<int16_t>(v), static_cast<int32_t>(n));
+  } else {
+    AscendC::Duplicate(dst.template ReinterpretCast<int32_t>(), detail::BitsAs<int32_t>(v), static_cast<int32_t>(n));
+  }
+}
 // dst[0, len) = src[0, len); nothing past len is written.
 template <class T>
 __aicore__ inline void StoreFlat(const AscendC::GlobalTensor<T>& dst, const AscendC::LocalTensor<T>& src, uint32_t len) {
@@ -520,14 +536,51 @@ KT_COL_RED(ColMax, Max)
 KT_COL_RED(ColMin, Min)
 KT_COL_RED(ColProd, Prod)
 #undef KT_COL_RED
-// Bytes of an axis reduction's work buffer for `positions` per tile: row mode (rows of r, stride npad) the row
-// helpers' work (RowReduceWorkElems, or RowGatherWorkBytes where `gather`: products, int32); column mode half a slab.
+// Bytes of an axis program's work buffer for `positions` per tile: row mode (rows of r, stride npad) the row
+// helpers' work (RowReduceWorkElems, or RowGatherWorkBytes where `gather`: products, int32) and at least a block per
+// position (SlabBroadcast's Brcb); column mode half a slab.
 template <class T>
 __aicore__ inline constexpr uint32_t AxisWorkBytes(bool rowMode, bool gather, uint32_t positions, uint32_t r,
                                                    uint32_t npad) {
-  return rowMode ? (gather ? RowGatherWorkBytes<T>(positions, r) : RowReduceWorkElems<T>(positions, npad) * sizeof(T))
-                 : ColWorkElems(r, positions) * static_cast<uint32_t>(sizeof(T));
+  const uint32_t red = gather ? RowGatherWorkBytes<T>(positions, r) : RowReduceWorkElems<T>(positions, npad) * sizeof(T);
+  const uint32_t bcast = RowBroadcastWorkElems<T>(positions) * static_cast<uint32_t>(sizeof(T));
+  return rowMode ? (red > bcast ? red : bcast) : ColWorkElems(r, positions) * static_cast<uint32_t>(sizeof(T));
 }
+
+// ================================================================================================ 2c. slab broadcast
+// dst = slab OP flat, the flat tile's value of each position repeated along the axis r (x / x.sum(dim, keepdim=True)).
+// Row mode: the slab is `units` rows of npad (one per position), the flat a column of them (RowBroadcast). Column
+// mode: the slab is r rows of cpad columns, the flat a row of them (VecBroadcast); a flat tile is defined up to
+// RoundRep(units), so the rest up to cpad (a tail tile's missing positions) is zeroed first. dst may alias slab.
+// work: AxisWorkBytes (row mode). Add/Sub/Mul/Max/Min: float, half, int32_t; Div: float, half.
+namespace detail {
+template <Bin O, class T>
+__aicore__ inline void SlabBroadcast(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& slab,
+                                     const AscendC::LocalTensor<T>& flat, const AscendC::LocalTensor<T>& work,
+                                     bool rowMode, uint32_t units, uint32_t r, uint32_t npad, uint32_t cpad) {
+  if (rowMode) {
+    RowBroadcast<O>(dst, slab, flat, work, units, r, npad);
+    return;
+  }
+  ZeroRange(flat, RoundRep<T>(units), cpad);
+  AscendC::PipeBarrier<PIPE_V>();
+  VecBroadcast<O>(dst, slab, flat, r, units, cpad);
+}
+}  // namespace detail
+#define KT_SLAB_BCAST(NAME, OP)                                                                                     \
+  template <class T>                                                                                                \
+  __aicore__ inline void NAME(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& slab,              \
+                              const AscendC::LocalTensor<T>& flat, const AscendC::LocalTensor<T>& work, bool rowMode, \
+                              uint32_t units, uint32_t r, uint32_t npad, uint32_t cpad) {                           \
+    detail::SlabBroadcast<detail::Bin::OP>(dst, slab, flat, work, rowMode, units, r, npad, cpad);                   \
+  }
+KT_SLAB_BCAST(SlabAdd, Add)
+KT_SLAB_BCAST(SlabSub, Sub)
+KT_SLAB_BCAST(SlabMul, Mul)
+KT_SLAB_BCAST(SlabDiv, Div)
+KT_SLAB_BCAST(SlabMax, Max)
+KT_SLAB_BCAST(SlabMin, Min)
+#undef KT_SLAB_BCAST
 
 // ================================================================================================ 3. row broadcast
 // dst row r = a row r OP col[r], over the padded rows [0, npad) (dst's padding = a's padding OP col[r]); dst may
