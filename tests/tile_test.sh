@@ -5,8 +5,9 @@
 # `kgen op run` runs it against numpy (flat, f16, an attr, a row program with a resident weight); --dump-after
 # check|plan_buffers|all, and an unknown pass (exit 2, the pass list); --emit mkb through `kgen op run-mkb`; a tile
 # program as `kgen eval --candidate` (correct, and compile-error with the diagnostics); conversions the vector unit
-# has no single Cast for (tests/data/tile_casts) against PyTorch; softmax/softmin over a chosen dim
-# (tests/data/tile_axis); a conv output dim that breaks its declared name (tests/data/tile_conv_crop); random conv geometries through the cube lowering.
+# has no single Cast for, axis programs with broadcasts and inputs of the view's dims, and other operators outside
+# the suite (tests/data/tile_ops) against PyTorch; a conv output dim that breaks its declared name
+# (tests/data/tile_conv_crop); random conv geometries through the cube lowering.
 # The whole expert library over the suite is tests/tile_expert_test.sh.
 set -u
 KGEN=$1
@@ -193,33 +194,25 @@ assert want in d, d
 assert j["cases"] == [], "nothing ran"
 PY
 
-# ---- conversions with no single Cast (split_casts): f32 -> i8 by a store and by hand, round() in a quantisation ----
-C=$SRC/tests/data/tile_casts
-for pair in float_to_int8:float_to_int8 float_to_int8:float_to_int8_by_hand add_rms_norm_quant:add_rms_norm_quant; do
-  "$KGEN" eval --task "$C/${pair%%:*}.py" --candidate "$C/${pair##*:}.tile" --trials 1 --no-perf-shape --json \
-    > "cast_${pair##*:}.json" 2> "cast_${pair##*:}.err"
-  py_check "eval ${pair##*:}.tile: correct in f32 and f16, at tails" "cast_${pair##*:}.json" <<'PY'
-import json, sys; j = json.load(open(sys.argv[1]))
-names = [c["name"] for c in j["cases"]]
-assert j["verdict"] == "correct" and any("float16" in n for n in names) and len(names) >= 3, (j["verdict"], names, j["diagnostics"][:3])
+# ---- operators outside the suite, written in the language (tests/data/tile_ops: tasks/ and programs/ side by side),
+# in one bench (the references computed with torch imported once): conversions with no single Cast (f32 -> i8 by a
+# store and by hand, round() in an RMSNorm + int8 quantisation); a position's value repeated along the axis (softmax,
+# softmin, a one-hot of the maximum over a chosen dim, both modes, at tails); inputs of one value per outer index
+# (lengths[b]: a masked mean) and per inner index (a feature's temperature); GEGLU; a soft-capped log-sum-exp ----
+O=$SRC/tests/data/tile_ops
+"$KGEN" bench --suite "$O/tasks" --candidates "$O/programs" --trials 1 --jobs 2 --out ops > ops.log 2>&1
+check "bench tile_ops: exit 0" test "$?" = 0
+py_check "bench tile_ops: every program correct in f32 and f16, at several shapes" <<'PY'
+import json; j = json.load(open("ops/results.json"))
+got = sorted((r["task_id"], r["verdict"]) for r in j["results"])
+assert len(got) == 10 and all(v == "correct" for _, v in got), got
+for r in j["results"]:
+    names = [c["name"] for c in r["cases"]]
+    assert any("float16" in n for n in names) and len(names) >= 3, (r["task_id"], names)
 PY
-done
-
-# ---- a position's value repeated along the axis: softmax, softmin, a one-hot of the maximum (a comparison) over a
-# chosen dim, both modes, at tails; inputs of one value per outer index (lengths[b]) and per inner index (a feature's
-# temperature) ----
-A=$SRC/tests/data/tile_axis
-for name in softmax_dim softmin_dim hardmax_dim masked_mean feature_softmax; do
-  "$KGEN" eval --task "$A/$name.py" --candidate "$A/$name.tile" --trials 1 --no-perf-shape --json > "axis_$name.json" 2> "axis_$name.err"
-  py_check "eval $name.tile: correct in f32 and f16, row and column mode" "axis_$name.json" <<'PY'
-import json, sys; j = json.load(open(sys.argv[1]))
-names = [c["name"] for c in j["cases"]]
-assert j["verdict"] == "correct" and any("float16" in n for n in names) and len(names) >= 3, (j["verdict"], names, j["diagnostics"][:3])
-PY
-done
 
 # lengths must have x's dims before the axis: a wrong shape is refused by the host, naming the input and the rule
-check "compile masked_mean" compile "$A/masked_mean.tile" masked
+check "compile masked_mean" compile "$O/programs/reduce/masked_mean.tile" masked
 "$PY" - <<'EOF'
 import numpy as np
 np.save("mx.npy", np.ones((4, 9, 8), np.float32)); np.save("ml.npy", np.full(5, 3, np.int32))

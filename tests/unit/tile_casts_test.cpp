@@ -1,7 +1,7 @@
 // Conversions the vector unit has no single Cast for (split_casts.cpp): the chains the pass builds, concrete and per
 // dtype column, their rounding (a float truncated toward an integer), the emitted helpers; round/floor/ceil/trunc;
 // a docstring of several lines as comments in every emitter. tests/tile_test.sh runs such programs against PyTorch
-// (tests/data/tile_casts).
+// (tests/data/tile_ops: math/float_to_int8, normalization/add_rms_norm_quant).
 #include <gtest/gtest.h>
 
 #include <map>
