@@ -198,14 +198,15 @@ PY
 # in one bench (the references computed with torch imported once): conversions with no single Cast (f32 -> i8 by a
 # store and by hand, round() in an RMSNorm + int8 quantisation); a position's value repeated along the axis (softmax,
 # softmin, a one-hot of the maximum over a chosen dim, both modes, at tails); inputs of one value per outer index
-# (lengths[b]: a masked mean) and per inner index (a feature's temperature); GEGLU; a soft-capped log-sum-exp ----
+# (lengths[b]: a masked mean) and per inner index (a feature's temperature); GEGLU; a soft-capped log-sum-exp; causal
+# conv1d + SiLU (a crop and silu in the epilogue), depthwise and dense ----
 O=$SRC/tests/data/tile_ops
 "$KGEN" bench --suite "$O/tasks" --candidates "$O/programs" --trials 1 --jobs 2 --out ops > ops.log 2>&1
 check "bench tile_ops: exit 0" test "$?" = 0
 py_check "bench tile_ops: every program correct in f32 and f16, at several shapes" <<'PY'
 import json; j = json.load(open("ops/results.json"))
 got = sorted((r["task_id"], r["verdict"]) for r in j["results"])
-assert len(got) == 10 and all(v == "correct" for _, v in got), got
+assert len(got) == 12 and all(v == "correct" for _, v in got), got
 for r in j["results"]:
     names = [c["name"] for c in r["cases"]]
     assert any("float16" in n for n in names) and len(names) >= 3, (r["task_id"], names)
@@ -221,6 +222,25 @@ EOF
 check "op run masked_mean with lengths[5] for x[4, 9, 8]: fails" test "$?" != 0
 check "op run masked_mean: the host names the input and its shape rule" \
   grep -q "MaskedMeanCustom: input lengths must have x's dims before its dim .dim. (dim = 1)" outm.log
+
+# ---- a crop of a transposed conv (the cube lowering's other form): the first `keep` outputs, against torch ----
+sed 's/output_padding=output_padding))/output_padding=output_padding)[:, :, :keep])/; s/output_padding: i32 = 0)/output_padding: i32 = 0, keep: i32 = 7)/' \
+  "$SRC/kernels/convolution/conv_transpose1d.tile" > ct_crop.tile
+check "compile a cropped conv_transpose1d" compile ct_crop.tile ct_crop
+py_check "a cropped conv_transpose1d: the first 7 and 9 of 11 outputs match torch" "$KGEN" <<'PY'
+import numpy as np, subprocess, sys, torch
+torch.manual_seed(0)
+x, w, b = torch.randn(2, 3, 6), torch.randn(3, 4, 3), torch.randn(4)
+np.save("ctx.npy", x.numpy()); np.save("ctw.npy", w.numpy()); np.save("ctb.npy", b.numpy())
+for keep in (7, 9):
+    r = subprocess.run([sys.argv[1], "op", "run", "ct_crop", "--input", "x=ctx.npy", "weight=ctw.npy", "bias=ctb.npy",
+                        "--attr", "stride=2", "--attr", "padding=1", "--attr", f"keep={keep}", "--out", "cto"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, (keep, r.stderr[-400:])
+    ref = torch.nn.functional.conv_transpose1d(x, w, b, stride=2, padding=1)[..., :keep].numpy()
+    y = np.load("cto/y.npy")
+    assert y.shape == ref.shape and np.abs(y - ref).max() < 1e-5, (keep, y.shape, ref.shape)
+PY
 
 # ---- an output dim named after an input's is a promise the host keeps: a causal conv's padding without its crop ----
 "$KGEN" eval --task "$SRC/tests/data/tile_conv_crop/causal_conv1d.py" --candidate "$SRC/tests/data/tile_conv_crop/uncropped.tile" \

@@ -26,8 +26,9 @@ enum class ExprKind {
   Unary,       // -a, not a                     -> text = "-" / "not", args = {a}
   Binary,      // a + b, a < b, a and b         -> text = "+", "-", "*", "/", "**", "<", "<=", ">", ">=", "==", "!=", "and", "or"
   Call,        // f(a, b, axis=1)               -> text = function name, args, kwargs
-  Subscript,   // x[t], x[r, :]                 -> args = {base (a Name), index...}
+  Subscript,   // x[t], x[r, :], conv(..)[:, :, :l] -> args = {base (a Name, or a call: a crop), index...}
   Slice,       // ':' inside a subscript (the whole axis)
+  SliceTo,     // ':END' inside a subscript (the first END elements of the axis: a crop) -> args = {END}
   Tuple,       // (a, b) or a, b in a for target / tile sizes  -> args
 };
 

@@ -112,6 +112,10 @@ void print(const Expr& e, int min_prec, std::string& out) {
     case ExprKind::Slice:
       out += ':';
       break;
+    case ExprKind::SliceTo:
+      out += ':';
+      arg(0, 0);
+      break;
     case ExprKind::Tuple:
       out += '(';
       print_list(e.args, 0, out);
@@ -158,6 +162,7 @@ const char* kind_name(ExprKind k) {
     case ExprKind::Call: return "Call";
     case ExprKind::Subscript: return "Subscript";
     case ExprKind::Slice: return "Slice";
+    case ExprKind::SliceTo: return "SliceTo";
     case ExprKind::Tuple: return "Tuple";
   }
   return "Expr";

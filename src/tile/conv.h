@@ -12,16 +12,25 @@
 #include "tile/ir.h"
 
 namespace kgen::tile {
-// One geometry argument (stride=, padding=, ...): a constant, or an i32 / list attr, optionally divided (k // 2).
+// One geometry argument (stride=, padding=, ...): a constant, or an i32 / list attr, optionally divided (k // 2)
+// and offset (k - 1).
 struct ConvArg {
   int attr = -1;                   // index into Kernel::attrs; -1: the constant `value`
   int64_t value = 0;
   int64_t div = 1;                 // `kernel_size / 2` (integer division)
+  int64_t add = 0;                 // `kernel_size - 1`: added after the division
 };
 // One epilogue step on the float32 accumulator, applied in order.
 struct ConvEpi {
-  std::string op;                  // relu, tanh, sigmoid, muls, adds, chan_add
+  std::string op;                  // relu, tanh, sigmoid, silu, muls, adds, chan_add
   std::string scalar;              // muls/adds: a C++ float expression (literal or tiling field)
+};
+// A crop of the conv's output along one spatial dim, conv(...)[:, :, :l]: its first `extent` positions (a causal
+// conv's padding without its look-ahead). The extent is an input's dim (tensor, dim), an i32 attr or a constant.
+struct ConvCrop {
+  int tensor = -1, dim = -1;       // the dim `dim` of input `tensor` (x: T[n, c, l] for `:l`)
+  ConvArg arg;                     // else an attr or a constant
+  bool set = false;
 };
 struct ConvSpec {
   std::string mode = "conv";       // conv, depthwise, transposed, separable, pool
@@ -31,6 +40,7 @@ struct ConvSpec {
   std::vector<int> list_len;       // per attr: > 0 for a ListInt attr
   std::vector<std::vector<int64_t>> list_default;
   std::vector<ConvEpi> epi;
+  std::vector<ConvCrop> crop;      // per spatial dim (nd of them when the program crops, else empty)
   std::string text;                // the stored expression, for the generated comments
   bool cube = false;               // conv, 1-2-D transposed: im2col + GEMM on the cube (emit_conv_gemm.cpp)
 };

@@ -55,7 +55,8 @@ std::string kernel(const Kernel& k) {
 // One geometry argument into arr[3 - nd .. 2]: a constant, an Int attr or a ListInt attr (one value or one per dim).
 std::string geom_arg(const Kernel& k, const ConvSpec& cs, const ConvArg& a, const char* arr) {
   if (a.attr < 0) return fmt::format("  for (int d = 3 - nd; d < 3; ++d) {}[d] = {};\n", arr, a.value);
-  const std::string div = a.div > 1 ? fmt::format(" / {}", a.div) : "";
+  const std::string div = (a.div > 1 ? fmt::format(" / {}", a.div) : "") +
+                          (a.add > 0 ? fmt::format(" + {}", a.add) : a.add < 0 ? fmt::format(" - {}", -a.add) : "");
   const std::string name = k.attrs[a.attr].name;
   if (cs.list_len[a.attr] == 0)
     return fmt::format("  {{ const int64_t* v = ctx->GetAttrs()->GetInt({}); for (int d = 3 - nd; d < 3; ++d) {}[d] = "
@@ -207,6 +208,37 @@ std::string bound_output_dims(const Kernel& k) {
   return o;
 }
 
+// conv(...)[:, :, :l]: the output keeps the first l positions of the spatial dim; a crop longer than the conv's
+// output is refused, naming the program's line and both sizes.
+static std::string conv_crop_host(const Kernel& k) {
+  const ConvSpec& cs = *k.conv;
+  std::string o;
+  for (size_t d = 0; d < cs.crop.size(); ++d) {
+    const ConvCrop& c = cs.crop[d];
+    if (!c.set) continue;
+    std::string end, what;
+    if (c.tensor >= 0) {
+      end = fmt::format("ShapeOf(ctx->GetInputShape({})).GetDim({})", input_index(k, c.tensor), c.dim);
+      what = fmt::format("'{}', dim {} of {}", k.tensors[c.tensor].dims[c.dim].name, c.dim, k.tensors[c.tensor].name);
+    } else if (c.arg.attr >= 0) {
+      end = fmt::format("[&] {{ const int64_t* v = ctx->GetAttrs()->GetInt({}); return v ? *v : {}; }}()", c.arg.attr,
+                        static_cast<int64_t>(k.attrs[c.arg.attr].default_value));
+      what = "attr '" + k.attrs[c.arg.attr].name + "'";
+    } else {
+      end = std::to_string(c.arg.value);
+      what = std::to_string(c.arg.value);
+    }
+    const size_t slot = 3 - cs.crop.size() + d;
+    o += fmt::format("  {{  // the crop [..., :{}] of spatial dim {}\n    const int64_t end = {};\n", what, d, end);
+    o += fmt::format("    if (end < 1 || end > o[{0}]) {{\n      std::fprintf(stderr, \"{1}:{2}: the crop keeps %lld "
+                     "positions of spatial dim {3} ({4}), but the convolution computes %lld there\\n\", "
+                     "static_cast<long long>(end), static_cast<long long>(o[{0}]));\n      return false;\n    }}\n"
+                     "    o[{0}] = end;\n  }}\n",
+                     slot, k.file, k.tensors[cs.y].range.begin.line, d, what);
+  }
+  return o;
+}
+
 std::string conv_geom_host(const Kernel& k) {
   const ConvSpec& cs = *k.conv;
   const std::string T = k.op_type + "TilingData";
@@ -221,6 +253,12 @@ std::string conv_geom_host(const Kernel& k) {
   o += "  int64_t st[3] = {1, 1, 1}, pa[3] = {0, 0, 0}, di[3] = {1, 1, 1}, op[3] = {0, 0, 0};\n";
   o += geom_arg(k, cs, cs.stride, "st") + geom_arg(k, cs, cs.padding, "pa") + geom_arg(k, cs, cs.dilation, "di");
   if (cs.mode == "transposed") o += geom_arg(k, cs, cs.output_padding, "op");
+  o += fmt::format("  for (int d = 0; d < 3; ++d)\n    if (st[d] < 1 || pa[d] < 0 || di[d] < 1 || op[d] < 0) {{\n"
+                   "      std::fprintf(stderr, \"{}: stride %lld, padding %lld, dilation %lld, output padding %lld: "
+                   "stride and dilation are at least 1, paddings at least 0\\n\", static_cast<long long>(st[d]), "
+                   "static_cast<long long>(pa[d]), static_cast<long long>(di[d]), static_cast<long long>(op[d]));\n"
+                   "      return false;\n    }}\n",
+                   k.op_type);
   o += "  int64_t in[3] = {1, 1, 1}, kk[3] = {1, 1, 1}, o[3] = {1, 1, 1};\n";
   o += "  for (int d = 0; d < nd; ++d) { in[3 - nd + d] = xs.GetDim(2 + d); kk[3 - nd + d] = ws.GetDim(2 + d); }\n";
   o += "  const int64_t N = xs.GetDim(0), CI = xs.GetDim(1);\n";
@@ -245,6 +283,7 @@ std::string conv_geom_host(const Kernel& k) {
     o += "  for (int d = 0; d < 3; ++d) o[d] = (in[d] + 2 * pa[d] - di[d] * (ke[d] - 1) - 1) / st[d] + 1;\n";
   }
   o += "  for (int d = 0; d < 3; ++d) if (o[d] < 1) return false;\n";
+  o += conv_crop_host(k);
   o += "  outShape[0] = N; outShape[1] = CO; for (int d = 0; d < nd; ++d) outShape[2 + d] = o[3 - nd + d];\n";
   o += bound_output_dims(k);
   o += "  if (t == nullptr) return true;\n";
@@ -341,6 +380,10 @@ std::string conv_epilogue(const Kernel& k) {
   for (const ConvEpi& e : cs.epi) {
     if (e.op == "relu") {
       line("    AscendC::Relu(acc, acc, cnt);   // relu");
+    } else if (e.op == "silu") {   // x * sigmoid(x)
+      line("    AscendC::Sigmoid(conv.Scratch(), acc, conv.MathTmp(), static_cast<uint32_t>(cnt));   // silu");
+      line("    AscendC::PipeBarrier<PIPE_V>();");
+      line("    AscendC::Mul(acc, acc, conv.Scratch(), cnt);   // x * sigmoid(x)");
     } else if (e.op == "tanh" || e.op == "sigmoid") {
       line(fmt::format("    AscendC::{}(conv.Scratch(), acc, conv.MathTmp(), static_cast<uint32_t>(cnt));   // {}",
                        e.op == "tanh" ? "Tanh" : "Sigmoid", e.op));
@@ -363,10 +406,18 @@ std::string conv_json(const Kernel& k) { return conv_json_text(k); }
 std::string print_conv(const Kernel& k) {
   const ConvSpec& cs = *k.conv;
   auto arg = [&](const ConvArg& a) {
-    return a.attr < 0 ? std::to_string(a.value) : k.attrs[a.attr].name + (a.div > 1 ? "/" + std::to_string(a.div) : "");
+    return a.attr < 0 ? std::to_string(a.value)
+                      : k.attrs[a.attr].name + (a.div > 1 ? "/" + std::to_string(a.div) : "") +
+                            (a.add > 0 ? "+" + std::to_string(a.add) : a.add < 0 ? std::to_string(a.add) : "");
   };
   std::string epi;
   for (const ConvEpi& e : cs.epi) epi += " " + e.op + (e.scalar.empty() ? "" : "(" + e.scalar + ")");
+  std::string crop;
+  for (size_t d = 0; d < cs.crop.size(); ++d)
+    if (cs.crop[d].set)
+      crop += fmt::format(" dim {}: :{}", d,
+                          cs.crop[d].tensor >= 0 ? k.tensors[cs.crop[d].tensor].dims[cs.crop[d].dim].name : arg(cs.crop[d].arg));
+  if (!crop.empty()) epi += "\n  crop:" + crop;
   return fmt::format("conv {}: {} {}-D{}, {} * {} -> {}, stride {} padding {} dilation {}{}{}\n  epilogue:{}\n", k.name,
                      cs.mode, cs.nd, cs.cube ? " on the cube (im2col, a GEMM per batch)" : " on the vector cores",
                      k.tensors[cs.x].name, k.tensors[cs.w].name, k.tensors[cs.y].name, arg(cs.stride),

@@ -815,7 +815,7 @@ Node Parser::parse_postfix() {
       }
       n = parse_call(std::move(n));
     } else {
-      if (!is_name) {
+      if (!is_name && n.e->kind != ExprKind::Call) {   // a call's result is cropped: conv(...)[:, :, :l]
         fail(cur().range, "only a tensor parameter can be indexed", "index a tensor by name, e.g. x[t]");
         return {};
       }
@@ -926,14 +926,28 @@ Node Parser::parse_subscript(Node base) {
     fail(cur().range, "expected an index, found ']'", "index with a tile variable or ':', e.g. x[r, :]");
     return {};
   }
-  const char* range_hint = "a subscript takes ':' (the whole axis) or an index; ranges like a:b are not supported";
+  const char* range_hint =
+      "a subscript takes ':' (the whole axis), ':n' (its first n elements) or an index; ranges like a:b are not supported";
   while (true) {
     if (at(Tok::Colon)) {
-      kids.push_back(make(ExprKind::Slice, cur().range, ":", {}));
+      const Range colon = cur().range;
       take();
-      if (!at(Tok::Comma) && !at(Tok::RBracket)) {
-        fail_expected("',' or ']' after ':'", at(Tok::End) || at(Tok::Newline) ? "" : range_hint);
+      if (at(Tok::Comma) || at(Tok::RBracket)) {
+        kids.push_back(make(ExprKind::Slice, colon, ":", {}));
+      } else if (at(Tok::End) || at(Tok::Newline)) {
+        fail_expected("',' or ']' after ':'", "");
         return {};
+      } else {   // :END, the first END elements
+        Node end = parse_expr();
+        if (!end) return {};
+        Range r{colon.begin, end.e->range.end};
+        std::vector<Node> one;
+        one.push_back(std::move(end));
+        kids.push_back(make(ExprKind::SliceTo, r, ":", std::move(one)));
+        if (at(Tok::Colon)) {
+          fail(cur().range, "a step in a subscript (a:b:c) is not supported", range_hint);
+          return {};
+        }
       }
     } else {
       Node index = parse_expr();

@@ -1239,11 +1239,18 @@ class Checker {
       case ExprKind::Binary: return binary(e);
       case ExprKind::Call: return call(e);
       case ExprKind::Subscript:
+        if (!e.args.empty() && e.args[0]->kind == ExprKind::Call) {
+          d_.error(e.range, "a tile value is not indexed",
+                   "only a convolution's output is cropped: store(y, conv(x, w, padding=k - 1)[:, :, :l])");
+          return {};
+        }
         d_.error(e.range, "a tensor is read with load(): load(" + print_expr(e) + ")");
         return {};
       case ExprKind::Slice:
+      case ExprKind::SliceTo:
       case ExprKind::Tuple:
-        d_.error(e.range, "unexpected " + std::string(e.kind == ExprKind::Slice ? "':'" : "tuple") + " here");
+        d_.error(e.range, "unexpected " + std::string(e.kind == ExprKind::Tuple ? "tuple" : "'" + print_expr(e) + "'") +
+                              " here");
         return {};
     }
     return {};

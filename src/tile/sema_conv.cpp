@@ -133,13 +133,19 @@ class ConvChecker {
   // A geometry argument: an integer, an i32 (or list) attr, or `attr / integer` (integer division: k / 2).
   void geom_arg(const Expr& e, const std::string& what, ConvArg& out) {
     const Expr* base = &e;
-    if (e.kind == ExprKind::Binary && e.text == "/" && e.args.size() == 2 && e.args[1]->kind == ExprKind::Number &&
-        e.args[1]->is_int && e.args[1]->number > 0) {
-      out.div = static_cast<int64_t>(e.args[1]->number);
-      base = e.args[0].get();
+    auto int_literal = [](const Expr& x) { return x.kind == ExprKind::Number && x.is_int && x.number >= 0; };
+    if (base->kind == ExprKind::Binary && (base->text == "+" || base->text == "-") && base->args.size() == 2 &&
+        int_literal(*base->args[1])) {   // kernel_size - 1
+      out.add = static_cast<int64_t>(base->args[1]->number) * (base->text == "-" ? -1 : 1);
+      base = base->args[0].get();
     }
-    if (base->kind == ExprKind::Number && base->is_int && base->number >= 0) {
-      out.attr = -1, out.value = static_cast<int64_t>(base->number) / out.div, out.div = 1;
+    if (base->kind == ExprKind::Binary && base->text == "/" && base->args.size() == 2 && int_literal(*base->args[1]) &&
+        base->args[1]->number > 0) {
+      out.div = static_cast<int64_t>(base->args[1]->number);
+      base = base->args[0].get();
+    }
+    if (int_literal(*base) && static_cast<int64_t>(base->number) / out.div + out.add >= 0) {
+      out.attr = -1, out.value = static_cast<int64_t>(base->number) / out.div + out.add, out.div = 1, out.add = 0;
       return;
     }
     const int a = base->kind == ExprKind::Name ? attr_index(k_, base->text) : -1;
@@ -150,7 +156,7 @@ class ConvChecker {
     std::vector<std::string> names;
     for (const AttrArg& at : k_.attrs) names.push_back(at.name);
     const std::string c = base->kind == ExprKind::Name ? closest(base->text, names) : "";
-    d_.error(e.range, what + "= is an integer, an i32 attr, a list attr i32[N] or attr / integer",
+    d_.error(e.range, what + "= is an integer, an i32 attr, a list attr i32[N], attr / integer or attr - integer",
              !c.empty() && a < 0 ? "did you mean '" + c + "'?"
                                  : what + "=" + what + " with " + what + ": i32 = 1 (or i32[2] = (1, 1)) in the header");
   }
@@ -238,8 +244,64 @@ class ConvChecker {
     return false;
   }
 
+  // conv(...)[:, :, :l]: the first l output positions along a spatial dim (`:` keeps one whole); the batch and the
+  // channels are kept whole. One crop per program, on the conv or anywhere in its epilogue (the steps are elementwise).
+  void crop(const Expr& e) {
+    const std::string form = "conv(...)[:, :, :l] (':' keeps a dim, ':l' its first l positions)";
+    if (!cs_.crop.empty()) {
+      d_.error(e.range, "the conv's output is cropped twice", "crop it once: " + form);
+      return;
+    }
+    const size_t rank = e.args.size() - 1;
+    if (cs_.x < 0) return;   // the conv's error is reported
+    if (rank != k_.tensors[cs_.x].dims.size() || rank < 3) {
+      d_.error(e.range, fmt::format("a crop indexes every dim of the conv's output: batch, channels and {} spatial "
+                                    "dim(s), {} in all", k_.tensors[cs_.x].dims.size() - 2, k_.tensors[cs_.x].dims.size()),
+               form);
+      return;
+    }
+    for (size_t i = 1; i <= 2; ++i)
+      if (e.args[i]->kind != ExprKind::Slice)
+        d_.error(e.args[i]->range, "the batch and the channels are kept whole: ':'", form);
+    std::vector<ConvCrop> crops(rank - 2);
+    for (size_t i = 3; i <= rank; ++i) {
+      const Expr& ix = *e.args[i];
+      if (ix.kind == ExprKind::Slice) continue;
+      if (ix.kind != ExprKind::SliceTo) {
+        d_.error(ix.range, "a spatial dim of the conv's output is kept whole (':') or cropped to its start (':l')", form);
+        continue;
+      }
+      ConvCrop& c = crops[i - 3];
+      c.set = true;
+      const Expr& end = *ix.args[0];
+      if (end.kind == ExprKind::Name)   // an input's dim: x: T[n, c, l] for [..., :l]
+        for (size_t ti = 0; ti < k_.tensors.size() && c.tensor < 0; ++ti) {
+          const TensorArg& t = k_.tensors[ti];
+          if (t.output || t.optional) continue;
+          for (size_t j = 0; j < t.dims.size(); ++j)
+            if (!t.dims[j].star && t.dims[j].name == end.text) {
+              c.tensor = static_cast<int>(ti), c.dim = static_cast<int>(j);
+              break;
+            }
+        }
+      if (c.tensor >= 0) continue;
+      const bool attr = end.kind == ExprKind::Name && attr_index(k_, end.text) >= 0 &&
+                        k_.attrs[attr_index(k_, end.text)].type == DType::I32;
+      if (attr || (end.kind == ExprKind::Number && end.is_int && end.number >= 1)) geom_arg(end, "crop", c.arg);
+      else
+        d_.error(end.range, "'" + print_expr(end) + "' is not a dim of an input, an i32 attr or a positive integer",
+                 "crop to an input's length: conv(x, w, padding=k - 1)[:, :, :l] with x: T[n, c, l]");
+    }
+    cs_.crop = crops;
+  }
+
   // The stored expression: element-wise steps around the conv, collected innermost first.
   void epilogue(const Expr& e) {
+    if (e.kind == ExprKind::Subscript && !e.args.empty() && e.args[0]->kind == ExprKind::Call && holds_conv(*e.args[0])) {
+      epilogue(*e.args[0]);   // the conv first: the crop indexes its rank
+      crop(e);
+      return;
+    }
     if (e.kind == ExprKind::Call && (e.text == "conv" || e.text == "conv_transpose")) {
       conv_call(e);
       return;
@@ -259,7 +321,8 @@ class ConvChecker {
       cs_.mode = "pool";
       return;
     }
-    if (e.kind == ExprKind::Call && (e.text == "relu" || e.text == "tanh" || e.text == "sigmoid") && e.args.size() == 1) {
+    if (e.kind == ExprKind::Call && (e.text == "relu" || e.text == "tanh" || e.text == "sigmoid" || e.text == "silu") &&
+        e.args.size() == 1) {
       epilogue(*e.args[0]);
       cs_.epi.push_back({e.text, ""});
       return;
@@ -287,7 +350,7 @@ class ConvChecker {
       return;
     }
     d_.error(e.range, "'" + print_expr(e) + "' is not a step of a convolution's epilogue",
-             "the conv's result may pass through relu, tanh, sigmoid, '* s', '+ s', '- s' and '+ b' (b: T[co, 1, 1])");
+             "the conv's result may pass through relu, tanh, sigmoid, silu, '* s', '+ s', '- s' and '+ b' (b: T[co, 1, 1])");
   }
 
   const Program& p_;

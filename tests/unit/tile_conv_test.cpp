@@ -173,5 +173,38 @@ TEST(TileConv, AnOutputDimNamedAfterAnInputDimIsCheckedByTheHost) {
   const std::string& free_host = free.r.files.at("op_host/k_custom.cpp");
   EXPECT_FALSE(contains(free_host, "outShape[2] != ")) << free_host;
 }
+
+// conv(...)[:, :, :l]: the output keeps the first l positions (a causal conv), the crop's end an input's dim, an attr
+// or a number; padding=kernel_size - 1 (attr - integer); silu in the epilogue. The host applies the crop after the
+// geometry and refuses one longer than the conv's output.
+TEST(TileConv, ACropKeepsTheFirstPositionsOfTheOutput) {
+  auto c = compile("kernel k(x: T[n, c, l], weight: T[c, 1, kk], kernel_size: i32 = 4) -> (y: T[n, c, l]):\n"
+                   "    dtype T in (f32, f16)\n"
+                   "    store(y, silu(conv(x, weight, padding=kernel_size - 1, groups=c)[:, :, :l]))\n");
+  ASSERT_TRUE(c.ok) << c.diags;
+  const std::string& host = c.r.files.at("op_host/k_custom.cpp");
+  EXPECT_TRUE(contains(host, "pa[d] = (v ? *v : 4) - 1; }   // kernel_size")) << host;
+  EXPECT_TRUE(contains(host, "const int64_t end = ShapeOf(ctx->GetInputShape(0)).GetDim(2);")) << host;
+  EXPECT_TRUE(contains(host, "t.tile:1: the crop keeps %lld positions of spatial dim 0 ('l', dim 2 of x), but the "
+                             "convolution computes %lld there")) << host;
+  EXPECT_TRUE(contains(host, "o[2] = end;")) << host;
+  const std::string& kernel = c.r.files.at("op_kernel/k_custom.cpp");
+  EXPECT_TRUE(contains(kernel, "AscendC::Mul(acc, acc, conv.Scratch(), cnt);   // x * sigmoid(x)")) << kernel;
+  // a crop by a number, an attr; in the middle of the epilogue
+  EXPECT_TRUE(compile(prog("relu(conv(x, weight, padding=1)[:, :, :5, :w]) * scale")).ok);
+  EXPECT_TRUE(compile(prog("conv(x, weight, padding=1)[:, :, :padding, :]")).ok);
+}
+
+TEST(TileConv, CropMisuses) {
+  expect_error(prog("conv(x, weight)[:5, :, :, :]"), "4:30", "the batch and the channels are kept whole: ':'", ":l]");
+  expect_error(prog("conv(x, weight)[:, :, 2, :]"), "4:36", "is kept whole (':') or cropped to its start (':l')", "");
+  expect_error(prog("conv(x, weight)[:, :, :]"), "4:14", "a crop indexes every dim of the conv's output: batch, channels and 2 spatial dim(s), 4 in all", "");
+  expect_error(prog("conv(x, weight)[:, :, :scale, :]"), "4:37", "'scale' is not a dim of an input, an i32 attr",
+               "crop to an input's length");
+  expect_error(prog("relu(conv(x, weight)[:, :, :h, :])[:, :, :h, :]"), "4:14", "the conv's output is cropped twice", "");
+  // a tile is not indexed outside a convolution program
+  expect_error("kernel k(x: f32[*n]) -> (y: f32[*n]):\n    for t in tiles(n):\n        store(y[t], exp(load(x[t]))[:3])\n",
+               "3:21", "a tile value is not indexed", "only a convolution's output is cropped");
+}
 }  // namespace
 }  // namespace kgen::tile

@@ -570,7 +570,7 @@ TEST(TileDiagnostics, Expressions) {
   expect_diags({
       {K + "    v = a < b < c\n", "2:15: comparisons cannot be chained | combine them with 'and': a < b and b < c"},
       {K + "    v = f(x)(y)\n", "2:13: only a function name can be called | call a function by name, e.g. exp(x)"},
-      {K + "    v = f(x)[0]\n", "2:13: only a tensor parameter can be indexed | index a tensor by name, e.g. x[t]"},
+      {K + "    v = (x + 1)[0]\n", "2:16: only a tensor parameter can be indexed | index a tensor by name, e.g. x[t]"},
       {K + "    v = )\n", "2:9: expected an expression, found ')'"},
       {K + "    v = +x\n", "2:9: expected an expression, found '+' | there is no unary '+': drop it"},
       {K + "    v = [1]\n",
@@ -587,12 +587,12 @@ TEST(TileDiagnostics, Expressions) {
       {K + "    v = f(x\n    w = 1\n",  // the lexer joined the lines: the error is on the next one
        "3:5: expected ',' or ')' in the call to 'f', found 'w' | close the '(' at 2:10"},
       {K + "    v = x[]\n", "2:11: expected an index, found ']' | index with a tile variable or ':', e.g. x[r, :]"},
-      {K + "    v = x[:1]\n",
-       "2:12: expected ',' or ']' after ':', found '1' | a subscript takes ':' (the whole axis) or an index; ranges "
-       "like a:b are not supported"},
+      {K + "    v = x[:1:2]\n",
+       "2:13: a step in a subscript (a:b:c) is not supported | a subscript takes ':' (the whole axis), ':n' (its first "
+       "n elements) or an index; ranges like a:b are not supported"},
       {K + "    v = x[0:1]\n",
-       "2:12: ranges are not supported in a subscript | a subscript takes ':' (the whole axis) or an index; ranges "
-       "like a:b are not supported"},
+       "2:12: ranges are not supported in a subscript | a subscript takes ':' (the whole axis), ':n' (its first n "
+       "elements) or an index; ranges like a:b are not supported"},
       {K + "    v = x[0 1]\n", "2:13: expected ',' or ']' in the subscript, found '1'"},
       {K + "    v = x[0\n    pass\n",
        "2:12: expected ',' or ']' in the subscript, found end of line | close the '[' at 2:10"},
