@@ -215,6 +215,7 @@ void vec_cast(DType dt_dst, DType dt_src, const LocalRef& dst, const LocalRef& s
   vec_operand(src, api, loc);
   issue(kV);
   uint32_t es = dtype_size(dt_src), ed = dtype_size(dt_dst);
+  LaneWise lanes;   // a lane read from never-written UB is garbage, not a fault (core.h LaneScope)
   const uint8_t* ps = touch_count(src, count, es, false, api, loc);
   uint8_t* pd = touch_count(dst, count, ed, true, api, loc);
   bool overlap = dst.pos == src.pos && static_cast<uint64_t>(dst.addr) < src.addr + count * es &&

@@ -94,9 +94,10 @@ void compare_count(DType dt_dst, DType dt, const rt::LocalRef& dst, const rt::Lo
   check_count_align(api, dt, count, loc);
   issue(kV);
   uint32_t es = dtype_size(dt);
+  LaneWise lanes;   // garbage lanes compare to garbage bits, not a fault (core.h LaneScope)
   const uint8_t* pa = touch_count(src0, count, es, false, api, loc);
   const uint8_t* pb = src1 ? touch_count(*src1, count, es, false, api, loc) : nullptr;
-  uint8_t* pd = touch_count(dst, count / 8, 1, true, api, loc);
+  uint8_t* pd = touch_count(dst, count / 8, 1, true, api, loc, true);
   if (computes(dt)) dispatch(dt, api, loc, [&](auto tag) {   // timing.h: no float values in a timing-only run
     using T = typename decltype(tag)::type;
     const T* a = reinterpret_cast<const T*>(pa);
@@ -232,7 +233,10 @@ void vec_select(DType dt, DType dt_mask, const LocalRef& dst, const LocalRef& se
   uint64_t R = 256 / es;
   bool reuse = mode == AscendC::SELMODE::VSEL_CMPMASK_SPR;   // mode 0: the first R bits serve every repeat
   uint64_t sel_bits = reuse ? (count < R ? count : R) : count;
-  const uint8_t* ps = touch_count(sel, (sel_bits + 7) / 8, 1, false, api, loc);
+  LaneWise lanes;   // garbage lanes select garbage, not a fault (core.h LaneScope)
+  // a mask whose first R bits serve every repeat (mode 0) maps no bit to its own lane: read strictly
+  const uint8_t* ps = reuse ? touch(sel, 0, (sel_bits + 7) / 8, false, kV, api, loc)
+                            : touch_count(sel, (sel_bits + 7) / 8, 1, false, api, loc, true);
   const uint8_t* pa = touch_count(src0, count, es, false, api, loc);
   const uint8_t* pb = src1 ? touch_count(*src1, count, es, false, api, loc) : nullptr;
   uint8_t* pd = touch_count(dst, count, es, true, api, loc);

@@ -36,12 +36,34 @@ inline void join(VClock& a, const VClock& b) {
 // kernel that moves whole tiles keeps a handful of runs per memory and every check is O(runs touched).
 struct Seg {
   uint32_t end;                  // exclusive; a run starts where the previous one ends
-  uint8_t init;                  // 1 when every byte of the run was written
+  uint8_t init;                  // 1 when every byte of the run was written (with defined values)
   uint8_t w_pipe;
   uint32_t w_clock;              // 0: never written
   uint32_t w_line;
   const char* w_api;
   uint32_t r_clock[kPipeCount];
+  // A run a count-form instruction wrote from lanes nothing wrote (init 0, w_api set): where that garbage entered,
+  // the first instruction that read never-written bytes (LaneScope below).
+  const char* p_file;
+  uint32_t p_line;
+  const char* p_api;
+};
+
+// A count-form vector instruction works lane by lane: a lane it reads from UB bytes nothing wrote holds garbage on the
+// chip, not a fault, so the lanes it writes from them are marked unwritten ("poisoned") instead of failing there
+// (elementwise.h LaneWise). The error comes where such bytes are used otherwise: copied to GM, read by the scalar
+// unit or by an instruction that mixes lanes (a reduction, a gather, a repeat-form call), naming where the garbage
+// entered. The lanes of one instruction are numbered from 0 in each operand.
+struct LaneScope {
+  bool active = false;           // inside one count-form instruction
+  bool operand = false;          // inside touch_count of one of its operands
+  uint32_t base = 0;             // the operand's first byte
+  uint32_t unit = 4;             // bytes per lane group ...
+  uint32_t lanes = 1;            // ... of this many lanes (8 for a mask of bits)
+  std::vector<std::pair<uint64_t, uint64_t>> poisoned;   // lanes [a, b) read from never-written bytes
+  const char* p_file = nullptr;  // where the garbage entered (the first such read)
+  uint32_t p_line = 0;
+  const char* p_api = nullptr;
 };
 
 struct Pool {
@@ -148,6 +170,7 @@ struct Core {
   // An MTE3 store whose GM bytes land in an allocation's rounding (gm.h gm_set_granule) and in no tensor: the
   // UB bytes it reads there may be uninitialised, as on the chip, where they only fill the padding.
   bool store_to_padding = false;
+  LaneScope lanes;
 };
 
 // The core that runs now; fails (category "param") when no kernel is running.
@@ -158,6 +181,10 @@ extern bool g_trace_on;
 
 // ---- diagnostics ----
 [[noreturn]] void fail(const char* category, const char* api, const Loc& loc, const std::string& msg);
+// The same at a file and line other than the call's (where poisoned lanes came from).
+[[noreturn]] void fail_at(const char* category, const char* api, const char* file, uint32_t line, const std::string& msg);
+// Marks UB bytes [addr, addr + bytes) of memory m unwritten, their garbage having entered at (file, line, api).
+void poison(Mem m, uint32_t addr, uint64_t bytes, const char* file, uint32_t line, const char* api);
 // The one-line form of every emulator error: `error[CATEGORY] FILE:LINE block B API: message` (block < 0: host).
 std::string error_line(const char* category, const char* file, uint32_t line, int32_t block, const char* api,
                        const std::string& msg);

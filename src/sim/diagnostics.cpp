@@ -25,6 +25,10 @@ void fail(const char* category, const char* api, const Loc& loc, const std::stri
   Core* c = cur_or_null();
   throw SimError{error_line(category, loc.file_name(), loc.line(), c ? c->block : -1, api, msg)};
 }
+void fail_at(const char* category, const char* api, const char* file, uint32_t line, const std::string& msg) {
+  Core* c = cur_or_null();
+  throw SimError{error_line(category, file, line, c ? c->block : -1, api, msg)};
+}
 }  // namespace kgen::sim
 
 namespace kgen::rt {

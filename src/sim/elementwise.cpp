@@ -109,8 +109,41 @@ void touch_walk(const rt::LocalRef& t, const RepeatWalk& w, uint32_t blk_stride,
   flush();
 }
 
-uint8_t* touch_count(const rt::LocalRef& t, uint64_t count, uint32_t elem, bool write, const char* api, const Loc& loc) {
-  return touch(t, 0, count * elem, write, kV, api, loc);
+uint8_t* touch_count(const rt::LocalRef& t, uint64_t count, uint32_t elem, bool write, const char* api, const Loc& loc,
+                     bool bits) {
+  Core& c = cur();
+  LaneScope& ls = c.lanes;
+  if (!ls.active) return touch(t, 0, count * elem, write, kV, api, loc);
+  ls.base = t.addr;
+  ls.unit = bits ? 1 : elem;
+  ls.lanes = bits ? 8 : 1;
+  if (!write) {
+    ls.operand = true;
+    uint8_t* p = touch(t, 0, count * elem, false, kV, api, loc);
+    ls.operand = false;
+    return p;
+  }
+  uint8_t* p = touch(t, 0, count * elem, true, kV, api, loc);
+  // the lanes written from garbage: whole lanes of a value operand; a mask's bytes whose 8 lanes all are
+  if (!ls.poisoned.empty()) {
+    const Mem m = mem_of(t.pos, *c.soc);
+    const uint64_t total = count * elem;
+    for (const auto& [a, b] : ls.poisoned) {
+      uint64_t from = bits ? (a + 7) / 8 : a * elem, to = bits ? b / 8 : b * elem;
+      to = std::min(to, total);
+      if (from < to) poison(m, t.addr + static_cast<uint32_t>(from), to - from, ls.p_file, ls.p_line, ls.p_api);
+    }
+  }
+  return p;
+}
+
+LaneWise::LaneWise() {
+  LaneScope& ls = cur().lanes;
+  ls = LaneScope{};
+  ls.active = true;
+}
+LaneWise::~LaneWise() {
+  if (Core* c = cur_or_null()) c->lanes = LaneScope{};
 }
 
 void trace_vec(const char* api, DType dt, uint64_t elems, uint32_t repeats, const rt::LocalRef* dst,

@@ -70,8 +70,21 @@ RepeatWalk make_walk(const rt::MaskArg& m, uint32_t repeat, DType dt, const char
 // Declares the accesses of one operand of a repeat-form call: for each repeat and block, the enabled lanes.
 void touch_walk(const rt::LocalRef& t, const RepeatWalk& w, uint32_t blk_stride, uint32_t rep_stride, bool write,
                 const char* api, const Loc& loc, uint32_t elem_override = 0);
-// Same for a count-form operand of `count` elements of `elem` bytes.
-uint8_t* touch_count(const rt::LocalRef& t, uint64_t count, uint32_t elem, bool write, const char* api, const Loc& loc);
+// Same for a count-form operand of `count` elements of `elem` bytes. Inside a LaneWise instruction a read of
+// never-written bytes poisons the lanes instead of failing, and the write marks the destination's lanes from them
+// unwritten; `bits`: the operand is a mask, one bit per lane (count and elem in bytes).
+uint8_t* touch_count(const rt::LocalRef& t, uint64_t count, uint32_t elem, bool write, const char* api, const Loc& loc,
+                     bool bits = false);
+
+// One count-form instruction whose lanes are independent (elementwise, casts, comparisons, selects): the scope of
+// core.h LaneScope, from its first operand to its write.
+class LaneWise {
+ public:
+  LaneWise();
+  ~LaneWise();
+  LaneWise(const LaneWise&) = delete;
+  LaneWise& operator=(const LaneWise&) = delete;
+};
 
 // Byte offset of element e of block j in repeat r.
 inline uint64_t walk_offset(uint32_t r, uint32_t j, uint32_t e, uint32_t blk_stride, uint32_t rep_stride, uint32_t elem) {

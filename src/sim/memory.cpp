@@ -39,6 +39,7 @@ size_t boundary(Pool& pool, uint32_t at) {
 bool same_history(const Seg& a, const Seg& b) {
   if (a.init != b.init || a.w_pipe != b.w_pipe || a.w_clock != b.w_clock || a.w_line != b.w_line || a.w_api != b.w_api)
     return false;
+  if (a.p_line != b.p_line || a.p_api != b.p_api || a.p_file != b.p_file) return false;
   for (int q = 0; q < kPipeCount; ++q)
     if (a.r_clock[q] != b.r_clock[q]) return false;
   return true;
@@ -63,13 +64,32 @@ void check_and_record(Core& c, Mem m, uint32_t addr, uint64_t bytes, bool write,
   size_t lo = boundary(pool, addr);
   if (pool.segs.size() > before) ++hi;
   const VClock& know = c.vc[p];
+  LaneScope& ls = c.lanes;
   for (size_t i = lo; i < hi; ++i) {
     const Seg& s = pool.segs[i];
     uint32_t start = i ? pool.segs[i - 1].end : 0;
-    if (!write && !s.init && !c.store_to_padding)
+    if (!write && !s.init && !c.store_to_padding && ls.operand) {
+      // a lane of a count-form instruction: garbage in, garbage out (its lanes are poisoned when it writes)
+      const uint64_t o0 = std::max<uint64_t>(start, addr) - ls.base, o1 = std::min<uint64_t>(s.end, addr + bytes) - ls.base;
+      ls.poisoned.push_back({o0 / ls.unit * ls.lanes, (o1 + ls.unit - 1) / ls.unit * ls.lanes});
+      if (!ls.p_api) {
+        const bool never = s.w_api == nullptr;   // never written here, or written from garbage earlier
+        ls.p_file = never ? loc.file_name() : s.p_file;
+        ls.p_line = never ? loc.line() : s.p_line;
+        ls.p_api = never ? api : s.p_api;
+      }
+    } else if (!write && !s.init && !c.store_to_padding && s.w_api && s.p_api) {
+      // lanes a count-form instruction computed from never-written bytes, now used where lanes matter
+      fail_at("uninit-read", s.p_api, s.p_file, s.p_line,
+              std::string("reads UB bytes nothing wrote (garbage on the chip), and the lanes computed from them reach ") +
+                  api + " at line " + std::to_string(loc.line()) + " (" + range_str(m, start, s.end - start) +
+                  ", last written by " + s.w_api + " at line " + std::to_string(s.w_line) +
+                  "); copy the data in, Duplicate a value, or keep the count to the data");
+    } else if (!write && !s.init && !c.store_to_padding) {
       fail("uninit-read", api, loc,
            std::string("reads ") + range_str(m, addr, bytes) + " but " + range_str(m, start, s.end - start) +
                " was never written (UB starts with garbage); copy data in, Duplicate a value, or shrink the count");
+    }
     // read-after-write / write-after-write: the last writer must be known to pipe p (always true for p itself)
     if (s.w_clock > know[s.w_pipe]) {
       Pipe w = static_cast<Pipe>(s.w_pipe);
@@ -102,11 +122,28 @@ void check_and_record(Core& c, Mem m, uint32_t addr, uint64_t bytes, bool write,
   w.w_clock = c.clock[p];
   w.w_line = loc.line();
   w.w_api = api;
+  w.p_file = nullptr, w.p_line = 0, w.p_api = nullptr;   // defined now (LaneWise may poison lanes of it next)
   pool.segs[lo] = w;
   pool.segs.erase(pool.segs.begin() + static_cast<long>(lo) + 1, pool.segs.begin() + static_cast<long>(hi));
   coalesce(pool, lo);
 }
 }  // namespace
+
+void poison(Mem m, uint32_t addr, uint64_t bytes, const char* file, uint32_t line, const char* api) {
+  if (bytes == 0) return;
+  Core& c = cur();
+  Pool& pool = c.pools[static_cast<int>(m)];
+  size_t hi = boundary(pool, static_cast<uint32_t>(addr + bytes));
+  size_t before = pool.segs.size();
+  size_t lo = boundary(pool, addr);
+  if (pool.segs.size() > before) ++hi;
+  for (size_t i = lo; i < hi; ++i) {
+    Seg& s = pool.segs[i];
+    s.init = 0;
+    s.p_file = file, s.p_line = line, s.p_api = api;
+  }
+  for (size_t i = hi; i-- > lo;) coalesce(pool, i < pool.segs.size() ? i : pool.segs.size() - 1);
+}
 
 Core& cur() {
   if (!g_core) fail("param", "kernel", Loc::current(), "AscendC API called outside a kernel launch (use ICPU_RUN_KF)");
@@ -119,7 +156,7 @@ void Pool::allocate(uint32_t bytes) {
   size = bytes;
   data.reset(new uint8_t[bytes]);
   std::memset(data.get(), 0xff, bytes);   // poison: NaN for floats, -1 for integers
-  segs.assign(1, Seg{bytes, 0, kS, 0, 0, nullptr, {}});
+  segs.assign(1, Seg{bytes, 0, kS, 0, 0, nullptr, {}, nullptr, 0, nullptr});
 }
 
 uint8_t* mem_base(Mem m) {

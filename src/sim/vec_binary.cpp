@@ -69,6 +69,7 @@ void vec_binary(VOp op, DType dt, const LocalRef& dst, const LocalRef& a, const 
   (void)pd;
   issue(kV);
   uint32_t es = dtype_size(dt);
+  LaneWise lanes;   // a lane read from never-written UB is garbage, not a fault (core.h LaneScope)
   const uint8_t* pa = touch_count(a, n, es, false, api, loc);
   const uint8_t* pb = touch_count(b, n, es, false, api, loc);
   if (reads_dst(op)) touch_count(dst, n, es, false, api, loc);

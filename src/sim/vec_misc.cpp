@@ -45,6 +45,7 @@ void vec_axpy(DType dt_dst, DType dt_src, const LocalRef& dst, const LocalRef& s
   uint64_t n = checked_count(static_cast<int64_t>(count), api, loc);
   issue(kV);
   uint32_t ed = dtype_size(dt_dst), es = dtype_size(dt_src);
+  LaneWise lanes;   // a lane read from never-written UB is garbage, not a fault (core.h LaneScope)
   const uint8_t* ps = touch_count(src, n, es, false, api, loc);
   touch_count(dst, n, ed, false, api, loc);
   uint8_t* pd = touch_count(dst, n, ed, true, api, loc);

@@ -110,6 +110,7 @@ void scalar_count(VOp op, DType dt, const rt::LocalRef& dst, const rt::LocalRef&
   check_shift(op, dt, s, api, loc);
   issue(kV);
   uint32_t es = dtype_size(dt);
+  LaneWise lanes;   // a lane read from never-written UB is garbage, not a fault (core.h LaneScope)
   const uint8_t* ps = touch_count(src, n, es, false, api, loc);
   uint8_t* pd = touch_count(dst, n, es, true, api, loc);
   if (computes(dt)) dispatch(dt, api, loc, [&](auto tag) {   // timing.h: no float values in a timing-only run

@@ -62,6 +62,7 @@ void vec_unary(VOp op, DType dt, const LocalRef& dst, const LocalRef& src, uint6
   uint64_t n = checked_count(static_cast<int64_t>(count), api, loc);
   issue(kV);
   uint32_t es = dtype_size(dt);
+  LaneWise lanes;   // a lane read from never-written UB is garbage, not a fault (core.h LaneScope)
   const uint8_t* ps = touch_count(src, n, es, false, api, loc);
   uint8_t* pd = touch_count(dst, n, es, true, api, loc);
   if (computes(dt)) dispatch(dt, api, loc, [&](auto tag) {   // timing.h: no float values in a timing-only run

@@ -308,7 +308,42 @@ TEST(CoreChecks, UninitRead) {
   EXPECT_SIM_ERROR(a.GetValue(3), "uninit-read", "GetValue");
   for (int i = 0; i < 8; ++i) a.SetValue(i, 1.0f);
   PipeBarrier<PIPE_ALL>();
-  EXPECT_SIM_ERROR(Add(a, a, a, 16), "uninit-read", "Add");   // elements 8..15 were never written
+  // a reduction mixes lanes: 8..15 were never written
+  EXPECT_SIM_ERROR(WholeReduceSum(a[32], a, 16, 1, 1, 1, 8), "uninit-read", "WholeReduceSum");
+}
+
+// A count-form elementwise instruction over lanes nothing wrote computes garbage there, as the chip does, without a
+// fault (a count rounded up to whole repeats past the data copied in); the error comes where those lanes are used:
+// copied to GM, read by the scalar unit or by an instruction that mixes lanes, reported at the instruction where the
+// garbage entered.
+TEST(CoreChecks, GarbageLanesFailWhereTheyAreUsed) {
+  TestCore tc;
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> tb;
+  pipe.InitBuffer(tb, 4096);
+  Gm<float> gm(64);
+  auto a = tb.Get<float>();
+  auto b = a[64];
+  auto m = a[128].ReinterpretCast<uint8_t>();
+  auto z = a[192];
+  for (int i = 0; i < 40; ++i) a.SetValue(i, static_cast<float>(i));
+  PipeBarrier<PIPE_ALL>();
+  const int line = __LINE__ + 1;
+  Adds(b, a, 1.0f, 64);                                                   // lanes 40..63 are garbage
+  CompareScalar(m, b, 20.0f, CMPMODE::LT, 64);                             // so are their mask bits
+  Select(z, m, b, 0.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE, 64);            // and their selections
+  PipeBarrier<PIPE_ALL>();
+  DataCopy(gm.tensor(), z, 40);                                            // the 40 lanes that hold data: fine
+  for (int i = 0; i < 40; ++i) EXPECT_EQ(gm[i], i + 1 < 20 ? i + 1.0f : 0.0f) << i;
+  // the garbage reaching GM fails, at the instruction where it entered
+  const std::string e = error_of([&] { DataCopy(gm.tensor(), z, 64); });
+  EXPECT_TRUE(IsError(e, "uninit-read", "Adds")) << e;
+  EXPECT_NE(e.find(":" + std::to_string(line) + " block"), std::string::npos) << e;
+  EXPECT_NE(e.find("reach DataCopy at line"), std::string::npos) << e;
+  EXPECT_NE(e.find("last written by Select"), std::string::npos) << e;
+  // so does the scalar unit's read of one
+  EXPECT_SIM_ERROR(z.GetValue(50), "uninit-read", "Adds");
+  EXPECT_EQ(z.GetValue(10), 11.0f);
 }
 
 // ---------------------------------------------------------------- race

@@ -422,5 +422,7 @@ TEST(VecSelect, Errors) {
   EXPECT_ERROR("dtype", Select(g, f, f, f, SELMODE::VSEL_TENSOR_TENSOR_MODE, 64));   // a float is no mask
   EXPECT_ERROR("dtype", Select(i32, sel, i32, i32, SELMODE::VSEL_TENSOR_TENSOR_MODE, 64));
   EXPECT_ERROR("param", Select(g, sel, f, f, SELMODE::VSEL_CMPMASK_SPR, static_cast<uint64_t>(65), 1, {1, 1, 1, 8, 8, 8}));
-  EXPECT_ERROR("uninit-read", Select(g, env.at<uint8_t>(2048, 32), f, f, SELMODE::VSEL_TENSOR_TENSOR_MODE, 64));
+  // a mask nothing wrote selects garbage lanes (no fault, as on the chip), which fail where they are used
+  Select(g, env.at<uint8_t>(2048, 32), f, f, SELMODE::VSEL_TENSOR_TENSOR_MODE, 64);
+  EXPECT_ERROR("uninit-read", g.GetValue(0));
 }

@@ -215,7 +215,9 @@ TEST(VecUnary, Errors) {
   {
     Env env;
     auto a = env.at<float>(0, 64), d = env.at<float>(256, 64);
-    EXPECT_ERROR("uninit-read", Exp(d, a, 64));
+    Exp(d, a, 64);                                               // count form: garbage in, garbage out (LaneScope)
+    EXPECT_ERROR("uninit-read", d.GetValue(0));                  // until something uses it
+    EXPECT_ERROR("uninit-read", Exp(d, a, 64, 1, {1, 1, 8, 8}));   // the repeat form fails where it reads
   }
   {
     Env env;
