@@ -248,9 +248,13 @@ class EpiLowering {
       return emit(op, false, e);
     }
     if (f == "tril" || f == "triu") return triangle(e);
+    static const std::vector<std::string> fns = {"min",  "max",  "clamp", "relu",      "sigmoid", "tanh", "exp",
+                                                 "abs",  "gelu", "gelu_tanh", "silu", "tril",    "triu", "load"};
+    const std::string c = closest(f, fns);
     d_.error(e.range, "'" + f + "' is not an epilogue function",
-             "the epilogue has + - * /, min, max, clamp, relu, sigmoid, tanh, exp, abs, gelu, gelu_tanh, silu, tril, triu, "
-             "load");
+             (c.empty() ? std::string() : "did you mean '" + c + "'? ") +
+                 "the epilogue has + - * /, min, max, clamp, relu, sigmoid, tanh, exp, abs, gelu, gelu_tanh, silu, tril, "
+                 "triu, load");
     return {};
   }
 

@@ -54,6 +54,8 @@ TEST(TileCubeEpi, Diagnostics) {
   };
   const std::vector<Misuse> cases = {
       {linear("        store(y[blk], foo(acc))\n"), "'foo' is not an epilogue function", "t.tile:7:23", "relu, sigmoid"},
+      {linear("        store(y[blk], gelux(acc))\n"), "'gelux' is not an epilogue function", "t.tile:7:23",
+       "did you mean 'gelu'? the epilogue has"},
       {linear("        store(y[blk], acc + bais)\n"), "'bais' is not a value of the epilogue", "t.tile:7:29", ""},
       {linear("        store(y[blk], load(bias[blk]))\n"), "the store writes a [n] row, not a block", "t.tile:7:23",
        "store a value computed from the accumulator"},
