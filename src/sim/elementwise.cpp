@@ -114,10 +114,10 @@ uint8_t* touch_count(const rt::LocalRef& t, uint64_t count, uint32_t elem, bool 
   Core& c = cur();
   LaneScope& ls = c.lanes;
   if (!ls.active) return touch(t, 0, count * elem, write, kV, api, loc);
-  ls.base = t.addr;
-  ls.unit = bits ? 1 : elem;
-  ls.lanes = bits ? 8 : 1;
-  if (!write) {
+  if (!write) {   // check_and_record numbers the lanes it finds never written from the operand's base
+    ls.base = t.addr;
+    ls.unit = bits ? 1 : elem;
+    ls.lanes = bits ? 8 : 1;
     ls.operand = true;
     uint8_t* p = touch(t, 0, count * elem, false, kV, api, loc);
     ls.operand = false;

@@ -36,6 +36,15 @@ size_t boundary(Pool& pool, uint32_t at) {
   return i + 1;
 }
 
+// The runs [lo, hi) that cover exactly [addr, addr + bytes), splitting the runs at its ends.
+std::pair<size_t, size_t> runs_of(Pool& pool, uint32_t addr, uint64_t bytes) {
+  size_t hi = boundary(pool, static_cast<uint32_t>(addr + bytes));
+  size_t before = pool.segs.size();
+  size_t lo = boundary(pool, addr);
+  if (pool.segs.size() > before) ++hi;
+  return {lo, hi};
+}
+
 bool same_history(const Seg& a, const Seg& b) {
   if (a.init != b.init || a.w_pipe != b.w_pipe || a.w_clock != b.w_clock || a.w_line != b.w_line || a.w_api != b.w_api)
     return false;
@@ -59,36 +68,37 @@ void coalesce(Pool& pool, size_t i) {
 
 void check_and_record(Core& c, Mem m, uint32_t addr, uint64_t bytes, bool write, Pipe p, const char* api, const Loc& loc) {
   Pool& pool = c.pools[static_cast<int>(m)];
-  size_t hi = boundary(pool, static_cast<uint32_t>(addr + bytes));
-  size_t before = pool.segs.size();
-  size_t lo = boundary(pool, addr);
-  if (pool.segs.size() > before) ++hi;
+  auto [lo, hi] = runs_of(pool, addr, bytes);
   const VClock& know = c.vc[p];
   LaneScope& ls = c.lanes;
   for (size_t i = lo; i < hi; ++i) {
     const Seg& s = pool.segs[i];
     uint32_t start = i ? pool.segs[i - 1].end : 0;
-    if (!write && !s.init && !c.store_to_padding && ls.operand) {
-      // a lane of a count-form instruction: garbage in, garbage out (its lanes are poisoned when it writes)
-      const uint64_t o0 = std::max<uint64_t>(start, addr) - ls.base, o1 = std::min<uint64_t>(s.end, addr + bytes) - ls.base;
-      ls.poisoned.push_back({o0 / ls.unit * ls.lanes, (o1 + ls.unit - 1) / ls.unit * ls.lanes});
-      if (!ls.p_api) {
-        const bool never = s.w_api == nullptr;   // never written here, or written from garbage earlier
-        ls.p_file = never ? loc.file_name() : s.p_file;
-        ls.p_line = never ? loc.line() : s.p_line;
-        ls.p_api = never ? api : s.p_api;
+    if (!write && !s.init && !c.store_to_padding) {
+      const bool never = s.w_api == nullptr;   // never written, or written from garbage lanes (poison)
+      if (ls.operand) {
+        // a lane of a count-form instruction: garbage in, garbage out (its lanes are poisoned when it writes)
+        const uint64_t o0 = std::max<uint64_t>(start, addr) - ls.base,
+                       o1 = std::min<uint64_t>(s.end, addr + bytes) - ls.base;
+        ls.poisoned.push_back({o0 / ls.unit * ls.lanes, (o1 + ls.unit - 1) / ls.unit * ls.lanes});
+        if (!ls.p_api) {
+          ls.p_file = never ? loc.file_name() : s.p_file;
+          ls.p_line = never ? loc.line() : s.p_line;
+          ls.p_api = never ? api : s.p_api;
+        }
+      } else if (!never) {
+        // lanes a count-form instruction computed from never-written bytes, now used where lanes matter
+        fail_at("uninit-read", s.p_api, s.p_file, s.p_line,
+                std::string("reads UB bytes nothing wrote (garbage on the chip), and the lanes computed from them "
+                            "reach ") +
+                    api + " at line " + std::to_string(loc.line()) + " (" + range_str(m, start, s.end - start) +
+                    ", last written by " + s.w_api + " at line " + std::to_string(s.w_line) +
+                    "); copy the data in, Duplicate a value, or keep the count to the data");
+      } else {
+        fail("uninit-read", api, loc,
+             std::string("reads ") + range_str(m, addr, bytes) + " but " + range_str(m, start, s.end - start) +
+                 " was never written (UB starts with garbage); copy data in, Duplicate a value, or shrink the count");
       }
-    } else if (!write && !s.init && !c.store_to_padding && s.w_api && s.p_api) {
-      // lanes a count-form instruction computed from never-written bytes, now used where lanes matter
-      fail_at("uninit-read", s.p_api, s.p_file, s.p_line,
-              std::string("reads UB bytes nothing wrote (garbage on the chip), and the lanes computed from them reach ") +
-                  api + " at line " + std::to_string(loc.line()) + " (" + range_str(m, start, s.end - start) +
-                  ", last written by " + s.w_api + " at line " + std::to_string(s.w_line) +
-                  "); copy the data in, Duplicate a value, or keep the count to the data");
-    } else if (!write && !s.init && !c.store_to_padding) {
-      fail("uninit-read", api, loc,
-           std::string("reads ") + range_str(m, addr, bytes) + " but " + range_str(m, start, s.end - start) +
-               " was never written (UB starts with garbage); copy data in, Duplicate a value, or shrink the count");
     }
     // read-after-write / write-after-write: the last writer must be known to pipe p (always true for p itself)
     if (s.w_clock > know[s.w_pipe]) {
@@ -133,16 +143,13 @@ void poison(Mem m, uint32_t addr, uint64_t bytes, const char* file, uint32_t lin
   if (bytes == 0) return;
   Core& c = cur();
   Pool& pool = c.pools[static_cast<int>(m)];
-  size_t hi = boundary(pool, static_cast<uint32_t>(addr + bytes));
-  size_t before = pool.segs.size();
-  size_t lo = boundary(pool, addr);
-  if (pool.segs.size() > before) ++hi;
+  auto [lo, hi] = runs_of(pool, addr, bytes);
   for (size_t i = lo; i < hi; ++i) {
     Seg& s = pool.segs[i];
     s.init = 0;
     s.p_file = file, s.p_line = line, s.p_api = api;
   }
-  for (size_t i = hi; i-- > lo;) coalesce(pool, i < pool.segs.size() ? i : pool.segs.size() - 1);
+  for (size_t i = hi; i-- > lo;) coalesce(pool, i);   // erases at i or i + 1 only: the runs below i stay put
 }
 
 Core& cur() {

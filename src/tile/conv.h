@@ -65,6 +65,9 @@ std::string conv_has_bias(const Kernel& k);
 std::string conv_float_attrs(const Kernel& k);
 // Host text after the TilingFunc: InferShape, InferDataType, the OpDef with its attrs.
 std::string conv_host_tail(const Kernel& k);
+// The input that has a dim called `name` (not starred, not an optional input), the first such: its tensor index and
+// the dim's position; false when none has (a crop's `:l`, an output dim named after an input's).
+bool input_dim(const Kernel& k, const std::string& name, int& tensor, int& dim);
 // Kernel lines of the epilogue's steps on `conv.Acc()` (both helpers offer Acc, GroupSize, Lr, FirstChannel, ...).
 std::string conv_epilogue(const Kernel& k);
 std::string conv_json(const Kernel& k);

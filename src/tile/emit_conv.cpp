@@ -188,24 +188,30 @@ std::string bound_output_dims(const Kernel& k) {
   std::string o;
   for (size_t d = 0; d < y.dims.size(); ++d) {
     const Dim& yd = y.dims[d];
-    if (yd.star || yd.name.empty()) continue;
-    for (size_t ti = 0; ti < k.tensors.size(); ++ti) {
-      const TensorArg& t = k.tensors[ti];
-      if (t.output || t.optional) continue;
-      size_t j = 0;
-      while (j < t.dims.size() && (t.dims[j].star || t.dims[j].name != yd.name)) ++j;
-      if (j == t.dims.size()) continue;
-      o += fmt::format("  if (outShape[{0}] != ShapeOf(ctx->GetInputShape({1})).GetDim({2})) {{\n"
-                       "    std::fprintf(stderr, \"{3}:{4}: {5}'s dim {0} is '{6}' (%lld, dim {2} of {7}), but the "
-                       "convolution computes %lld there (input size, padding, dilation, kernel size and stride give it) "
-                       "— name the dim anew ({5}: T[..., o{6}]) or change the padding\\n\",\n"
-                       "                 static_cast<long long>(ShapeOf(ctx->GetInputShape({1})).GetDim({2})), "
-                       "static_cast<long long>(outShape[{0}]));\n    return false;\n  }}\n",
-                       d, input_index(k, static_cast<int>(ti)), j, k.file, y.range.begin.line, y.name, yd.name, t.name);
-      break;
-    }
+    int ti = -1, j = -1;
+    if (yd.star || yd.name.empty() || !input_dim(k, yd.name, ti, j)) continue;
+    o += fmt::format("  if (outShape[{0}] != ShapeOf(ctx->GetInputShape({1})).GetDim({2})) {{\n"
+                     "    std::fprintf(stderr, \"{3}:{4}: {5}'s dim {0} is '{6}' (%lld, dim {2} of {7}), but the "
+                     "convolution computes %lld there (input size, padding, dilation, kernel size and stride give it) "
+                     "— name the dim anew ({5}: T[..., o{6}]) or change the padding\\n\",\n"
+                     "                 static_cast<long long>(ShapeOf(ctx->GetInputShape({1})).GetDim({2})), "
+                     "static_cast<long long>(outShape[{0}]));\n    return false;\n  }}\n",
+                     d, input_index(k, ti), j, k.file, y.range.begin.line, y.name, yd.name, k.tensors[ti].name);
   }
   return o;
+}
+
+bool input_dim(const Kernel& k, const std::string& name, int& tensor, int& dim) {
+  for (size_t ti = 0; ti < k.tensors.size(); ++ti) {
+    const TensorArg& t = k.tensors[ti];
+    if (t.output || t.optional) continue;
+    for (size_t j = 0; j < t.dims.size(); ++j)
+      if (!t.dims[j].star && t.dims[j].name == name) {
+        tensor = static_cast<int>(ti), dim = static_cast<int>(j);
+        return true;
+      }
+  }
+  return false;
 }
 
 // conv(...)[:, :, :l]: the output keeps the first l positions of the spatial dim; a crop longer than the conv's

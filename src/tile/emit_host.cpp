@@ -117,8 +117,7 @@ template <class Line>
 bool axis_input_check(const Kernel& k, int ti, const std::string& sh, Line& line) {
   const TensorArg& t = k.tensors[ti];
   if (ti == k.axis_tensor) return true;   // it defines the dims
-  const bool view = t.dims.size() == 3 && !t.dims[1].axis_attr.empty();
-  const AxisShape as = view ? AxisShape::View : axis_shape(k, t);
+  const AxisShape as = axis_shape(k, t);
   if (as == AxisShape::None) return false;
   const std::string x = k.tensors[k.axis_tensor].name, dim = k.attrs[k.axis_attr].name;
   std::string cond, want;   // the condition the shape fails on, what it should be

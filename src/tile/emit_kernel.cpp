@@ -521,6 +521,7 @@ class KernelEmitter {
       const Buffer& b = k_.buffers[bi];
       if (b.kind != BufKind::InQueue || !queue_in_pass(static_cast<int>(bi), pass)) continue;
       const std::string t = cpp(b.type), v = b.name;
+      const AxisShape as = k_.axis ? axis_shape(k_, k_.tensors[b.tensor]) : AxisShape::None;
       line(fmt::format("    AscendC::LocalTensor<{}> {} = {}.AllocTensor<{}>();", t, v, member(b), t));
       if (b.form == Form::Slab) {
         line(fmt::format("    if (rowMode_) kt::LoadRows({}, {}[slabOff], units, {}, npad_);", v, gm(b.tensor), axis_len()));
@@ -532,11 +533,11 @@ class KernelEmitter {
                          repeat_field(k_, b.tensor, "Repeat")));
       else if (b.form == Form::Rows)
         line(fmt::format("    kt::LoadRows({}, {}[{}], units, len_, npad_);", v, gm(b.tensor), gm_offset(b.tensor)));
-      else if (k_.axis && axis_shape(k_, k_.tensors[b.tensor]) == AxisShape::Outer) {
+      else if (as == AxisShape::Outer) {
         // lengths[o] for the positions (o, c): row mode's positions are outer indices; a column chunk has one
         line(fmt::format("    if (rowMode_) kt::LoadFlat({}, {}[posOff], units);", v, gm(b.tensor)));
         line(fmt::format("    else kt::FillFlat({}, {}.GetValue(posOff / {}), units);", v, gm(b.tensor), inner_len()));
-      } else if (k_.axis && axis_shape(k_, k_.tensors[b.tensor]) == AxisShape::Inner) {
+      } else if (as == AxisShape::Inner) {
         // w[c] for the positions (o, c): row mode has inner == 1; a column chunk is a contiguous run of c
         line(fmt::format("    if (rowMode_) kt::FillFlat({}, {}.GetValue(0), units);", v, gm(b.tensor)));
         line(fmt::format("    else kt::LoadFlat({}, {}[posOff % {}], units);", v, gm(b.tensor), inner_len()));

@@ -1040,10 +1040,8 @@ class Checker {
     if (k_.outer_sym < 0 || k_.axis_sym < 0 || k_.inner_sym < 0) return Form::Scalar;   // the view's error is reported
     const std::string outer = k_.syms[k_.outer_sym].name, r = k_.syms[k_.axis_sym].name,
                       inner = k_.syms[k_.inner_sym].name;
-    const bool view = t.dims.size() == 3 && t.dims[0].name == outer && t.dims[1].name == r && t.dims[2].name == inner;
-    const bool positions = (t.dims.size() == 3 && t.dims[0].name == outer && t.dims[1].name.empty() &&
-                            t.dims[2].name == inner) ||
-                           (t.dims.size() == 2 && t.dims[0].name == outer && t.dims[1].name == inner);
+    const AxisShape as = axis_shape(k_, t);
+    const bool view = as == AxisShape::View;
     if (ni == 2 && sub.args[1]->kind == ExprKind::Slice && is_loop(*sub.args[2])) {
       if (view) return Form::Slab;
       d_.error(sub.range, "'" + t.name + "[:, " + c + "]' takes the whole axis; '" + t.name + "' is not an axis view",
@@ -1054,8 +1052,8 @@ class Checker {
     }
     if (ni == 1 && is_loop(*sub.args[1])) {
       // [*outer] and [*inner] inputs repeat their value over the positions that share the index
-      const AxisShape as = axis_shape(k_, t);
-      if (positions || (!t.output && (as == AxisShape::Outer || as == AxisShape::Inner))) return Form::Flat;
+      if (as == AxisShape::Positions || (!t.output && (as == AxisShape::Outer || as == AxisShape::Inner)))
+        return Form::Flat;
       d_.error(sub.range, "'" + t.name + "[" + c + "]' takes one value per position; '" + t.name + "' is not shaped so",
                view ? "an axis view is loaded whole along the axis: load(" + t.name + "[:, " + c + "])"
                     : "declare it as " + t.name + ": " + tname(t.type) + "[*" + outer + ", 1, *" + inner +

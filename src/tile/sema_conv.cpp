@@ -274,17 +274,7 @@ class ConvChecker {
       ConvCrop& c = crops[i - 3];
       c.set = true;
       const Expr& end = *ix.args[0];
-      if (end.kind == ExprKind::Name)   // an input's dim: x: T[n, c, l] for [..., :l]
-        for (size_t ti = 0; ti < k_.tensors.size() && c.tensor < 0; ++ti) {
-          const TensorArg& t = k_.tensors[ti];
-          if (t.output || t.optional) continue;
-          for (size_t j = 0; j < t.dims.size(); ++j)
-            if (!t.dims[j].star && t.dims[j].name == end.text) {
-              c.tensor = static_cast<int>(ti), c.dim = static_cast<int>(j);
-              break;
-            }
-        }
-      if (c.tensor >= 0) continue;
+      if (end.kind == ExprKind::Name && input_dim(k_, end.text, c.tensor, c.dim)) continue;   // x: T[n, c, l], [..., :l]
       const bool attr = end.kind == ExprKind::Name && attr_index(k_, end.text) >= 0 &&
                         k_.attrs[attr_index(k_, end.text)].type == DType::I32;
       if (attr || (end.kind == ExprKind::Number && end.is_int && end.number >= 1)) geom_arg(end, "crop", c.arg);
