@@ -51,17 +51,21 @@ std::string encode_ktrace_head(const KTrace& t, uint32_t ncores, uint64_t nops) 
   return o.s;
 }
 
-void encode_ktrace_core(const KCore& c, std::string& out) {
+void encode_ktrace_core_head(int32_t block, bool aic, int32_t sub_block, uint64_t nops, std::string& out) {
   Out o;
   o.s.swap(out);
-  o.put(c.block);
-  o.put(static_cast<uint8_t>(c.aic));
-  o.put(c.sub_block);
-  o.put(static_cast<uint64_t>(c.ops.size()));
-  size_t base = o.s.size();
-  o.s.resize(base + c.ops.size() * kOpBytes);
-  char* p = o.s.data() + base;
-  for (const Op& op : c.ops) {
+  o.put(block);
+  o.put(static_cast<uint8_t>(aic));
+  o.put(sub_block);
+  o.put(nops);
+  o.s.swap(out);
+}
+
+void encode_ktrace_ops(const std::vector<Op>& ops, std::string& out) {
+  size_t base = out.size();
+  out.resize(base + ops.size() * kOpBytes);
+  char* p = out.data() + base;
+  for (const Op& op : ops) {
     auto w = [&p](const auto& v) {
       std::memcpy(p, &v, sizeof v);
       p += sizeof v;
@@ -70,7 +74,11 @@ void encode_ktrace_core(const KCore& c, std::string& out) {
     w(op.api); w(op.line); w(op.elems); w(op.bytes); w(op.repeats); w(op.count); w(op.event); w(op.id);
     w(op.gm_buf); w(op.gm_off); w(op.m); w(op.n); w(op.k); w(op.gm_rows); w(op.gm_stride);
   }
-  o.s.swap(out);
+}
+
+void encode_ktrace_core(const KCore& c, std::string& out) {
+  encode_ktrace_core_head(c.block, c.aic, c.sub_block, c.ops.size(), out);
+  encode_ktrace_ops(c.ops, out);
 }
 
 std::string encode_ktrace(const KTrace& t) {

@@ -15,6 +15,10 @@ std::string encode_ktrace(const KTrace& t);
 // block dim and api table, then the core count; room reserved for nops records), then each core appended.
 std::string encode_ktrace_head(const KTrace& t, uint32_t ncores, uint64_t nops);
 void encode_ktrace_core(const KCore& c, std::string& out);
+// encode_ktrace_core in pieces: a core's head announcing nops records, then encode_ktrace_ops calls that together
+// append exactly nops records.
+void encode_ktrace_core_head(int32_t block, bool aic, int32_t sub_block, uint64_t nops, std::string& out);
+void encode_ktrace_ops(const std::vector<Op>& ops, std::string& out);
 constexpr size_t kKtraceCoreHeadBytes = 17;   // i32 block, u8 aic, i32 sub_block, u64 nops
 constexpr size_t kKtraceOpBytes = 80;
 // max_ops: the most records accepted over all cores. False with `err` set on anything malformed.

@@ -54,13 +54,16 @@ KTrace head_of(const sim::LaunchTrace& t) {
   k.apis.push_back("");
   return k;
 }
-KCore core_of(const sim::CoreTrace& ct, KTrace& k, ApiIds& ids, GmLocate locate) {
-  KCore c;
-  c.block = ct.block;
-  c.aic = ct.core_type && ct.core_type[0] == 'A' && ct.core_type[1] == 'I' && ct.core_type[2] == 'C';
-  c.sub_block = ct.sub_block;
-  c.ops.reserve(ct.recs.size());
-  for (const sim::TraceRec& r : ct.recs) {
+bool is_aic(const sim::CoreTrace& ct) {
+  return ct.core_type && ct.core_type[0] == 'A' && ct.core_type[1] == 'I' && ct.core_type[2] == 'C';
+}
+// The model's records of ct.recs[from, to) into `ops` (cleared first).
+void ops_of(const sim::CoreTrace& ct, size_t from, size_t to, KTrace& k, ApiIds& ids, GmLocate locate,
+            std::vector<Op>& ops) {
+  ops.clear();
+  ops.reserve(to - from);
+  for (size_t i = from; i < to; ++i) {
+    const sim::TraceRec& r = ct.recs[i];
     Op o;
     o.kind = static_cast<Op::Kind>(r.kind);
     o.pipe = r.pipe;
@@ -86,8 +89,15 @@ KCore core_of(const sim::CoreTrace& ct, KTrace& k, ApiIds& ids, GmLocate locate)
     o.m = r.cube_m;
     o.n = r.cube_n;
     o.k = r.cube_k;
-    c.ops.push_back(o);
+    ops.push_back(o);
   }
+}
+KCore core_of(const sim::CoreTrace& ct, KTrace& k, ApiIds& ids, GmLocate locate) {
+  KCore c;
+  c.block = ct.block;
+  c.aic = is_aic(ct);
+  c.sub_block = ct.sub_block;
+  ops_of(ct, 0, ct.recs.size(), k, ids, locate, c.ops);
   return c;
 }
 }  // namespace
@@ -110,11 +120,23 @@ bool encode_launch(const sim::LaunchTrace& t, GmLocate locate, const std::functi
   uint64_t total = head.size();
   for (const sim::CoreTrace& ct : t.cores) total += kKtraceCoreHeadBytes + ct.recs.size() * kKtraceOpBytes;
   if (!begin(total) || !put(head)) return false;
+  // A core at a time and, within it, a chunk of records at a time: a timing-only run's core holds a million
+  // records, and converting them whole cost a fresh multi-MB buffer (page faults, then munmap) per core.
+  constexpr size_t kChunk = 8192;
   std::string piece;
+  std::vector<Op> ops;
   for (const sim::CoreTrace& ct : t.cores) {
     piece.clear();
-    encode_ktrace_core(core_of(ct, k, ids, locate), piece);
-    if (!put(piece)) return false;
+    encode_ktrace_core_head(ct.block, is_aic(ct), ct.sub_block, ct.recs.size(), piece);
+    for (size_t i = 0; i < ct.recs.size(); i += kChunk) {
+      ops_of(ct, i, std::min(ct.recs.size(), i + kChunk), k, ids, locate, ops);
+      encode_ktrace_ops(ops, piece);
+      if (piece.size() >= kChunk * kKtraceOpBytes) {
+        if (!put(piece)) return false;
+        piece.clear();
+      }
+    }
+    if (!piece.empty() && !put(piece)) return false;
   }
   return true;
 }

@@ -72,7 +72,7 @@ bool FrameParser::feed(const char* p, size_t n, std::vector<Frame>& out) {
       cur_ = Frame{};
     } else {
       in_payload_ = true;
-      cur_.data.reserve(std::min<size_t>(need_, 64u << 20));
+      cur_.data.reserve(std::min(need_, reserve_limit_));   // one allocation, no copies as it grows
     }
   }
   return true;

@@ -20,6 +20,9 @@ struct Frame {
 // false (and sets error) on bytes that are not frames; the stream is then dead.
 class FrameParser {
  public:
+  // reserve_limit: the most bytes a frame's buffer is sized for up front from its announced size (the reader's own
+  // bound on the channel, so a forged size costs no more than the child may send); past it the buffer grows.
+  explicit FrameParser(size_t reserve_limit = 64u << 20) : reserve_limit_(reserve_limit) {}
   bool feed(const char* p, size_t n, std::vector<Frame>& out);
   // True when the stream ended between frames (no partial header or payload pending).
   bool clean_end() const { return buf_.empty() && need_ == 0; }
@@ -30,6 +33,7 @@ class FrameParser {
   Frame cur_;
   size_t need_ = 0;       // payload bytes still missing (0: reading a header)
   bool in_payload_ = false;
+  size_t reserve_limit_;
   std::string error_;
 };
 

@@ -177,6 +177,9 @@ Result run(const Child& c, const Limits& l) {
     if (out[0] >= 0) close(out[0]), close(out[1]);
     return r;
   }
+  // A 1 MiB pipe (the unprivileged maximum by default): a timing-only run streams hundreds of MB of trace, and with
+  // the default 64 KiB the two processes take turns on the pipe's lock every few records.
+  if (channel) fcntl(ch[0], F_SETPIPE_SZ, 1 << 20);   // best effort: the default size works, only slower
   const char* cwd = c.cwd.empty() ? nullptr : c.cwd.c_str();
   const char* cg = c.cgroup_procs.empty() ? nullptr : c.cgroup_procs.c_str();
   pid_t pid = fork();
@@ -221,7 +224,7 @@ Result run(const Child& c, const Limits& l) {
   if (!c.inherit_stdio) setpgid(pid, pid);   // also here: no window in which a kill(-pid) misses the child
   if (out[1] >= 0) close(out[1]);
   if (ch[1] >= 0) close(ch[1]);
-  FrameParser parser;
+  FrameParser parser(l.channel_bytes);
   std::string raw;
   size_t got_channel = 0;
   bool killed = false;
@@ -234,7 +237,8 @@ Result run(const Child& c, const Limits& l) {
   Clock::time_point last_frame = t0;
   std::vector<Frame> fresh;
   Clock::time_point exit_time{};
-  char buf[65536];
+  std::vector<char> buf_store(1 << 20);   // as large as the channel pipe: one read empties it
+  char* buf = buf_store.data();
   while (out[0] >= 0 || ch[0] >= 0) {
     if (!exited && waitpid(pid, &status, WNOHANG) == pid) {
       exited = true;
@@ -266,7 +270,7 @@ Result run(const Child& c, const Limits& l) {
     if (k <= 0) continue;
     for (int i = 0; i < np; ++i) {
       if (!(p[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-      ssize_t n = read(p[i].fd, buf, sizeof buf);
+      ssize_t n = read(p[i].fd, buf, buf_store.size());
       if (n < 0 && errno == EINTR) continue;
       bool is_out = p[i].fd == out[0];
       if (n <= 0) {

@@ -239,6 +239,23 @@ TEST(FrameParser, SplitsFramesAcrossReadsAndRefusesJunk) {
   EXPECT_FALSE(r.feed(big.data(), big.size(), out));
 }
 
+// A frame larger than what the parser sizes its buffer for up front still arrives whole; one announcing a petabyte
+// reserves no more than the limit (the parent's own bound on the channel).
+TEST(FrameParser, FramesPastTheReserveLimitGrow) {
+  FrameParser p(16);
+  std::vector<Frame> out;
+  std::string payload(1000, 'x');
+  for (size_t i = 0; i < payload.size(); ++i) payload[i] = static_cast<char>('a' + i % 26);
+  std::string s = "KGF1 trace c0t0 1000\n" + payload;
+  for (size_t i = 0; i < s.size(); i += 7) ASSERT_TRUE(p.feed(s.data() + i, std::min<size_t>(7, s.size() - i), out));
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].data, payload);
+  FrameParser q(1 << 20);
+  std::string huge = "KGF1 trace c0t0 999999999999999\nabc";
+  ASSERT_TRUE(q.feed(huge.data(), huge.size(), out));
+  EXPECT_FALSE(q.clean_end());
+}
+
 TEST(Utf8, CleanEscapesWhatIsNotText) {
   EXPECT_EQ(utf8_clean("ok \xc3\xa9"), "ok \xc3\xa9");
   EXPECT_EQ(utf8_clean(std::string("a\0b", 3)), "a\\x00b");

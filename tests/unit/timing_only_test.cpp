@@ -7,6 +7,7 @@
 #include <string>
 
 #include "kernel_operator.h"
+#include "perf/ktrace_io.h"
 #include "perf/model.h"
 #include "perf/trace_diff.h"
 #include "sim/gm.h"
@@ -142,4 +143,63 @@ TEST(TimingOnly, IntegerWorkStillComputes) {
   EXPECT_FALSE(kgen::sim::computes(kgen::DType::BF16));
   EXPECT_TRUE(kgen::sim::computes(kgen::DType::I32));
   kgen::sim::set_timing_only(false);
+}
+
+namespace {
+// Many small tiles: tens of thousands of records per core, past the streamed encoder's chunk of records.
+void k_small_tiles(GM_ADDR x, GM_ADDR y) {
+  KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
+  constexpr int kSmall = 64, kCount = 2500;
+  TPipe pipe;
+  TQue<QuePosition::VECIN, 2> in;
+  pipe.InitBuffer(in, 2, kSmall * sizeof(float));
+  GlobalTensor<float> xg, yg;
+  const int64_t base = GetBlockIdx() * kSmall * kCount;
+  xg.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(x) + base, kSmall * kCount);
+  yg.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(y) + base, kSmall * kCount);
+  for (int t = 0; t < kCount; ++t) {
+    LocalTensor<float> a = in.AllocTensor<float>();
+    DataCopy(a, xg[t * kSmall], kSmall);
+    in.EnQue(a);
+    LocalTensor<float> b = in.DeQue<float>();
+    Muls(b, b, 3.0f, kSmall);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yg[t * kSmall], b, kSmall);
+    PipeBarrier<PIPE_ALL>();
+    in.FreeTensor(b);
+  }
+}
+}  // namespace
+
+// kgen-oprun streams a trace in pieces (a chunk of records at a time); the bytes must be exactly those of the whole
+// trace encoded at once, whatever the chunking.
+TEST(TimingOnly, StreamedTraceEqualsTheWholeEncoding) {
+  kgen::sim::set_throw_on_error(true);
+  constexpr int kBlocks3 = 3;
+  const size_t bytes = size_t(kBlocks3) * 64 * 2500 * sizeof(float);
+  void* x = kgen::sim::gm_reserve(bytes);
+  void* y = kgen::sim::gm_reserve(bytes);
+  kgen::sim::set_timing_only(true);
+  std::string err = error_of([&] { ICPU_RUN_KF(k_small_tiles, kBlocks3, (GM_ADDR)x, (GM_ADDR)y); });
+  kgen::sim::set_timing_only(false);
+  ASSERT_EQ(err, "");
+  const kgen::sim::LaunchTrace& t = kgen::sim::last_launch_trace();
+  ASSERT_EQ(t.cores.size(), 3u);
+  ASSERT_GT(t.cores[0].recs.size(), 20000u);
+  const std::string whole = kgen::perf::encode_ktrace(kgen::perf::from_launch(t, &kgen::sim::gm_locate));
+  std::string streamed;
+  uint64_t announced = 0;
+  int pieces = 0;
+  ASSERT_TRUE(kgen::perf::encode_launch(
+      t, &kgen::sim::gm_locate, [&](uint64_t n) { announced = n; return true; },
+      [&](const std::string& p) { streamed += p; ++pieces; return true; }));
+  EXPECT_EQ(announced, whole.size());
+  EXPECT_GT(pieces, 3 * 2 + 1);   // more than a head and one piece per core
+  EXPECT_EQ(streamed, whole);
+  kgen::perf::KTrace back;
+  std::string derr;
+  ASSERT_TRUE(kgen::perf::decode_ktrace(streamed, back, derr)) << derr;
+  EXPECT_EQ(back.cores[2].ops.size(), t.cores[2].recs.size());
+  GmFree(x);
+  GmFree(y);
 }
