@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Record the aten ops of one forward of a KernelBench/MultiKernelBench-format task.
 
-Usage: /usr/bin/python3 scripts/aten_trace.py TASK.py [--seed N] [--out FILE]
+Usage: /usr/bin/python3 scripts/aten_trace.py TASK.py [--seed N] [--out FILE] [--perf | --case NAME]
 
 TASK.py defines `class Model(nn.Module)`, `get_inputs()` and `get_init_inputs()`. The script seeds torch,
 builds Model(*get_init_inputs()), runs model(*get_inputs()) once under a TorchDispatchMode (with FakeTensors:
@@ -12,6 +12,8 @@ once); cls is the op class the eager model uses (matmul, conv, elementwise, redu
 view, copy). Ops that only change metadata (view, t, expand, ...) or only allocate (empty) get cls "view" and
 0 bytes. The ops are those of the CPU dispatch after autograd and composite decomposition (linear -> t + addmm);
 torch_npu dispatches the same aten ops, but may fuse or split some (documented in docs/perf-model.md).
+With --perf (a kgen task file's PERF shape: its overrides of the module constants) or --case NAME (one of its CASES,
+named as `kgen tasks list` names them) the forward is recorded at that shape; "shape" in the JSON names it.
 Needs Debian's python3-torch (1.13).
 """
 import importlib.util
@@ -234,6 +236,33 @@ def load_task(path):
     return mod
 
 
+def load_shape(path, perf, case):
+    """The task's module namespace at its PERF shape (perf) or at case NAME, and the shape's name. Errors are a
+    SystemExit naming the file and what it offers."""
+    import os
+    import types
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python"))
+    from kgen_eval import tasks as T
+    task = T.Task(os.path.basename(path), "", 0, path, "kgen")
+    T._parse_kgen_like(path, task, need_level=False)
+    if perf:
+        if task.perf is None:
+            raise SystemExit(f"aten_trace: {path} has no PERF = dict(...) (the perf shape of kgen's task format, "
+                             f"docs/benchmark.md \"Two sizes per task\"): record it at its own sizes without --perf")
+        overrides = dict(task.perf)
+        name = ("the perf shape " + T._case_name(task.perf) if overrides else
+                "the perf shape = the sizes as written (a file in KernelBench's format is timed at its own sizes)")
+    else:
+        try:
+            c = T.find_case(task, case)
+        except KeyError:
+            raise SystemExit(f"aten_trace: {path} has no case {case!r}; its cases: "
+                             f"{', '.join(c.name for c in task.cases)}")
+        overrides, name = dict(c.overrides), "case " + c.name
+    ns = T._module_namespace(task, overrides)
+    return types.SimpleNamespace(**ns), name
+
+
 def record(mod, seed, fake):
     """Runs one forward under the recorder. fake: inputs, parameters and buffers are FakeTensors (shapes and dtypes
     only, no memory, no arithmetic), so KernelBench's large shapes cost nothing."""
@@ -266,7 +295,17 @@ def main(argv):
     seed = 0
     if "--seed" in argv:
         seed = int(argv[argv.index("--seed") + 1])
-    mod = load_task(path)
+    shape = "the sizes as written"
+    if "--perf" in argv or "--case" in argv:
+        if "--perf" in argv and "--case" in argv:
+            raise SystemExit("aten_trace: --perf and --case name two shapes; give one")
+        mod, shape = load_shape(path, "--perf" in argv, argv[argv.index("--case") + 1] if "--case" in argv else None)
+        for need in ("Model", "get_inputs", "get_init_inputs"):
+            if not hasattr(mod, need):
+                raise SystemExit(f"aten_trace: {path} lacks {need} (KernelBench format: class Model, get_inputs, "
+                                 f"get_init_inputs)")
+    else:
+        mod = load_task(path)
     mode = "fake"
     try:
         ops = record(mod, seed, fake=True)
@@ -275,8 +314,8 @@ def main(argv):
         mode = "cpu"
         ops = record(mod, seed, fake=False)
     # one op per line: readable and still plain JSON
-    text = '{"task": %s, "torch": %s, "mode": %s, "ops": [\n' % (json.dumps(path), json.dumps(torch.__version__),
-                                                                json.dumps(mode))
+    text = '{"task": %s, "torch": %s, "mode": %s, "shape": %s, "ops": [\n' % (
+        json.dumps(path), json.dumps(torch.__version__), json.dumps(mode), json.dumps(shape))
     text += ",\n".join("  " + json.dumps(op) for op in ops)
     text += "\n]}\n"
     if "--out" in argv:

@@ -86,4 +86,25 @@ P
 "$KGEN" perf eager "$TASK" --soc Ascend910B4 --json | grep -q '"soc": "Ascend910B4"' || fail "eager --soc"
 if "$KGEN" perf eager "$TMP/none.py" 2>"$TMP/err"; then fail "missing task accepted"; fi
 grep -q "no task file" "$TMP/err" || fail "missing task message"
+
+# --perf and --case: the eager model at the task's perf shape (what kgen eval's headline divides by) and at a case.
+LR="$ROOT/tasks/activation/leaky_relu.py"
+"$KGEN" perf eager "$LR" --perf --json > "$TMP/perf.json" || fail "perf eager --perf exit status"
+"$KGEN" perf eager "$LR" --case dtype=float16 --json > "$TMP/case.json" || fail "perf eager --case exit status"
+"$KGEN" perf eager "$LR" --json > "$TMP/small.json" || fail "perf eager (as written) exit status"
+/usr/bin/python3 - "$TMP/perf.json" "$TMP/case.json" "$TMP/small.json" <<'P' || fail "perf eager --perf / --case figures"
+import json, sys
+perf, case, small = (json.load(open(p)) for p in sys.argv[1:4])
+assert perf["shape"] == "the perf shape batch_size=4096,dim=393216", perf["shape"]
+x = perf["ops"][0]["inputs"][0]
+assert x["shape"] == [4096, 393216] and x["dtype"] == "float32", x
+# 6.4 GB in and out at HBM bandwidth: milliseconds, not the small shape's microseconds; launch a rounding error
+assert perf["device_us"] > 1000 * small["device_us"], (perf["device_us"], small["device_us"])
+assert (perf["e2e_us"] - perf["device_us"]) / perf["e2e_us"] < 0.01
+assert case["shape"] == "case dtype=float16" and case["ops"][0]["inputs"][0]["dtype"] == "float16", case
+assert small["shape"] == "the sizes as written"
+P
+if "$KGEN" perf eager "$LR" --case nosuch 2>"$TMP/err"; then fail "unknown case accepted"; fi
+grep -q "has no case 'nosuch'; its cases: default" "$TMP/err" || { cat "$TMP/err"; fail "unknown case message"; }
+if "$KGEN" perf eager "$LR" --case default --perf 2>"$TMP/err"; then fail "--perf with --case accepted"; fi
 echo "perf cli: ok"

@@ -1,5 +1,6 @@
-// `kgen perf eager TASK.py [--soc S] [--json]`: records the aten ops of the task's forward with
-// scripts/aten_trace.py (Debian's /usr/bin/python3 with python3-torch) and prints the modeled eager torch_npu time.
+// `kgen perf eager TASK.py [--soc S] [--json] [--perf | --case NAME]`: records the aten ops of the task's forward
+// with scripts/aten_trace.py (Debian's /usr/bin/python3 with python3-torch) and prints the modeled eager torch_npu
+// time, at the sizes as written, at the task's perf shape or at one of its cases.
 #include "cli/perf_eager_cmd.h"
 
 #include <unistd.h>
@@ -22,8 +23,8 @@ using sandbox::paths;
 using sandbox::Paths;
 namespace {
 struct EagerOpts {
-  std::string task, soc = "Ascend910B2", python = "/usr/bin/python3";
-  bool json = false;
+  std::string task, soc = "Ascend910B2", python = "/usr/bin/python3", case_name;
+  bool json = false, perf = false;
   double timeout_s = 300;
 };
 
@@ -44,7 +45,10 @@ int run_eager(const EagerOpts& o) {
   }
   std::string script = paths().source_dir + "/scripts/aten_trace.py";
   fs::path out = fs::temp_directory_path() / fmt::format("kgen-aten-{}.json", getpid());
-  sandbox::Result pr = sandbox::run({o.python, script, o.task, "--out", out.string()}, o.timeout_s);
+  std::vector<std::string> argv = {o.python, script, o.task, "--out", out.string()};
+  if (o.perf) argv.push_back("--perf");
+  if (!o.case_name.empty()) argv.insert(argv.end(), {"--case", o.case_name});
+  sandbox::Result pr = sandbox::run(argv, o.timeout_s);
   std::string text;
   {
     std::ifstream in(out);
@@ -54,6 +58,10 @@ int run_eager(const EagerOpts& o) {
   }
   std::error_code ec;
   fs::remove(out, ec);
+  if (pr.status != 0 && pr.out.rfind("aten_trace: ", 0) == 0) {   // the script's own word on the task or the shape
+    std::cerr << "kgen perf eager: " << pr.out.substr(12);
+    return 2;
+  }
   if (pr.status != 0 || text.empty()) {
     std::cerr << "kgen perf eager: recording the aten ops failed (" << o.python << " " << script << " " << o.task
               << (pr.timed_out ? ", timed out" : "") << ", status " << pr.status << "):\n"
@@ -61,8 +69,10 @@ int run_eager(const EagerOpts& o) {
     return 1;
   }
   std::vector<perf::AtenOp> ops;
+  std::string shape = "the sizes as written";
   try {
     ops = perf::parse_aten_json(text);
+    shape = nlohmann::json::parse(text).value("shape", shape);
   } catch (const std::exception& e) {
     std::cerr << "kgen perf eager: " << e.what() << "\n";
     return 1;
@@ -72,6 +82,7 @@ int run_eager(const EagerOpts& o) {
   if (o.json) {
     nlohmann::json j;
     j["task"] = o.task;
+    j["shape"] = shape;
     j["soc"] = prof.name;
     j["label"] = label;
     j["model"] = "eager torch_npu baseline (docs/perf-model.md, Eager PyTorch baseline)";
@@ -103,7 +114,7 @@ int run_eager(const EagerOpts& o) {
     std::cout << j.dump(1) << "\n";
     return 0;
   }
-  fmt::print("Eager PyTorch (torch_npu) baseline of {} ({})\n", o.task, label);
+  fmt::print("Eager PyTorch (torch_npu) baseline of {} at {} ({})\n", o.task, shape, label);
   fmt::print("{:<4} {:<22} {:<12} {:>12} {:>12} {:>9} {:>9} {:>9} {:>10}  {}\n", "#", "op", "class", "GFLOP", "MB",
              "host us", "head us", "exec us", "device us", "bound");
   for (size_t i = 0; i < r.ops.size(); ++i) {
@@ -126,6 +137,12 @@ void add_perf_eager_cmd(CLI::App* perf, int& exit_code) {
   c->add_option("task", o->task, "Task file (.py)")->required();
   c->add_option("--soc", o->soc, "SoC profile (hardware/<SoC>.json)")->capture_default_str();
   c->add_flag("--json", o->json, "JSON output");
+  auto* perf_flag = c->add_flag("--perf", o->perf,
+                                "At the task's perf shape (its PERF overrides: the benchmark's real size that kgen eval "
+                                "times), not the sizes as written");
+  c->add_option("--case", o->case_name, "At one of the task's cases, named as `kgen tasks list` names them "
+                                        "(default, or its overrides such as dtype=float16)")
+      ->excludes(perf_flag);
   c->add_option("--python", o->python, "Python with torch (Debian's python3-torch)")->capture_default_str();
   c->callback([o, &exit_code] { exit_code = run_eager(*o); });
 }
