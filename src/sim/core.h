@@ -198,6 +198,10 @@ void issue(Pipe p);
 uint8_t* resolve(const rt::LocalRef& t, const char* api, const Loc& loc, uint32_t align = 0);
 // Declares that pipe p reads or writes bytes [off, off+bytes) of tensor t: bounds, init, race. Returns the pointer.
 uint8_t* touch(const rt::LocalRef& t, uint64_t off, uint64_t bytes, bool write, Pipe p, const char* api, const Loc& loc);
+// touch() for each of the byte ranges `runs` (offset from t's start, length) in turn; in one pass over the memory's
+// history when they are in increasing order and apart (the pieces of a strided operand).
+void touch_runs(const rt::LocalRef& t, const std::vector<std::pair<uint64_t, uint64_t>>& runs, bool write, Pipe p,
+                const char* api, const Loc& loc);
 // The same for a byte range of a memory given absolutely (used by strided and repeat forms).
 void touch_abs(Mem m, uint32_t addr, uint64_t bytes, bool write, Pipe p, const char* api, const Loc& loc);
 uint8_t* mem_base(Mem m);

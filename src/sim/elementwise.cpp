@@ -72,8 +72,9 @@ void touch_walk(const rt::LocalRef& t, const RepeatWalk& w, uint32_t blk_stride,
   // follow each other in memory are merged, so a dense walk is one access.
   uint64_t run_start = 0, run_end = 0;
   bool open = false;
+  std::vector<std::pair<uint64_t, uint64_t>> runs;   // checked together: one pass over the memory's history
   auto flush = [&] {
-    if (open) touch(t, run_start, run_end - run_start, write, kV, api, loc);
+    if (open) runs.push_back({run_start, run_end - run_start});
     open = false;
   };
   const uint32_t lanes = std::min(per_block, w.per_block);   // lanes of one block this operand holds
@@ -107,6 +108,7 @@ void touch_walk(const rt::LocalRef& t, const RepeatWalk& w, uint32_t blk_stride,
     }
   }
   flush();
+  touch_runs(t, runs, write, kV, api, loc);
 }
 
 uint8_t* touch_count(const rt::LocalRef& t, uint64_t count, uint32_t elem, bool write, const char* api, const Loc& loc,

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "sim/core.h"
 #include "sim/timing.h"
@@ -66,57 +67,61 @@ void coalesce(Pool& pool, size_t i) {
   }
 }
 
+// The checks of an access by pipe p to bytes [start, end) of one run `s`, part of the access [addr, addr + bytes):
+// initialised (or lanes that only carry garbage on), written before by a pipe p knows of, not read since by a pipe
+// p does not know of (for a write).
+void check_piece(Core& c, Mem m, const Seg& s, uint32_t start, uint32_t addr, uint64_t bytes, bool write, Pipe p,
+                 const char* api, const Loc& loc) {
+  const VClock& know = c.vc[p];
+  LaneScope& ls = c.lanes;
+  if (!write && !s.init && !c.store_to_padding) {
+    const bool never = s.w_api == nullptr;   // never written, or written from garbage lanes (poison)
+    if (ls.operand) {
+      // a lane of a count-form instruction: garbage in, garbage out (its lanes are poisoned when it writes)
+      const uint64_t o0 = std::max<uint64_t>(start, addr) - ls.base,
+                     o1 = std::min<uint64_t>(s.end, addr + bytes) - ls.base;
+      ls.poisoned.push_back({o0 / ls.unit * ls.lanes, (o1 + ls.unit - 1) / ls.unit * ls.lanes});
+      if (!ls.p_api) {
+        ls.p_file = never ? loc.file_name() : s.p_file;
+        ls.p_line = never ? loc.line() : s.p_line;
+        ls.p_api = never ? api : s.p_api;
+      }
+    } else if (!never) {
+      // lanes a count-form instruction computed from never-written bytes, now used where lanes matter
+      fail_at("uninit-read", s.p_api, s.p_file, s.p_line,
+              std::string("reads UB bytes nothing wrote (garbage on the chip), and the lanes computed from them "
+                          "reach ") +
+                  api + " at line " + std::to_string(loc.line()) + " (" + range_str(m, start, s.end - start) +
+                  ", last written by " + s.w_api + " at line " + std::to_string(s.w_line) +
+                  "); copy the data in, Duplicate a value, or keep the count to the data");
+    } else {
+      fail("uninit-read", api, loc,
+           std::string("reads ") + range_str(m, addr, bytes) + " but " + range_str(m, start, s.end - start) +
+               " was never written (UB starts with garbage); copy data in, Duplicate a value, or shrink the count");
+    }
+  }
+  // read-after-write / write-after-write: the last writer must be known to pipe p (always true for p itself)
+  if (s.w_clock > know[s.w_pipe]) {
+    Pipe w = static_cast<Pipe>(s.w_pipe);
+    fail("race", api, loc,
+         std::string("pipe ") + pipe_name(p) + (write ? " writes " : " reads ") + range_str(m, start, s.end - start) +
+             ", which pipe " + pipe_name(w) + " wrote (" + (s.w_api ? s.w_api : "?") + " at line " +
+             std::to_string(s.w_line) + ") with no synchronisation between them; " + sync_hint(w, p));
+  }
+  // write-after-read: every other pipe's reads must be known to p
+  if (write)
+    for (int q = 0; q < kPipeCount; ++q)
+      if (q != p && s.r_clock[q] > know[q])
+        fail("race", api, loc,
+             std::string("pipe ") + pipe_name(p) + " overwrites " + range_str(m, start, s.end - start) +
+                 " while pipe " + pipe_name(static_cast<Pipe>(q)) +
+                 " may still be reading it (no synchronisation since that read); " + sync_hint(static_cast<Pipe>(q), p));
+}
+
 void check_and_record(Core& c, Mem m, uint32_t addr, uint64_t bytes, bool write, Pipe p, const char* api, const Loc& loc) {
   Pool& pool = c.pools[static_cast<int>(m)];
   auto [lo, hi] = runs_of(pool, addr, bytes);
-  const VClock& know = c.vc[p];
-  LaneScope& ls = c.lanes;
-  for (size_t i = lo; i < hi; ++i) {
-    const Seg& s = pool.segs[i];
-    uint32_t start = i ? pool.segs[i - 1].end : 0;
-    if (!write && !s.init && !c.store_to_padding) {
-      const bool never = s.w_api == nullptr;   // never written, or written from garbage lanes (poison)
-      if (ls.operand) {
-        // a lane of a count-form instruction: garbage in, garbage out (its lanes are poisoned when it writes)
-        const uint64_t o0 = std::max<uint64_t>(start, addr) - ls.base,
-                       o1 = std::min<uint64_t>(s.end, addr + bytes) - ls.base;
-        ls.poisoned.push_back({o0 / ls.unit * ls.lanes, (o1 + ls.unit - 1) / ls.unit * ls.lanes});
-        if (!ls.p_api) {
-          ls.p_file = never ? loc.file_name() : s.p_file;
-          ls.p_line = never ? loc.line() : s.p_line;
-          ls.p_api = never ? api : s.p_api;
-        }
-      } else if (!never) {
-        // lanes a count-form instruction computed from never-written bytes, now used where lanes matter
-        fail_at("uninit-read", s.p_api, s.p_file, s.p_line,
-                std::string("reads UB bytes nothing wrote (garbage on the chip), and the lanes computed from them "
-                            "reach ") +
-                    api + " at line " + std::to_string(loc.line()) + " (" + range_str(m, start, s.end - start) +
-                    ", last written by " + s.w_api + " at line " + std::to_string(s.w_line) +
-                    "); copy the data in, Duplicate a value, or keep the count to the data");
-      } else {
-        fail("uninit-read", api, loc,
-             std::string("reads ") + range_str(m, addr, bytes) + " but " + range_str(m, start, s.end - start) +
-                 " was never written (UB starts with garbage); copy data in, Duplicate a value, or shrink the count");
-      }
-    }
-    // read-after-write / write-after-write: the last writer must be known to pipe p (always true for p itself)
-    if (s.w_clock > know[s.w_pipe]) {
-      Pipe w = static_cast<Pipe>(s.w_pipe);
-      fail("race", api, loc,
-           std::string("pipe ") + pipe_name(p) + (write ? " writes " : " reads ") + range_str(m, start, s.end - start) +
-               ", which pipe " + pipe_name(w) + " wrote (" + (s.w_api ? s.w_api : "?") + " at line " +
-               std::to_string(s.w_line) + ") with no synchronisation between them; " + sync_hint(w, p));
-    }
-    // write-after-read: every other pipe's reads must be known to p
-    if (write)
-      for (int q = 0; q < kPipeCount; ++q)
-        if (q != p && s.r_clock[q] > know[q])
-          fail("race", api, loc,
-               std::string("pipe ") + pipe_name(p) + " overwrites " + range_str(m, start, s.end - start) +
-                   " while pipe " + pipe_name(static_cast<Pipe>(q)) +
-                   " may still be reading it (no synchronisation since that read); " + sync_hint(static_cast<Pipe>(q), p));
-  }
+  for (size_t i = lo; i < hi; ++i) check_piece(c, m, pool.segs[i], i ? pool.segs[i - 1].end : 0, addr, bytes, write, p, api, loc);
   if (!write) {
     for (size_t i = lo; i < hi; ++i) pool.segs[i].r_clock[p] = c.clock[p];
     if (hi - lo == 1) coalesce(pool, lo);
@@ -136,6 +141,77 @@ void check_and_record(Core& c, Mem m, uint32_t addr, uint64_t bytes, bool write,
   pool.segs[lo] = w;
   pool.segs.erase(pool.segs.begin() + static_cast<long>(lo) + 1, pool.segs.begin() + static_cast<long>(hi));
   coalesce(pool, lo);
+}
+
+// check_and_record for accesses [runs[k].first, runs[k].second) in increasing order and apart (the pieces of one
+// operand of a repeat-form instruction), in one pass over the runs they cover instead of a split, check and merge per
+// access: each byte gets the history it gets from check_and_record called access after access, and the first
+// failing check is the one those calls fail at. Adjacent runs of equal history are merged at the end.
+void check_and_record_runs(Core& c, Mem m, const std::vector<std::pair<uint32_t, uint32_t>>& runs, bool write,
+                           Pipe p, const char* api, const Loc& loc) {
+  Pool& pool = c.pools[static_cast<int>(m)];
+  const uint32_t first = runs.front().first, last = runs.back().second;
+  auto it = std::upper_bound(pool.segs.begin(), pool.segs.end(), first, [](uint32_t a, const Seg& s) { return a < s.end; });
+  const size_t lo = static_cast<size_t>(it - pool.segs.begin());
+  size_t hi = lo;
+  while (hi < pool.segs.size() && pool.segs[hi].end < last) ++hi;
+  ++hi;   // the run holding the last byte
+  std::vector<Seg> out;
+  out.reserve(2 * runs.size() + 2);
+  auto emit = [&out](const Seg& h, uint32_t end) {
+    out.push_back(h);
+    out.back().end = end;
+  };
+  size_t k = 0;
+  Seg w{};            // a write access's history, built over the runs it covers (as check_and_record's)
+  bool in_write = false;
+  for (size_t i = lo; i < hi; ++i) {
+    const Seg s = pool.segs[i];
+    uint32_t pos = i ? pool.segs[i - 1].end : 0;
+    while (k < runs.size() && runs[k].first < s.end) {
+      const uint32_t a = std::max(runs[k].first, pos), b = std::min(runs[k].second, s.end);
+      if (a > pos) emit(s, a);
+      Seg piece = s;
+      piece.end = b;
+      check_piece(c, m, piece, a, runs[k].first, runs[k].second - runs[k].first, write, p, api, loc);
+      if (!write) {
+        piece.r_clock[p] = c.clock[p];
+        out.push_back(piece);
+      } else if (!in_write) {
+        w = s;
+        in_write = true;
+      } else {
+        for (int q = 0; q < kPipeCount; ++q) w.r_clock[q] = std::max(w.r_clock[q], s.r_clock[q]);
+      }
+      pos = b;
+      if (runs[k].second > s.end) break;   // the access goes on into the next run
+      if (write) {
+        w.init = 1;
+        w.w_pipe = p;
+        w.w_clock = c.clock[p];
+        w.w_line = loc.line();
+        w.w_api = api;
+        w.p_file = nullptr, w.p_line = 0, w.p_api = nullptr;
+        emit(w, b);
+        in_write = false;
+      }
+      ++k;
+    }
+    if (pos < s.end) emit(s, s.end);
+  }
+  pool.segs.erase(pool.segs.begin() + static_cast<long>(lo), pool.segs.begin() + static_cast<long>(hi));
+  pool.segs.insert(pool.segs.begin() + static_cast<long>(lo), out.begin(), out.end());
+  // merge equal neighbours over the replaced runs and at their two edges
+  size_t from = lo ? lo - 1 : 0, to = std::min(pool.segs.size(), lo + out.size() + 1);
+  size_t dst = from;
+  for (size_t i = from + 1; i < to; ++i) {
+    if (same_history(pool.segs[dst], pool.segs[i])) {
+      pool.segs[dst].end = pool.segs[i].end;
+    } else {
+      pool.segs[++dst] = pool.segs[i];
+    }
+  }
+  pool.segs.erase(pool.segs.begin() + static_cast<long>(dst) + 1, pool.segs.begin() + static_cast<long>(to));
 }
 }  // namespace
 
@@ -243,6 +319,41 @@ void touch_abs(Mem m, uint32_t addr, uint64_t bytes, bool write, Pipe p, const c
          std::string(write ? "writes " : "reads ") + range_str(m, addr, bytes) + " beyond the " +
              fmt_bytes(pool.size) + " of " + mem_name(m) + " on " + c.soc->name);
   check_and_record(c, m, addr, bytes, write, p, api, loc);
+}
+
+void touch_runs(const rt::LocalRef& t, const std::vector<std::pair<uint64_t, uint64_t>>& runs, bool write, Pipe p,
+                const char* api, const Loc& loc) {
+  Core& c = cur();
+  const Mem m = mem_of(t.pos, *c.soc);
+  mem_base(m);
+  const Pool& pool = c.pools[static_cast<int>(m)];
+  uint64_t limit = pool.size;
+  if (t.buf >= 0) limit = std::min<uint64_t>(limit, static_cast<uint64_t>(c.bufs[t.buf].addr) + c.bufs[t.buf].len);
+  // One pass when the accesses are in order, apart, inside the tensor's buffer and no count-form lane bookkeeping
+  // is on; otherwise (a fault to report, overlapping or backward pieces) each goes through touch() in turn.
+  bool batch = runs.size() > 1 && !c.lanes.operand;
+  std::vector<std::pair<uint32_t, uint32_t>> abs;
+  if (batch) {
+    abs.reserve(runs.size());
+    uint64_t prev_end = 0;
+    for (const auto& [off, bytes] : runs) {
+      const uint64_t a = static_cast<uint64_t>(t.addr) + off, b = a + bytes;
+      // the same bytes again (a broadcast operand: block or repeat stride 0): checked and recorded just before with
+      // the same clocks, so touching them again changes nothing and cannot fail where the first did not
+      if (!abs.empty() && a == abs.back().first && b == abs.back().second) continue;
+      if (bytes == 0 || b > limit || a < prev_end) {
+        batch = false;
+        break;
+      }
+      abs.push_back({static_cast<uint32_t>(a), static_cast<uint32_t>(b)});
+      prev_end = b;
+    }
+  }
+  if (!batch) {
+    for (const auto& [off, bytes] : runs) touch(t, off, bytes, write, p, api, loc);
+    return;
+  }
+  check_and_record_runs(c, m, abs, write, p, api, loc);
 }
 }  // namespace kgen::sim
 
