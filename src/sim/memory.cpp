@@ -143,6 +143,33 @@ void check_and_record(Core& c, Mem m, uint32_t addr, uint64_t bytes, bool write,
   coalesce(pool, lo);
 }
 
+// The union of byte ranges, in increasing order and apart (adjacent ones joined).
+std::vector<std::pair<uint32_t, uint32_t>> union_of(std::vector<std::pair<uint32_t, uint32_t>> r) {
+  std::sort(r.begin(), r.end());
+  std::vector<std::pair<uint32_t, uint32_t>> u;
+  for (const auto& x : r) {
+    if (!u.empty() && x.first <= u.back().second) u.back().second = std::max(u.back().second, x.second);
+    else u.push_back(x);
+  }
+  return u;
+}
+
+// Whether pipe p may read every byte of `runs` (increasing, apart) now: check_piece would not fail on any of them.
+bool reads_pass(const Core& c, Mem m, const std::vector<std::pair<uint32_t, uint32_t>>& runs, Pipe p) {
+  const Pool& pool = c.pools[static_cast<int>(m)];
+  const VClock& know = c.vc[p];
+  auto it = std::upper_bound(pool.segs.begin(), pool.segs.end(), runs.front().first,
+                             [](uint32_t a, const Seg& s) { return a < s.end; });
+  for (const auto& [a, b] : runs) {
+    while (it != pool.segs.end() && it->end <= a) ++it;
+    for (auto s = it; s != pool.segs.end(); ++s) {
+      if ((!s->init && !c.store_to_padding) || s->w_clock > know[s->w_pipe]) return false;
+      if (s->end >= b) break;
+    }
+  }
+  return true;
+}
+
 // check_and_record for accesses [runs[k].first, runs[k].second) in increasing order and apart (the pieces of one
 // operand of a repeat-form instruction), in one pass over the runs they cover instead of a split, check and merge per
 // access: each byte gets the history it gets from check_and_record called access after access, and the first
@@ -199,8 +226,12 @@ void check_and_record_runs(Core& c, Mem m, const std::vector<std::pair<uint32_t,
     }
     if (pos < s.end) emit(s, s.end);
   }
-  pool.segs.erase(pool.segs.begin() + static_cast<long>(lo), pool.segs.begin() + static_cast<long>(hi));
-  pool.segs.insert(pool.segs.begin() + static_cast<long>(lo), out.begin(), out.end());
+  // out replaces runs [lo, hi): the runs after them move once, by the difference
+  if (out.size() > hi - lo)
+    pool.segs.insert(pool.segs.begin() + static_cast<long>(hi), out.size() - (hi - lo), Seg{});
+  else
+    pool.segs.erase(pool.segs.begin() + static_cast<long>(lo + out.size()), pool.segs.begin() + static_cast<long>(hi));
+  std::copy(out.begin(), out.end(), pool.segs.begin() + static_cast<long>(lo));
   // merge equal neighbours over the replaced runs and at their two edges
   size_t from = lo ? lo - 1 : 0, to = std::min(pool.segs.size(), lo + out.size() + 1);
   size_t dst = from;
@@ -329,25 +360,32 @@ void touch_runs(const rt::LocalRef& t, const std::vector<std::pair<uint64_t, uin
   const Pool& pool = c.pools[static_cast<int>(m)];
   uint64_t limit = pool.size;
   if (t.buf >= 0) limit = std::min<uint64_t>(limit, static_cast<uint64_t>(c.bufs[t.buf].addr) + c.bufs[t.buf].len);
-  // One pass when the accesses are in order, apart, inside the tensor's buffer and no count-form lane bookkeeping
-  // is on; otherwise (a fault to report, overlapping or backward pieces) each goes through touch() in turn.
+  // One pass when no count-form lane bookkeeping is on and every piece lies inside the tensor's buffer; otherwise
+  // (a fault to report) each goes through touch() in turn, which reports it.
   bool batch = runs.size() > 1 && !c.lanes.operand;
+  bool apart = true;   // in increasing order, none overlapping the one before
   std::vector<std::pair<uint32_t, uint32_t>> abs;
   if (batch) {
     abs.reserve(runs.size());
-    uint64_t prev_end = 0;
     for (const auto& [off, bytes] : runs) {
       const uint64_t a = static_cast<uint64_t>(t.addr) + off, b = a + bytes;
       // the same bytes again (a broadcast operand: block or repeat stride 0): checked and recorded just before with
       // the same clocks, so touching them again changes nothing and cannot fail where the first did not
       if (!abs.empty() && a == abs.back().first && b == abs.back().second) continue;
-      if (bytes == 0 || b > limit || a < prev_end) {
+      if (bytes == 0 || b > limit) {
         batch = false;
         break;
       }
+      if (!abs.empty() && a < abs.back().second) apart = false;
       abs.push_back({static_cast<uint32_t>(a), static_cast<uint32_t>(b)});
-      prev_end = b;
     }
+  }
+  if (batch && !apart) {
+    // Overlapping reads (a broadcast operand whose blocks repeat with a shift): a read's checks do not depend on
+    // other reads, and every byte read gets the same clock, so the union read at once is the same — when no piece
+    // fails. Checked first without recording; if one would fail, piece after piece reports it exactly.
+    batch = !write && reads_pass(c, m, union_of(abs), p);
+    if (batch) abs = union_of(abs);
   }
   if (!batch) {
     for (const auto& [off, bytes] : runs) touch(t, off, bytes, write, p, api, loc);

@@ -1,6 +1,7 @@
 // touch_runs (sim/core.h) checks and records the pieces of a strided operand in one pass over the memory's history.
 // It must be exactly touch() called piece after piece: the same history for every byte afterwards, and the same error
-// (first failing piece, same message) when one fails. Random histories and random walks, both ways, compared.
+// (first failing piece, same message) when one fails. Random histories and random walks (pieces apart, repeated, or
+// overlapping the one before, as a broadcast operand's), both ways, compared.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -79,6 +80,10 @@ std::vector<std::pair<uint64_t, uint64_t>> random_runs(std::mt19937& rng, bool w
     const uint64_t len = std::min<uint64_t>(4 * (1 + rng() % 16), kBytes - at);
     runs.push_back({at, len});
     if (walk && rng() % 5 == 0) runs.push_back({at, len});   // a broadcast operand reads the same bytes again
+    if (walk && rng() % 6 == 0) {   // ... or its blocks again, shifted: pieces that overlap the one before
+      at = at >= 16 ? at - 4 * (1 + rng() % 4) : at;
+      continue;
+    }
     at += len + (rng() % 3 == 0 ? 0 : 4 * (rng() % 12));
   }
   if (walk && rng() % 10 == 0 && runs.size() > 2) std::swap(runs[0], runs[1]);   // out of order: the plain way
