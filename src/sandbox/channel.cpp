@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <new>
 
 namespace kgen::sandbox {
 namespace {
@@ -72,7 +73,11 @@ bool FrameParser::feed(const char* p, size_t n, std::vector<Frame>& out) {
       cur_ = Frame{};
     } else {
       in_payload_ = true;
-      cur_.data.reserve(std::min(need_, reserve_limit_));   // one allocation, no copies as it grows
+      try {   // one allocation, no copies as it grows
+        cur_.data.reserve(std::min(need_, reserve_limit_));
+      } catch (const std::bad_alloc&) {   // more than this machine will promise at once: grow as the bytes come
+        cur_.data.reserve(std::min<size_t>(need_, 64u << 20));
+      }
     }
   }
   return true;

@@ -254,6 +254,10 @@ TEST(FrameParser, FramesPastTheReserveLimitGrow) {
   std::string huge = "KGF1 trace c0t0 999999999999999\nabc";
   ASSERT_TRUE(q.feed(huge.data(), huge.size(), out));
   EXPECT_FALSE(q.clean_end());
+  // A limit past what the machine can promise (a petabyte is past the address space): no bad_alloc, the buffer grows.
+  FrameParser r(size_t(1) << 60);
+  ASSERT_TRUE(r.feed(huge.data(), huge.size(), out));
+  EXPECT_FALSE(r.clean_end());
 }
 
 TEST(Utf8, CleanEscapesWhatIsNotText) {
