@@ -704,11 +704,32 @@ __aicore__ inline void WhereSS(const AscendC::LocalTensor<T>& dst, const AscendC
 // Count form on float and half; dst may alias src everywhere. tmp: kMathTmpBytes bytes of uint8_t scratch, not
 // overlapping dst/src; work: RoundRep<T>(count) elements of T, not overlapping dst/src.
 
-// Exact GELU: 0.5 x (1 + erf(x / sqrt 2)). Works through tmp in chunks of 1024 bytes (Erf cannot run in place):
-// tmp = [Erf scratch 2048 B][u 1024 B][v 1024 B]. Five instructions per 1024 bytes of input.
+// Exact GELU: 0.5 x (1 + erf(x / sqrt 2)), five instructions per chunk (Erf cannot run in place). With dst apart from
+// src, u lives in dst and only erf's result in tmp: tmp = [Erf scratch: its minimum, 768 B float / 2048 B half,
+// rounded to 1024 / 2048][v: the rest], chunks of 768 floats or 1024 halves. In place, both u and v in tmp: tmp =
+// [Erf scratch 2048 B][u 1024 B][v 1024 B], chunks of 1024 bytes. x (1 + erf) * 0.5 rounds as 0.5 x (1 + erf): a
+// product scaled by a power of two is rounded the same.
 template <class T>
 __aicore__ inline void Gelu(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
                             const AscendC::LocalTensor<uint8_t>& tmp, uint32_t count) {
+  const T inv_sqrt2 = static_cast<T>(0.70710678118654752f);
+  if (!detail::Overlap(dst, count * sizeof(T), src, count * sizeof(T))) {
+    constexpr uint32_t kErf = sizeof(T) == 4 ? 1024 : 2048;
+    constexpr uint32_t C = (kMathTmpBytes - kErf) / sizeof(T);
+    AscendC::LocalTensor<uint8_t> et = tmp[0];
+    et.SetSize(kErf);
+    AscendC::LocalTensor<T> v = tmp[kErf].template ReinterpretCast<T>();
+    v.SetSize(C);
+    for (uint32_t o = 0; o < count; o += C) {
+      int32_t m = static_cast<int32_t>(count - o < C ? count - o : C);
+      AscendC::Muls(dst[o], src[o], inv_sqrt2, m);
+      AscendC::Erf(v, dst[o], et, static_cast<uint32_t>(m));
+      AscendC::Adds(v, v, static_cast<T>(1.0f), m);
+      AscendC::Mul(dst[o], src[o], v, m);
+      AscendC::Muls(dst[o], dst[o], static_cast<T>(0.5f), m);
+    }
+    return;
+  }
   constexpr uint32_t C = 1024 / sizeof(T);
   AscendC::LocalTensor<uint8_t> et = tmp[0];
   et.SetSize(2048);
@@ -718,7 +739,7 @@ __aicore__ inline void Gelu(const AscendC::LocalTensor<T>& dst, const AscendC::L
   v.SetSize(C);
   for (uint32_t o = 0; o < count; o += C) {
     int32_t m = static_cast<int32_t>(count - o < C ? count - o : C);
-    AscendC::Muls(u, src[o], static_cast<T>(0.70710678118654752f), m);
+    AscendC::Muls(u, src[o], inv_sqrt2, m);
     AscendC::Erf(v, u, et, static_cast<uint32_t>(m));
     AscendC::Adds(v, v, static_cast<T>(1.0f), m);
     AscendC::Muls(u, src[o], static_cast<T>(0.5f), m);
