@@ -24,6 +24,7 @@ void set_fail(EvalResult& R, const Fail& f);
 // 2"): timeout (wall clock, stalled, CPU time, the emulator's instruction limit), compile-error (error[compile] /
 // error[kernel-name]), runtime-error with the emulator's category, or with `exit` / `crash` / `output-limit` /
 // `protocol` when the process ended, died, wrote too much or wrote junk on the result channel.
+// `internal` when kgen's own runner could not start (the dynamic loader's message: a moved or copied build).
 Fail child_failure(const EvalOptions& o, const sandbox::Result& r, const std::string& what, const std::string& pending);
 
 // The sandbox every candidate run gets: kgen's files read-only, the limits of the options; callers add their binds.

@@ -219,6 +219,17 @@ Fail child_failure(const EvalOptions& o, const sandbox::Result& r, const std::st
       return with({Verdict::CompileError, "", out}, line);
     return with({Verdict::RuntimeError, cat, out}, line);
   }
+  // The dynamic loader could not start kgen's own runner (only an executable's start prints this; a candidate's
+  // library that fails to load is dlopen's error, reported by the runner): kgen's installation, not the candidate.
+  if (const size_t at = r.out.find(": error while loading shared libraries: "); at != std::string::npos) {
+    const size_t b = r.out.rfind('\n', at), e = r.out.find('\n', at);
+    const size_t from = b == std::string::npos ? 0 : b + 1;
+    return {Verdict::RuntimeError, "internal",
+            {fmt::format("error[internal] {}: kgen's runner could not start ({}) — kgen's own files, not the "
+                         "candidate: a build tree that was moved or copied looks for its libraries where it was "
+                         "built, which the sandbox does not mount; run kgen from the tree it was built in",
+                         o.candidate, r.out.substr(from, e == std::string::npos ? std::string::npos : e - from))}};
+  }
   Fail f{Verdict::RuntimeError, r.status > 128 ? "crash" : "exit", out};
   if (r.status == 128 + SIGXFSZ) {
     f.cat = "file-size";
