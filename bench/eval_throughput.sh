@@ -45,7 +45,7 @@ rs = d["results"]
 wall = float(sys.argv[3]) - float(sys.argv[2])
 n = len(rs)
 print(f"evaluated {n} fresh candidates in {wall:.1f} s wall: {n / wall * 60:.1f} candidates per minute "
-      f"(target >= 30 with --jobs 2); {sum(r['verdict'] == 'correct' for r in rs)} correct")
+      f"(the serve issue asks for >= 150 on 2 cores; each correct one is also timed at its perf shape); {sum(r['verdict'] == 'correct' for r in rs)} correct")
 secs = [r["seconds"] for r in rs]
 print(f"per candidate: median {statistics.median(secs):.2f} s, min {min(secs):.2f} s, max {max(secs):.2f} s "
       f"(each job's own wall time; {sys.argv[4]} run at once)")
