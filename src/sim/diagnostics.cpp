@@ -21,13 +21,12 @@ std::string error_line(const char* category, const char* file, uint32_t line, in
          (block >= 0 ? " block " + std::to_string(block) : std::string(" host")) + " " + api + ": " + msg;
 }
 
-void fail(const char* category, const char* api, const Loc& loc, const std::string& msg) {
-  Core* c = cur_or_null();
-  throw SimError{error_line(category, loc.file_name(), loc.line(), c ? c->block : -1, api, msg)};
-}
 void fail_at(const char* category, const char* api, const char* file, uint32_t line, const std::string& msg) {
   Core* c = cur_or_null();
   throw SimError{error_line(category, file, line, c ? c->block : -1, api, msg)};
+}
+void fail(const char* category, const char* api, const Loc& loc, const std::string& msg) {
+  fail_at(category, api, loc.file_name(), loc.line(), msg);
 }
 }  // namespace kgen::sim
 

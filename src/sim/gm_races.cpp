@@ -95,13 +95,12 @@ struct Hints {
     for (auto& h : at)
       if (h.it != spans().end() && h.it->first < it->first && it->first < h.bound) h.it = it;
   }
-  // After the span `gone` (starting at gone_key) was merged into `into` and erased.
-  void merged(SpanMap::iterator into, uint64_t gone_key, bool gone_was_hint[kSlots]) {
-    for (int i = 0; i < kSlots; ++i) {
-      Hint& h = at[i];
-      if (gone_was_hint[i]) h.it = into;
-      if (h.it != spans().end() && (gone_was_hint[i] || h.bound == gone_key)) h.bound = bound_after(h.it);
-    }
+  // Before `gone` is merged into `into`, its predecessor, and erased: hints on either are on `into`, whose next span
+  // is then gone's.
+  void merging(SpanMap::iterator into, SpanMap::iterator gone) {
+    const uint64_t after = bound_after(gone);
+    for (auto& h : at)
+      if (h.it == gone || h.it == into) h = Hint{into, after};
   }
   void remember(SpanMap::iterator it) {
     for (auto& h : at)
@@ -351,11 +350,8 @@ void gm_access(const void* addr, uint64_t bytes, bool write, Pipe p, const char*
     if (next != m.end() && it->second.end == next->first && it->second.mergeable(next->second)) {
       it->second.merge_clocks(next->second);
       it->second.end = next->second.end;
-      bool was_hint[Hints::kSlots];
-      for (int i = 0; i < Hints::kSlots; ++i) was_hint[i] = hints().at[i].it == next;
-      const uint64_t gone_key = next->first;
+      hints().merging(it, next);
       m.erase(next);
-      hints().merged(it, gone_key, was_hint);
     } else {
       it = next;
     }

@@ -70,8 +70,21 @@ void coalesce(Pool& pool, size_t i) {
 // The checks of an access by pipe p to bytes [start, end) of one run `s`, part of the access [addr, addr + bytes):
 // initialised (or lanes that only carry garbage on), written before by a pipe p knows of, not read since by a pipe
 // p does not know of (for a write).
+// Whether pipe p may access run `s` now without a finding: defined bytes for a read, its last writer known to p, and
+// for a write every other pipe's reads known to p. check_piece says what is wrong otherwise.
+bool clean(const Core& c, const Seg& s, bool write, Pipe p) {
+  const VClock& know = c.vc[p];
+  if (!write && !s.init && !c.store_to_padding) return false;
+  if (s.w_clock > know[s.w_pipe]) return false;
+  if (write)
+    for (int q = 0; q < kPipeCount; ++q)
+      if (q != p && s.r_clock[q] > know[q]) return false;
+  return true;
+}
+
 void check_piece(Core& c, Mem m, const Seg& s, uint32_t start, uint32_t addr, uint64_t bytes, bool write, Pipe p,
                  const char* api, const Loc& loc) {
+  if (clean(c, s, write, p)) return;
   const VClock& know = c.vc[p];
   LaneScope& ls = c.lanes;
   if (!write && !s.init && !c.store_to_padding) {
@@ -118,6 +131,16 @@ void check_piece(Core& c, Mem m, const Seg& s, uint32_t start, uint32_t addr, ui
                  " may still be reading it (no synchronisation since that read); " + sync_hint(static_cast<Pipe>(q), p));
 }
 
+// The history of bytes pipe p has just written: defined, by this instruction (LaneWise may poison lanes of it next).
+void written_by(Seg& w, const Core& c, Pipe p, const char* api, const Loc& loc) {
+  w.init = 1;
+  w.w_pipe = p;
+  w.w_clock = c.clock[p];
+  w.w_line = loc.line();
+  w.w_api = api;
+  w.p_file = nullptr, w.p_line = 0, w.p_api = nullptr;
+}
+
 void check_and_record(Core& c, Mem m, uint32_t addr, uint64_t bytes, bool write, Pipe p, const char* api, const Loc& loc) {
   Pool& pool = c.pools[static_cast<int>(m)];
   auto [lo, hi] = runs_of(pool, addr, bytes);
@@ -132,12 +155,7 @@ void check_and_record(Core& c, Mem m, uint32_t addr, uint64_t bytes, bool write,
   for (size_t i = lo + 1; i < hi; ++i)
     for (int q = 0; q < kPipeCount; ++q) w.r_clock[q] = std::max(w.r_clock[q], pool.segs[i].r_clock[q]);
   w.end = pool.segs[hi - 1].end;
-  w.init = 1;
-  w.w_pipe = p;
-  w.w_clock = c.clock[p];
-  w.w_line = loc.line();
-  w.w_api = api;
-  w.p_file = nullptr, w.p_line = 0, w.p_api = nullptr;   // defined now (LaneWise may poison lanes of it next)
+  written_by(w, c, p, api, loc);
   pool.segs[lo] = w;
   pool.segs.erase(pool.segs.begin() + static_cast<long>(lo) + 1, pool.segs.begin() + static_cast<long>(hi));
   coalesce(pool, lo);
@@ -157,13 +175,12 @@ std::vector<std::pair<uint32_t, uint32_t>> union_of(std::vector<std::pair<uint32
 // Whether pipe p may read every byte of `runs` (increasing, apart) now: check_piece would not fail on any of them.
 bool reads_pass(const Core& c, Mem m, const std::vector<std::pair<uint32_t, uint32_t>>& runs, Pipe p) {
   const Pool& pool = c.pools[static_cast<int>(m)];
-  const VClock& know = c.vc[p];
   auto it = std::upper_bound(pool.segs.begin(), pool.segs.end(), runs.front().first,
                              [](uint32_t a, const Seg& s) { return a < s.end; });
   for (const auto& [a, b] : runs) {
     while (it != pool.segs.end() && it->end <= a) ++it;
     for (auto s = it; s != pool.segs.end(); ++s) {
-      if ((!s->init && !c.store_to_padding) || s->w_clock > know[s->w_pipe]) return false;
+      if (!clean(c, *s, false, p)) return false;
       if (s->end >= b) break;
     }
   }
@@ -213,12 +230,7 @@ void check_and_record_runs(Core& c, Mem m, const std::vector<std::pair<uint32_t,
       pos = b;
       if (runs[k].second > s.end) break;   // the access goes on into the next run
       if (write) {
-        w.init = 1;
-        w.w_pipe = p;
-        w.w_clock = c.clock[p];
-        w.w_line = loc.line();
-        w.w_api = api;
-        w.p_file = nullptr, w.p_line = 0, w.p_api = nullptr;
+        written_by(w, c, p, api, loc);
         emit(w, b);
         in_write = false;
       }
