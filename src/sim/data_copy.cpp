@@ -119,7 +119,7 @@ void data_copy(AscendC::TPosition dpos, const LocalRef* dl, void* dg, AscendC::T
                                 : store_source(*sl, i * sstep, static_cast<uint8_t*>(dg) + i * dstep, len, api, loc))
                           : gm_data(sgi);
     if (!sl) gm_access(sgi, len, false, pipe, api, loc);
-    if (!dl) gm_access(static_cast<uint8_t*>(dg) + i * dstep, len, true, pipe, api, loc);
+    if (!dl) gm_access(static_cast<uint8_t*>(dg) + i * dstep, len, true, pipe, api, loc, s);
     if (dl) {
       uint8_t* d = touch(*dl, i * dstep, len, true, pipe, api, loc);
       if (moves) std::memmove(d, s, len);
@@ -198,7 +198,7 @@ void data_copy_pad(const LocalRef* dl, void* dg, const LocalRef* sl, const void*
     const bool moves = values_on() || gm_has_values(dg);   // timing.h
     for (uint32_t i = 0; i < p.blockCount; ++i) {
       const uint8_t* s = store_source(*sl, i * ustep, static_cast<uint8_t*>(dg) + i * gstep, len, api, loc);
-      gm_access(static_cast<uint8_t*>(dg) + i * gstep, len, true, kMTE3, api, loc);
+      gm_access(static_cast<uint8_t*>(dg) + i * gstep, len, true, kMTE3, api, loc, s);
       if (moves) store_to_gm(c, gm_data(static_cast<uint8_t*>(dg) + i * gstep), s, len);
     }
     TraceRec& r = trace_instr(kMTE3, api, dt, len * p.blockCount / es, len * p.blockCount, p.blockCount, loc);

@@ -32,6 +32,7 @@ constexpr Rule kRules[] = {
     {"Adds", kArith, kArith}, {"Muls", kArith, kArith}, {"Maxs", kArith, kArith}, {"Mins", kArith, kArith},
     {"LeakyRelu", kHalfFloat, kHalfFloat}, {"ShiftLeft", kShift, 0}, {"ShiftRight", kShift, 0},   // not on 310P (product table)
     {"Axpy", kHalfFloat, kHalfFloat}, {"Duplicate", kDup, kDup & ~bit(D::BF16)},
+    {"Copy", kDup, kDup & ~bit(D::BF16)},   // int16/uint16/half/bfloat16/int32/uint32/float on A2 [S65]
     {"Compare", kHalfFloat | bit(D::I32), kHalfFloat}, {"CompareScalar", kHalfFloat | bit(D::I32), kHalfFloat},
     {"Select", kHalfFloat, kHalfFloat},
     {"ReduceSum", kHalfFloat, kHalfFloat}, {"ReduceMax", kHalfFloat, kHalfFloat}, {"ReduceMin", kHalfFloat, kHalfFloat},

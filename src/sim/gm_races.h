@@ -9,8 +9,12 @@
 #include "sim/core.h"
 
 namespace kgen::sim {
-// Records an access of pipe p of the running core to GM bytes [addr, addr+bytes), after checking it.
-void gm_access(const void* addr, uint64_t bytes, bool write, Pipe p, const char* api, const Loc& loc);
+// Records an access of pipe p of the running core to GM bytes [addr, addr+bytes), after checking it. A plain write
+// that passes `data` (the bytes about to be stored, before they are) is no race with another core's unordered write
+// of the same bytes: whichever lands last, GM holds the same (a DataCopy rounded up to 32-byte blocks writes its
+// neighbour's first elements, copied from the same input).
+void gm_access(const void* addr, uint64_t bytes, bool write, Pipe p, const char* api, const Loc& loc,
+               const void* data = nullptr);
 // Forgets all GM history (a new launch starts).
 void gm_races_reset();
 // How many spans of equal history the GM record holds now (tests: a scalar loop must not grow it per element).

@@ -55,7 +55,7 @@ using namespace kgen::sim;
 const char* vop_name(VOp op) {
   static const char* n[] = {"Add", "Sub", "Mul", "Div", "Max", "Min", "And", "Or", "AddRelu", "SubRelu",
                             "FusedMulAdd", "MulAddDst", "Exp", "Ln", "Abs", "Reciprocal", "Sqrt", "Rsqrt", "Relu",
-                            "Not", "Adds", "Muls", "Maxs", "Mins", "LeakyRelu", "ShiftLeft", "ShiftRight"};
+                            "Not", "Copy", "Adds", "Muls", "Maxs", "Mins", "LeakyRelu", "ShiftLeft", "ShiftRight"};
   return n[static_cast<int>(op)];
 }
 

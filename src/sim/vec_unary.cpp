@@ -1,5 +1,5 @@
 // Unary elementwise vector ops (Exp, Ln, Abs, Reciprocal, Sqrt, Rsqrt, Relu, Not) in the count form and the
-// mask/repeat form (UnaryRepeatParams). half is computed in float and rounded once (to nearest even).
+// mask/repeat form (UnaryRepeatParams), and Copy (the identity, mask/repeat form with CopyRepeatParams). half is computed in float and rounded once (to nearest even).
 // Exp/Ln/Sqrt use the C library; the chip's Reciprocal/Rsqrt are approximations (docs: below 1e-3 / 1e-4
 // accuracy), here they are exact.
 #include <cmath>
@@ -72,25 +72,36 @@ void vec_unary(VOp op, DType dt, const LocalRef& dst, const LocalRef& src, uint6
   trace_vec(api, dt, n, static_cast<uint32_t>((n * es + 255) / 256), &dst, &src, nullptr, loc);
 }
 
-void vec_unary_rep(VOp op, DType dt, const LocalRef& dst, const LocalRef& src, const MaskArg& mask, uint8_t repeat,
-                   const AscendC::UnaryRepeatParams& p, Loc loc) {
+namespace {
+void unary_rep(VOp op, DType dt, const LocalRef& dst, const LocalRef& src, const MaskArg& mask, uint8_t repeat,
+               uint32_t dst_blk, uint32_t src_blk, uint32_t dst_rep, uint32_t src_rep, Loc loc) {
   const char* api = vop_name(op);
   require_dtype(api, dt, loc);
   uint8_t* bd = vec_operand(dst, api, loc);
   uint8_t* bs = vec_operand(src, api, loc);
   RepeatWalk w = make_walk(mask, repeat, dt, api, loc);
   issue(kV);
-  touch_walk(src, w, p.srcBlkStride, p.srcRepStride, false, api, loc);
-  touch_walk(dst, w, p.dstBlkStride, p.dstRepStride, true, api, loc);
+  touch_walk(src, w, src_blk, src_rep, false, api, loc);
+  touch_walk(dst, w, dst_blk, dst_rep, true, api, loc);
   if (computes(dt)) dispatch(dt, api, loc, [&](auto tag) {   // timing.h: no float values in a timing-only run
     using T = typename decltype(tag)::type;
     using C = Calc<T>;
     for_each_lane(w, [&](uint32_t r, uint32_t j, uint32_t e) {
-      C x = static_cast<C>(load<T>(bs + src.addr + walk_offset(r, j, e, p.srcBlkStride, p.srcRepStride, sizeof(T))));
-      store<T>(bd + dst.addr + walk_offset(r, j, e, p.dstBlkStride, p.dstRepStride, sizeof(T)),
-               static_cast<T>(unary_value<C>(op, x)));
+      C x = static_cast<C>(load<T>(bs + src.addr + walk_offset(r, j, e, src_blk, src_rep, sizeof(T))));
+      store<T>(bd + dst.addr + walk_offset(r, j, e, dst_blk, dst_rep, sizeof(T)), static_cast<T>(unary_value<C>(op, x)));
     });
   });
   trace_vec(api, dt, static_cast<uint64_t>(w.repeat) * w.per_block * 8, w.repeat, &dst, &src, nullptr, loc);
+}
+}  // namespace
+
+void vec_unary_rep(VOp op, DType dt, const LocalRef& dst, const LocalRef& src, const MaskArg& mask, uint8_t repeat,
+                   const AscendC::UnaryRepeatParams& p, Loc loc) {
+  unary_rep(op, dt, dst, src, mask, repeat, p.dstBlkStride, p.srcBlkStride, p.dstRepStride, p.srcRepStride, loc);
+}
+
+void vec_copy_rep(DType dt, const LocalRef& dst, const LocalRef& src, const MaskArg& mask, uint8_t repeat,
+                  uint32_t dst_blk, uint32_t src_blk, uint32_t dst_rep, uint32_t src_rep, Loc loc) {
+  unary_rep(VOp::Copy, dt, dst, src, mask, repeat, dst_blk, src_blk, dst_rep, src_rep, loc);
 }
 }  // namespace kgen::rt

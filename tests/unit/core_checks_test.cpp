@@ -897,6 +897,31 @@ void kernel_exchange_without_sync(GM_ADDR buf, GM_ADDR out) {
   DataCopy(o[me * 8], y, 8);
 }
 
+// A copy whose 32-byte blocks overrun its range: core k copies in[16k, 16k + 24) to out at the same offsets, so the
+// last 8 floats it writes are core k + 1's first 8. With `shift` 0 both write the input's bytes there (no race:
+// GM ends the same whichever lands last); with `shift` 1 core k writes its own index into them (a race).
+void kernel_overlapping_copies(GM_ADDR in, GM_ADDR out, int shift) {
+  TPipe pipe;
+  TQueBind<TPosition::VECIN, TPosition::VECOUT, 1> q;
+  pipe.InitBuffer(q, 1, 24 * sizeof(float));
+  const int64_t me = GetBlockIdx();
+  GlobalTensor<float> gi, go;
+  gi.SetGlobalBuffer(reinterpret_cast<float*>(in) + me * 16, 24);
+  go.SetGlobalBuffer(reinterpret_cast<float*>(out) + me * 16, 24);
+  auto t = q.AllocTensor<float>();
+  DataCopy(t, gi, 24);
+  q.EnQue(t);
+  t = q.DeQue<float>();
+  if (shift) {
+    for (int i = 16; i < 24; ++i) t.SetValue(i, static_cast<float>(me));
+    PipeBarrier<PIPE_ALL>();
+  }
+  DataCopy(go, t, 24);
+  q.FreeTensor(t);
+}
+void kernel_overlapping_same(GM_ADDR in, GM_ADDR out) { kernel_overlapping_copies(in, out, 0); }
+void kernel_overlapping_different(GM_ADDR in, GM_ADDR out) { kernel_overlapping_copies(in, out, 1); }
+
 // Every core reads the whole input (a broadcast operand) and writes its own slice: no race.
 void kernel_shared_input(GM_ADDR in, GM_ADDR out) {
   TPipe pipe;
@@ -957,6 +982,18 @@ TEST(MultiCore, SyncAllOrdersWritesBeforeReads) {
   EXPECT_EQ(error_of([&] { ICPU_RUN_KF(kernel_sync_exchange, kSyncCores, (GM_ADDR)buf.p, (GM_ADDR)out.p); }), "");
   for (int me = 0; me < kSyncCores; ++me)
     for (int i = 0; i < 8; ++i) ASSERT_EQ(out[me * 8 + i], static_cast<float>(((me + 1) % kSyncCores) * 100 + i)) << me;
+}
+
+TEST(MultiCore, UnorderedWritesOfTheSameBytesAreNoRace) {
+  kgen::sim::set_throw_on_error(true);
+  constexpr int kCores = 4;
+  Gm<float> in(kCores * 16 + 8), out(kCores * 16 + 8);
+  for (int i = 0; i < kCores * 16 + 8; ++i) in[i] = static_cast<float>(i) * 0.5f;
+  EXPECT_EQ(error_of([&] { ICPU_RUN_KF(kernel_overlapping_same, kCores, (GM_ADDR)in.p, (GM_ADDR)out.p); }), "");
+  for (int i = 0; i < kCores * 16 + 8; ++i) ASSERT_EQ(out[i], in[i]) << i;
+  std::string e = error_of([&] { ICPU_RUN_KF(kernel_overlapping_different, kCores, (GM_ADDR)in.p, (GM_ADDR)out.p); });
+  EXPECT_TRUE(IsError(e, "race", "DataCopy")) << e;
+  EXPECT_NE(e.find("no SyncAll between them"), std::string::npos) << e;
 }
 
 TEST(MultiCore, GmExchangeWithoutSyncAllIsARace) {

@@ -60,6 +60,16 @@ struct BinaryRepeatParams {
   bool strideSizeMode = false;
 };
 
+// Copy's strides, in 32-byte blocks: within a repeat (up to 65535) and between repeats (up to 4095).
+struct CopyRepeatParams {
+  CopyRepeatParams() = default;
+  CopyRepeatParams(uint16_t dstStrideIn, uint16_t srcStrideIn, uint16_t dstRepeatSizeIn, uint16_t srcRepeatSizeIn)
+      : dstStride(dstStrideIn), srcStride(srcStrideIn), dstRepeatSize(dstRepeatSizeIn), srcRepeatSize(srcRepeatSizeIn) {}
+  uint16_t dstStride = 0;   // DEFAULT_DATA_COPY_STRIDE in CANN
+  uint16_t srcStride = 0;
+  uint16_t dstRepeatSize = DEFAULT_REPEAT_STRIDE;
+  uint16_t srcRepeatSize = DEFAULT_REPEAT_STRIDE;
+};
 struct UnaryRepeatParams {
   UnaryRepeatParams() = default;
   UnaryRepeatParams(uint16_t dstBlkStrideIn, uint16_t srcBlkStrideIn, uint8_t dstRepStrideIn, uint8_t srcRepStrideIn)

@@ -19,6 +19,13 @@
 #define __cc__
 #define __inline__ inline
 #define GM_ADDR __gm__ uint8_t*
+// Branch hints of CANN's kernel_utils_macros.h, which kernels use unincluded (cann-ops reduce_common.h).
+#ifndef likely
+#define likely(x) __builtin_expect(!!(x), 1)
+#endif
+#ifndef unlikely
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#endif
 #ifndef __forceinline__
 #define __forceinline__ inline
 #endif

@@ -101,4 +101,29 @@ static inline void SetVectorMask(int32_t len, kgen::rt::Loc loc = kgen::rt::Loc:
   kgen::rt::set_vector_mask_len(kgen::dtype_of<T>(), len, mode == MaskMode::COUNTER, loc);
 }
 inline void ResetMask(kgen::rt::Loc loc = kgen::rt::Loc::current()) { kgen::rt::reset_mask(loc); }
+
+// CANN's internal AscendCUtils (impl/basic_api/kernel_utils_base.h), the members cann-ops kernels call directly:
+// SetMask writes the vector mask register: two words, or the pattern of the first len lanes.
+class AscendCUtils {
+ public:
+  static inline int32_t GetBitSize(int32_t byteSize) { return byteSize * 8; }
+  static inline int32_t GetC0Size() { return 32; }   // DEFAULT_C0_SIZE: bytes of a C0 block
+  static inline int32_t GetC0Count(const int32_t dtypeSize) { return GetC0Size() / dtypeSize; }
+  template <typename T, bool isSetMask = true>
+  static inline void SetMask(const uint64_t& maskHigh, const uint64_t& maskLow,
+                             kgen::rt::Loc loc = kgen::rt::Loc::current()) {
+    if constexpr (isSetMask) kgen::rt::set_vector_mask(kgen::dtype_of<T>(), maskHigh, maskLow, false, loc);
+  }
+  // The bit pattern of the first len lanes, whatever the mask mode (in counter mode the register reads it as a count).
+  template <typename T, bool isSetMask = true>
+  static inline void SetMask(int32_t len, kgen::rt::Loc loc = kgen::rt::Loc::current()) {
+    if constexpr (!isSetMask) return;
+    constexpr uint64_t kFull = ~uint64_t(0);
+    if (len == 64) return SetMask<T>(0, kFull, loc);
+    if (len == static_cast<int32_t>(256 / sizeof(T)) || len >= 128) return SetMask<T>(kFull, kFull, loc);
+    const uint64_t hi = len > 64 ? (uint64_t(1) << (len - 64)) - 1 : 0;
+    const uint64_t lo = len > 64 ? kFull : (uint64_t(1) << len) - 1;
+    SetMask<T>(hi, lo, loc);
+  }
+};
 }  // namespace AscendC

@@ -7,7 +7,7 @@ enum class VOp : uint8_t {
   // binary: dst = f(src0, src1)
   Add, Sub, Mul, Div, Max, Min, And, Or, AddRelu, SubRelu, FusedMulAdd, MulAddDst,
   // unary: dst = f(src)
-  Exp, Ln, Abs, Reciprocal, Sqrt, Rsqrt, Relu, Not,
+  Exp, Ln, Abs, Reciprocal, Sqrt, Rsqrt, Relu, Not, Copy,
   // tensor-scalar: dst = f(src, scalar)
   Adds, Muls, Maxs, Mins, LeakyRelu, ShiftLeft, ShiftRight,
 };
@@ -22,6 +22,9 @@ void vec_binary_rep(VOp op, DType dt, const LocalRef& dst, const LocalRef& a, co
                     uint8_t repeat, const AscendC::BinaryRepeatParams& p, Loc loc);
 void vec_unary_rep(VOp op, DType dt, const LocalRef& dst, const LocalRef& src, const MaskArg& mask, uint8_t repeat,
                    const AscendC::UnaryRepeatParams& p, Loc loc);
+// Copy: the unary walk with the identity, strides in blocks up to 65535 and 4095 (CopyRepeatParams)
+void vec_copy_rep(DType dt, const LocalRef& dst, const LocalRef& src, const MaskArg& mask, uint8_t repeat,
+                  uint32_t dst_blk, uint32_t src_blk, uint32_t dst_rep, uint32_t src_rep, Loc loc);
 void vec_scalar_rep(VOp op, DType dt, const LocalRef& dst, const LocalRef& src, Scalar s, const MaskArg& mask,
                     uint8_t repeat, const AscendC::UnaryRepeatParams& p, Loc loc);
 // mask registers
