@@ -19,7 +19,8 @@ class KgenCallError(Exception):
 
 
 _NP_OF = {torch.float32: "float32", torch.float16: "float16", torch.float64: "float64", torch.int32: "int32",
-          torch.int64: "int64", torch.int16: "int16", torch.int8: "int8", torch.uint8: "uint8", torch.bool: "bool"}
+          torch.int64: "int64", torch.int16: "int16", torch.int8: "int8", torch.uint8: "uint8", torch.bool: "bool",
+          torch.complex64: "complex64"}
 _TORCH_OF = {v: k for k, v in _NP_OF.items()}
 stats = {"calls": 0, "seconds": 0.0}
 # The tensors calls returned in this forward: (tensor, digest of its bytes) — the run_mkb driver checks that what
@@ -78,6 +79,8 @@ def _save_arg(a, d, i):
         return {"kind": "tensor", "path": p, "dtype": _NP_OF[t.dtype]}
     if a is None:
         return {"kind": "none"}
+    if isinstance(a, np.generic) and a.ndim == 0 and a.dtype.kind in "biuf":
+        a = a.item()   # a NumPy scalar (np.int64 from a test_cases.csv row): pybind11 casts it to the C++ number
     if isinstance(a, bool):
         return {"kind": "bool", "value": a}
     if isinstance(a, int):
@@ -138,14 +141,21 @@ def call(name, args, kwargs):
             raise KgenCallError((p.stderr.rstrip("\n") + "\n" if p.stderr.strip() else "") +
                                 f"error[internal] kgen-oprun call ({name}) was killed by {sig}"
                                 f"{' (out of memory?)' if p.returncode == -9 else ''}", 1)
+        # warning[...] / note: lines are notes (written to KGEN_MKB_NOTES), whether or not the call failed; the
+        # rest of a failed call's stderr is its error, first line first.
+        lines = p.stderr.splitlines(keepends=True)
+        note_lines = "".join(ln for ln in lines if ln.startswith(("warning[", "note: ")))
+        error_text = "".join(ln for ln in lines if not ln.startswith(("warning[", "note: ")))
+        notes = os.environ.get("KGEN_MKB_NOTES")
+        if notes and note_lines:
+            with open(notes, "a") as f:
+                f.write(note_lines)
         if p.returncode != 0:
-            raise KgenCallError((p.stderr or p.stdout or f"kgen-oprun call exited with {p.returncode}").rstrip("\n"),
-                                p.returncode)
-        if p.stderr.strip():
-            notes = os.environ.get("KGEN_MKB_NOTES")
-            if notes:
-                with open(notes, "a") as f:
-                    f.write(p.stderr)
+            raise KgenCallError((error_text.strip() and error_text or p.stdout or
+                                 f"kgen-oprun call exited with {p.returncode}").rstrip("\n"), p.returncode)
+        if error_text.strip() and notes:
+            with open(notes, "a") as f:
+                f.write(error_text)
         _collect_traces()
         with open(os.path.join(d, "results.json")) as f:
             results = [_load(r) for r in json.load(f)]
