@@ -45,6 +45,131 @@ expect bf16_case "runtime-error 4/5" "$W/ScaleCustom" "$T/answer/0" "bfloat16"
 mkdir -p "$W/flat" && cp -r "$T" "$W/flat/ScaleCustom"   # the folder's name is the op's
 sed -i 's/    return result;/    return result.flatten();/' "$W/flat/ScaleCustom/validation/pybind.cpp"
 expect flat_result "correct 4/4" "$W/flat/ScaleCustom" "$T/answer/0" "the same elements, compared as the harness does"
+# The cann-ops host idioms, in a variant of the answer: tiling strategies (tiling/tiling_base.h TilingBaseClass)
+# registered with priorities (tiling/tiling_templates_registry.h; the first is never capable, the second tiles),
+# error/ops_error.h and log/ops_log.h macros, GetComputeNodeInfo()'s instance counts, unqualified `vector` and
+# std::cout as CANN's headers provide them, and a tiling header that also holds host code (a gert:: helper), which
+# the kernel build must not see. The binding passes an aclScalar* of its own (ConvertType), ModelNew a NumPy scalar
+# and runs a float16 torch op the CPU lacks (gelu) before the call.
+mkdir -p "$W/idioms" && cp -r "$T" "$W/idioms/ScaleCustom"
+V=$W/idioms/ScaleCustom
+cat >> "$V/answer/0/op_host/scale_custom_tiling.h" <<'CPP'
+#include "register/op_def_registry.h"
+namespace optiling {
+inline uint32_t InputElements(gert::TilingContext* context)   // host code in the tiling header
+{
+    return static_cast<uint32_t>(context->GetInputShape(0)->GetStorageShape().GetShapeSize());
+}
+}  // namespace optiling
+CPP
+cat > "$V/answer/0/op_host/scale_custom.cpp" <<'CPP'
+// ScaleCustom's tiling as cann-ops writes it: strategies over TilingBaseClass, tried by priority.
+#include "scale_custom_tiling.h"
+#include "register/op_def_registry.h"
+#include "tiling/tiling_api.h"
+#include "tiling/tiling_templates_registry.h"
+#include "error/ops_error.h"
+
+namespace optiling {
+class ScaleTilingBase : public TilingBaseClass {
+public:
+    explicit ScaleTilingBase(gert::TilingContext* context) : TilingBaseClass(context) {}
+protected:
+    ge::graphStatus GetShapeAttrsInfo() override
+    {
+        auto* node = context_->GetComputeNodeInfo();
+        OPS_CHECK_NULL_WITH_CONTEXT(context_, node);
+        OPS_ERR_IF(node->GetInputInstanceInfo(0)->GetInstanceNum() != 1,
+                   OPS_REPORT_VECTOR_INNER_ERR(context_, "x must be one tensor"), return ge::GRAPH_FAILED);
+        total_ = InputElements(context_);
+        dtype_ = context_->GetInputDesc(0)->GetDataType();
+        return ge::GRAPH_SUCCESS;
+    }
+    ge::graphStatus GetPlatformInfo() override
+    {
+        auto platform = platform_ascendc::PlatformAscendC(context_->GetPlatformInfo());
+        aicoreParams_.blockDim = platform.GetCoreNumAiv();
+        platform.GetCoreMemSize(platform_ascendc::CoreMemType::UB, aicoreParams_.ubSize);
+        return ge::GRAPH_SUCCESS;
+    }
+    ge::graphStatus DoLibApiTiling() override { return ge::GRAPH_SUCCESS; }
+    ge::graphStatus GetWorkspaceSize() override { return ge::GRAPH_SUCCESS; }
+    uint64_t GetTilingKey() const override { return 0; }
+    uint32_t total_ = 0;
+    ge::DataType dtype_ = ge::DT_FLOAT;
+};
+
+static int g_never_asked = 0;   // the registry asks priority 0 first
+class ScaleNeverTiling : public ScaleTilingBase {   // priority 0: tried first, never capable
+public:
+    using ScaleTilingBase::ScaleTilingBase;
+protected:
+    bool IsCapable() override { ++g_never_asked; return false; }
+    ge::graphStatus DoOpTiling() override { return ge::GRAPH_FAILED; }
+    ge::graphStatus PostTiling() override { return ge::GRAPH_FAILED; }
+};
+
+class ScaleSplitTiling : public ScaleTilingBase {
+public:
+    using ScaleTilingBase::ScaleTilingBase;
+protected:
+    bool IsCapable() override { return true; }
+    ge::graphStatus DoOpTiling() override
+    {
+        OPS_ERR_IF(g_never_asked == 0, OPS_LOG_E(context_, "priority 0 was not tried first"), return ge::GRAPH_FAILED);
+        uint32_t typeLength = dtype_ == ge::DT_FLOAT16 ? 2 : 4;
+        uint32_t align = 32 / typeLength, cores = static_cast<uint32_t>(aicoreParams_.blockDim);
+        vector<uint32_t> sizes = {(total_ + cores - 1) / cores};
+        uint32_t perCore = (sizes[0] + align - 1) / align * align;
+        uint32_t tile = static_cast<uint32_t>(aicoreParams_.ubSize / 4 / typeLength) / align * align;
+        tiling_.set_totalLength(total_);
+        tiling_.set_perCore(perCore);
+        tiling_.set_tileLength(perCore < tile ? perCore : tile);
+        tiling_.set_isHalf(dtype_ == ge::DT_FLOAT16);
+        blockDim_ = (total_ + perCore - 1) / perCore;
+        OPS_LOG_D(context_, "blockDim %u", blockDim_);
+        return ge::GRAPH_SUCCESS;
+    }
+    ge::graphStatus PostTiling() override
+    {
+        context_->SetBlockDim(blockDim_);
+        tiling_.SaveToBuffer(context_->GetRawTilingData()->GetData(), context_->GetRawTilingData()->GetCapacity());
+        context_->GetRawTilingData()->SetDataSize(tiling_.GetDataSize());
+        return ge::GRAPH_SUCCESS;
+    }
+    ScaleCustomTilingData tiling_;
+};
+
+REGISTER_TILING_TEMPLATE("ScaleCustom", ScaleSplitTiling, 10);
+REGISTER_TILING_TEMPLATE("ScaleCustom", ScaleNeverTiling, 0);
+
+static ge::graphStatus Tiling4Scale(gert::TilingContext* context)
+{
+    return TilingRegistry::GetInstance().DoTilingImpl(context);
+}
+static ge::graphStatus TilingPrepare4Scale(gert::TilingParseContext*) { return ge::GRAPH_SUCCESS; }
+struct ScaleCompileInfo {};
+IMPL_OP_OPTILING(ScaleCustom).Tiling(Tiling4Scale).TilingParse<ScaleCompileInfo>(TilingPrepare4Scale);
+}  // namespace optiling
+
+namespace ge {
+static graphStatus InferShape4Scale(gert::InferShapeContext* context)
+{
+    *context->GetOutputShape(0) = *context->GetInputShape(0);
+    return GRAPH_SUCCESS;
+}
+IMPL_OP_INFERSHAPE(ScaleCustom).InferShape(InferShape4Scale);
+}  // namespace ge
+CPP
+sed -i 's/    c10::Scalar scale(alpha);.*/    aclScalar* scale = ConvertType(c10::Scalar(alpha));/' "$V/validation/pybind.cpp"
+sed -i 's/        return kernel_gen_ops.scale_custom(x, self.alpha)/        import numpy\n        x = x + (torch.nn.functional.gelu(x) - torch.nn.functional.gelu(x))\n        return kernel_gen_ops.scale_custom(x, numpy.float64(self.alpha))/' "$V/validation/module.py"
+expect cann_ops_idioms "correct 4/4" "$V" "$V/answer/0"
+# An int8 case: torch.randn cannot draw int8 on the CPU; kgen draws float32 and converts (kgen_npukb/int_draws.py), so
+# the case reaches the op, whose OpDef has no int8 column: the op's error, not the reference's.
+cp -r "$T" "$W/IntCase" && mkdir -p "$W/int" && mv "$W/IntCase" "$W/int/ScaleCustom"
+echo '4;[8];int8;2' >> "$W/int/ScaleCustom/validation/test_cases.csv"
+expect int8_case "runtime-error 4/5" "$W/int/ScaleCustom" "$T/answer/0" "int8"
+if grep -q 'reference failed' "$W/int8_case.json"; then echo "FAIL: int8_case: the reference failed"; fail=1; fi
 # A task folder the harness cannot read: a precise error, exit 2 from run-level tools.
 mkdir -p "$W/Broken/validation"
 printf 'import torch\nclass Model:\n    pass\n' > "$W/Broken/validation/module.py"
@@ -78,10 +203,10 @@ else echo "FAIL: tasks list"; echo "$out"; fail=1; fi
 out=$("$KGEN" tasks check --suite "$SRC/tests/data/npukb/tasks" 2>&1)
 if grep -q '^2 tasks, 8 cases checked.* 0 with problems' <<<"$out"; then echo "ok: tasks check runs every case's reference"
 else echo "FAIL: tasks check"; echo "$out"; fail=1; fi
-# A task folder with problems: no api_desc.md, and a case whose inputs the CPU cannot make (torch.randn of int32).
+# A task folder with problems: no api_desc.md, and a case whose inputs the CPU cannot make (torch.randn of qint8).
 mkdir -p "$W/suite/level1/Math" && cp -r "$T" "$W/suite/level1/Math/ScaleCustom"
 rm "$W/suite/level1/Math/ScaleCustom/api_desc.md"
-echo '4;[8];int32;2' >> "$W/suite/level1/Math/ScaleCustom/validation/test_cases.csv"
+echo '4;[8];qint8;2' >> "$W/suite/level1/Math/ScaleCustom/validation/test_cases.csv"
 out=$("$KGEN" tasks check --suite "$W/suite" 2>&1); st=$?
 if [ $st = 1 ] && grep -q 'ScaleCustom/api_desc.md:1: missing' <<<"$out" \
    && grep -q 'prepare_inputs.py:[0-9]*: case 4: its inputs cannot be made on the CPU' <<<"$out"; then

@@ -34,7 +34,7 @@ enum class ScalarType : int8_t {
 constexpr ScalarType kByte = ScalarType::Byte, kChar = ScalarType::Char, kShort = ScalarType::Short,
                      kInt = ScalarType::Int, kLong = ScalarType::Long, kHalf = ScalarType::Half,
                      kFloat = ScalarType::Float, kDouble = ScalarType::Double, kBool = ScalarType::Bool,
-                     kBFloat16 = ScalarType::BFloat16;
+                     kBFloat16 = ScalarType::BFloat16, kComplexFloat = ScalarType::ComplexFloat;
 using std::optional;
 using std::nullopt;
 using string_view = std::string_view;
@@ -67,7 +67,8 @@ inline const char* toString(ScalarType t) {
     case ScalarType::Byte: return "Byte"; case ScalarType::Char: return "Char"; case ScalarType::Short: return "Short";
     case ScalarType::Int: return "Int"; case ScalarType::Long: return "Long"; case ScalarType::Half: return "Half";
     case ScalarType::Float: return "Float"; case ScalarType::Double: return "Double"; case ScalarType::Bool: return "Bool";
-    case ScalarType::BFloat16: return "BFloat16"; default: return "Undefined";
+    case ScalarType::BFloat16: return "BFloat16"; case ScalarType::ComplexFloat: return "ComplexFloat";
+    default: return "Undefined";
   }
 }
 struct MemoryFormat { enum V { Contiguous, Preserve, ChannelsLast }; };
@@ -200,7 +201,7 @@ using c10::Device;
 using c10::DeviceType;
 using c10::MemoryFormat;
 using c10::kByte; using c10::kChar; using c10::kShort; using c10::kInt; using c10::kLong; using c10::kHalf;
-using c10::kFloat; using c10::kDouble; using c10::kBool; using c10::kBFloat16; using c10::kCPU; using c10::kPrivateUse1;
+using c10::kFloat; using c10::kDouble; using c10::kBool; using c10::kBFloat16; using c10::kComplexFloat; using c10::kCPU; using c10::kPrivateUse1;
 using c10::elementSize;
 using c10::toString;
 using c10::optional;
@@ -645,6 +646,33 @@ template <class... A> [[noreturn]] void check_failed(const char* cond, const cha
 #define TORCH_WARN(...) do {} while (0)
 #define AT_ERROR(...) ::kgen::shim::check_failed("false", __FILE__, __LINE__, ##__VA_ARGS__)
 
+// ---- the aclnn argument objects a binding may build itself (NPUKernelBench's pytorch_npu_helper.hpp) ----
+// On the chip these are opaque handles made by aclCreateIntArray / aclCreateScalar; a binding makes them with the
+// helper's ConvertType(at::IntArrayRef) or ConvertTensorToAclScaler(tensor) and passes the pointer to EXEC_NPU_CMD,
+// which hands it to the aclnn function unchanged. Here they hold the values (kept for the process, as the chip's
+// helper never destroys the ones a binding makes).
+struct aclIntArray { std::vector<int64_t> values; };
+struct aclFloatArray { std::vector<double> values; };
+struct aclBoolArray { std::vector<bool> values; };
+struct aclScalar { c10::Scalar value; };
+namespace kgen::shim {
+template <class T, class... A> T* acl_object(A&&... a) {
+  static std::vector<std::unique_ptr<T>> made;
+  made.push_back(std::make_unique<T>(T{std::forward<A>(a)...}));
+  return made.back().get();
+}
+}  // namespace kgen::shim
+inline aclIntArray* ConvertType(const at::IntArrayRef& v) { return kgen::shim::acl_object<aclIntArray>(v.vec()); }
+inline aclScalar* ConvertType(const c10::Scalar& s) { return kgen::shim::acl_object<aclScalar>(s); }
+// The tensor's first element as a scalar of its dtype (aclCreateScalar(tensor.data_ptr(), dtype)).
+inline aclScalar* ConvertTensorToAclScaler(const at::Tensor& t) {
+  TORCH_CHECK(t.numel() >= 1, "ConvertTensorToAclScaler: the tensor is empty");
+  const at::Tensor first = t.reshape({-1}).narrow(0, 0, 1);
+  c10::Scalar v = first.item();
+  if (t.scalar_type() == at::ScalarType::Bool) v = c10::Scalar(v.toLong() != 0);
+  return kgen::shim::acl_object<aclScalar>(v);
+}
+
 // ---- pybind11 / torch library registration ----
 namespace kgen::shim {
 using Invoker = std::function<void(const kgen::op::BindArg*, size_t, std::vector<kgen::op::BindArg>*)>;
@@ -655,7 +683,7 @@ inline at::ScalarType scalar_type_of_ge(int ge) {
   switch (ge) {
     case 0: return at::kFloat; case 1: return at::kHalf; case 2: return at::kChar; case 3: return at::kInt;
     case 4: return at::kByte; case 6: return at::kShort; case 9: return at::kLong; case 11: return at::kDouble;
-    case 12: return at::kBool; case 27: return at::kBFloat16;
+    case 12: return at::kBool; case 16: return at::kComplexFloat; case 27: return at::kBFloat16;
     default: fail("kgen torch shim: unsupported ge::DataType " + std::to_string(ge));
   }
 }
@@ -664,7 +692,7 @@ inline int ge_of(at::ScalarType t) {
     case at::ScalarType::Float: return 0; case at::ScalarType::Half: return 1; case at::ScalarType::Char: return 2;
     case at::ScalarType::Int: return 3; case at::ScalarType::Byte: return 4; case at::ScalarType::Short: return 6;
     case at::ScalarType::Long: return 9; case at::ScalarType::Double: return 11; case at::ScalarType::Bool: return 12;
-    case at::ScalarType::BFloat16: return 27;
+    case at::ScalarType::BFloat16: return 27; case at::ScalarType::ComplexFloat: return 16;
     default: fail(std::string("kgen torch shim: unsupported dtype ") + c10::toString(t));
   }
 }
@@ -709,6 +737,17 @@ template <class T> struct Arith {
         if constexpr (std::is_integral_v<T>) fail("argument " + std::to_string(i) + ": expected an int, got a float");
         return static_cast<T>(a.f);
       case K::Bool: return static_cast<T>(a.b);
+      case K::Tensor: {   // pybind11 takes a one-element tensor for a number (Tensor.__float__ / __index__ / __bool__)
+        size_t n = 1;
+        for (int64_t d : a.shape) n *= static_cast<size_t>(d);
+        if (n != 1) fail("argument " + std::to_string(i) + ": expected a number, got a tensor of " + std::to_string(n) +
+                         " elements (only a one-element tensor converts to a number)");
+        const at::ScalarType t = scalar_type_of_ge(a.dtype);
+        const bool floating = t == at::kFloat || t == at::kDouble || t == at::kHalf || t == at::kBFloat16;
+        if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>)
+          if (floating) fail("argument " + std::to_string(i) + ": expected an int, got a floating tensor");
+        return static_cast<T>(at::detail::load(static_cast<const uint8_t*>(a.data), t));
+      }
       default: fail("argument " + std::to_string(i) + ": expected a number, got " + kind_name(a.kind));
     }
   }
@@ -733,6 +772,14 @@ template <> struct Convert<std::string> {
   static std::string from(const kgen::op::BindArg& a, size_t i) {
     if (a.kind != kgen::op::BindArg::Str) fail("argument " + std::to_string(i) + ": expected a str, got " + kind_name(a.kind));
     return a.s;
+  }
+};
+// pybind11 passes a str to a const char* parameter as a pointer into the Python string, valid for the call; here
+// into the call's argument, which lives as long.
+template <> struct Convert<const char*> {
+  static const char* from(const kgen::op::BindArg& a, size_t i) {
+    if (a.kind != kgen::op::BindArg::Str) fail("argument " + std::to_string(i) + ": expected a str, got " + kind_name(a.kind));
+    return a.s.c_str();
   }
 };
 template <> struct Convert<std::string_view> {
@@ -943,6 +990,16 @@ struct ExecArgs {
   void add(const char* s) { kgen::op::BindArg a; a.kind = kgen::op::BindArg::Str; a.s = s; push(a, "const char*"); }
   void add(std::nullopt_t) { kgen::op::BindArg a; a.kind = kgen::op::BindArg::None; push(a, "c10::nullopt"); }
   template <class T> void add(const std::optional<T>& o) { if (o) add(*o); else add(std::nullopt); }
+  void add(const aclIntArray* l) { add_ints(l ? l->values : std::vector<int64_t>(), "aclIntArray*"); }
+  void add(const aclFloatArray* l) { add_floats(l ? l->values : std::vector<double>(), "aclFloatArray*"); }
+  void add(const aclBoolArray* l) {
+    kgen::op::BindArg a; a.kind = kgen::op::BindArg::BoolList; if (l) a.bools = l->values; push(a, "aclBoolArray*");
+  }
+  void add(const aclScalar* s) {
+    if (!s) { add(std::nullopt); return; }
+    add(s->value);
+    v.back().cpp = "aclScalar*";
+  }
   void add(at::ScalarType t) { kgen::op::BindArg a; a.kind = kgen::op::BindArg::Int; a.i = ge_of(t); push(a, "at::ScalarType"); }
 };
 template <class... A> void exec(const char* api, const char* file, int line, const A&... a) {

@@ -91,8 +91,10 @@ def _forward(model, inputs):
 
 def case_inputs(prep, row):
     """(init, inputs) of one case as lists, made on the CPU (device None) by the task's own functions."""
-    init = prep.get_init_inputs(row, device=None)
-    inputs = prep.get_inputs(row, device=None)
+    from kgen_npukb.int_draws import integer_draws
+    with integer_draws():   # torch.randn of an int8 case: drawn in float32 and converted (int_draws.py)
+        init = prep.get_init_inputs(row, device=None)
+        inputs = prep.get_inputs(row, device=None)
     init = list(init) if isinstance(init, (list, tuple)) else [init]
     inputs = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
     return init, inputs
@@ -105,8 +107,12 @@ def _write_trace(model_cls, prep, row, init, inputs, seed, dest):
     import types
     import aten_trace
     import torch
-    mod = types.SimpleNamespace(Model=model_cls, get_init_inputs=lambda: copy.deepcopy(init),
-                                get_inputs=lambda: list(_as_list(prep.get_inputs(row, device=None))))
+    from kgen_npukb.int_draws import integer_draws
+
+    def fake_inputs():
+        with integer_draws():
+            return list(_as_list(prep.get_inputs(row, device=None)))
+    mod = types.SimpleNamespace(Model=model_cls, get_init_inputs=lambda: copy.deepcopy(init), get_inputs=fake_inputs)
     mode = "fake"
     try:
         ops = aten_trace.record(mod, seed, fake=True)

@@ -76,9 +76,14 @@ def _number(s):
         return s
 
 
+# The spellings pandas' C parser reads as booleans by default (its true_values / false_values).
+_BOOLS = {"True": True, "TRUE": True, "true": True, "False": False, "FALSE": False, "false": False}
+
+
 def read_cases(path):
     """The rows of test_cases.csv as dicts. Like pandas read_csv + the harness's preprocess_dataframe: numbers are
-    numbers, a column whose values are all whole numbers (and none empty) holds ints, True/False columns bools."""
+    numbers, a column whose values are all whole numbers (and none empty) holds ints, True/False columns (also
+    TRUE/FALSE, true/false) bools."""
     with open(path, newline="", encoding="utf-8") as f:
         rows = list(csv.DictReader(f, delimiter=";"))
     if not rows:
@@ -86,9 +91,9 @@ def read_cases(path):
     cols = rows[0].keys()
     for c in cols:
         vals = [r.get(c) for r in rows]
-        if all(v in ("True", "False") for v in vals):   # pandas reads such a column as bool
+        if all(v in _BOOLS for v in vals):   # pandas reads such a column as bool
             for r in rows:
-                r[c] = r[c] == "True"
+                r[c] = _BOOLS[r[c]]
             continue
         nums = [_number(v) if v not in (None, "") else None for v in vals]
         if all(isinstance(n, (int, float)) for n in nums):

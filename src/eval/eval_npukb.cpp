@@ -54,6 +54,16 @@ bool trusted(const EvalOptions& o, std::vector<std::string> args, EvalResult& R,
   }
   return true;
 }
+
+// The size of the largest regular file directly in dir (0 when there is none).
+size_t largest_file(const std::string& dir) {
+  size_t most = 0;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (e.is_regular_file(ec)) most = std::max<size_t>(most, e.file_size(ec));
+  return most;
+}
+
 }  // namespace
 
 bool is_npukb_task(const std::string& path) {
@@ -84,6 +94,13 @@ void eval_npukb(const EvalOptions& o, EvalResult& R) {
     }
 
   sandbox::Policy pol = candidate_policy(o);
+  sandbox::Limits lim = candidate_limits(o, static_cast<int>(to_run.size()));
+  // A case's tensors pass through files in the sandbox's /tmp (an argument's .npy, an output's .npy, both at once):
+  // the file and tmpfs limits grow with the largest case (a 1 GiB float16 tensor of StridesliceNegConcatV2) so that
+  // the options bound the candidate's own files, not the task's sizes.
+  const size_t largest = std::max(largest_file(tmp.path + "/in"), largest_file(tmp.path + "/ref"));
+  lim.file_bytes = std::max<size_t>(lim.file_bytes, largest + (64ull << 20));
+  pol.tmp_bytes = std::max<size_t>(pol.tmp_bytes, 3 * largest + (256ull << 20));
   pol.binds.push_back({project, false});
   pol.binds.push_back({task, false});
   pol.binds.push_back({tmp.path + "/in", false});
@@ -208,8 +225,7 @@ void eval_npukb(const EvalOptions& o, EvalResult& R) {
     if (rc[i].contains("error")) failed_cases[i] = "error[reference] " + rc[i]["error"].get<std::string>();
   if (!to_run.empty()) {
     auto t_run = std::chrono::steady_clock::now();
-    sandbox::Result res =
-        sandbox::run(c, candidate_limits(o, static_cast<int>(to_run.size())), pol, sandbox::default_mode());
+    sandbox::Result res = sandbox::run(c, lim, pol, sandbox::default_mode());
     R.run_s = since(t_run);
     if (J.failed) return set_fail(R, J.fail);
     if (done != to_run.size() || res.status != 0 || res.timed_out) {

@@ -38,6 +38,9 @@ struct CallState {
   bool atomic = false;
   fe::PlatFormInfos* platform = nullptr;
   void* compile_info = nullptr;   // what the op's TilingParse filled, during its TilingFunc
+  // the node as GetComputeNodeInfo() describes it: the instances of each IR input (in_inst), filled on first use
+  gert::ComputeNodeInfo node;
+  std::vector<gert::AnchorInstanceInfo> anchors;
 };
 
 namespace {
@@ -358,6 +361,36 @@ size_t ExtendedKernelContext::GetComputeNodeOutputNum() const { return kgen_stat
 const RuntimeAttrs* ExtendedKernelContext::GetAttrs() const { return kgen_state_->attrs.get(); }
 const ge::char_t* ExtendedKernelContext::GetNodeType() const { return kgen_state_->op->info.type.c_str(); }
 const ge::char_t* ExtendedKernelContext::GetNodeName() const { return kgen_state_->op->info.type.c_str(); }
+const ComputeNodeInfo* ExtendedKernelContext::GetComputeNodeInfo() const {
+  CallState& st = *kgen_state_;
+  if (st.node.kgen_state_ == nullptr) {
+    st.node.kgen_state_ = &st;
+    uint32_t next = 0;   // an IR input's instances are consecutive; an absent optional one starts where it would be
+    for (const std::vector<int>& inst : st.in_inst) {
+      const uint32_t start = inst.empty() ? next : static_cast<uint32_t>(inst.front());
+      st.anchors.emplace_back(start, static_cast<uint32_t>(inst.size()));
+      next = start + static_cast<uint32_t>(inst.size());
+    }
+  }
+  return &st.node;
+}
+
+// ComputeNodeInfo
+const ge::char_t* ComputeNodeInfo::GetNodeType() const { return kgen_state_->op->info.type.c_str(); }
+const ge::char_t* ComputeNodeInfo::GetNodeName() const { return kgen_state_->op->info.type.c_str(); }
+size_t ComputeNodeInfo::GetIrInputsNum() const { return kgen_state_->in_inst.size(); }
+size_t ComputeNodeInfo::GetInputsNum() const { return kgen_state_->in_shapes.size(); }
+size_t ComputeNodeInfo::GetOutputsNum() const { return kgen_state_->out_shapes.size(); }
+const AnchorInstanceInfo* ComputeNodeInfo::GetInputInstanceInfo(const size_t ir_index) const {
+  return ir_index < kgen_state_->anchors.size() ? &kgen_state_->anchors[ir_index] : nullptr;
+}
+const CompileTimeTensorDesc* ComputeNodeInfo::GetInputTdInfo(const size_t index) const {
+  return index < kgen_state_->in_desc.size() ? &kgen_state_->in_desc[index] : nullptr;
+}
+const CompileTimeTensorDesc* ComputeNodeInfo::GetOutputTdInfo(const size_t index) const {
+  return index < kgen_state_->out_desc.size() ? &kgen_state_->out_desc[index] : nullptr;
+}
+const RuntimeAttrs* ComputeNodeInfo::GetAttrs() const { return kgen_state_->attrs.get(); }
 
 // TilingContext
 const StorageShape* TilingContext::GetInputShape(const size_t index) const {

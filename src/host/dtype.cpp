@@ -15,6 +15,7 @@ const DtRow kDtypes[] = {
     {3, "int32_t", "int32", 4},    {4, "uint8_t", "uint8", 1},     {6, "int16_t", "int16", 2},
     {7, "uint16_t", "uint16", 2},  {8, "uint32_t", "uint32", 4},   {9, "int64_t", "int64", 8},
     {10, "uint64_t", "uint64", 8}, {11, "double", "float64", 8},   {12, "bool", "bool", 1},
+    {16, "complex64", "complex64", 8},   // CANN's DTYPE_ name for it (asc-devkit ascendc_impl_build.py DTYPE_MAP)
     {27, "bfloat16_t", "bfloat16", 2},
 };
 const DtRow* row(int dt) {

@@ -1,4 +1,5 @@
 #include "op/build.h"
+#include "op/kernel_tiling.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -336,8 +337,10 @@ Command kernel_command(const Project& p, const std::string& soc, const Defines& 
   c.pch = kernel_pch(soc);
   c.reads = {p.dir};
   if (!p.tiling_h.empty()) {
+    const std::string tiling = kernel_tiling_header(p.tiling_h);
     c.argv.push_back("-include");
-    c.argv.push_back(p.tiling_h);
+    c.argv.push_back(tiling);
+    if (tiling != p.tiling_h) c.reads.push_back(tiling);
     if (std::string names = tiling_names_header(p.tiling_h); !names.empty()) {
       c.argv.push_back("-include");
       c.argv.push_back(names);
@@ -419,6 +422,30 @@ BuildOut compile_library(const std::string& name, std::vector<std::string> cmd, 
   return compile_cached(name, std::move(cmd), reads, src, what).get();
 }
 
+// Writes text into the build's target folder under a name made of prefix and the text's hash (once: an existing one
+// is reused) and returns the path.
+std::string generated_header(const std::string& prefix, const std::string& text) {
+  Hash h;
+  h.add(text);
+  const std::string name = prefix + h.hex() + ".h";
+  if (std::string have = existing(name); !have.empty()) return have;
+  std::error_code ec;
+  const std::string dir = target_dir();
+  fs::create_directories(dir, ec);
+  const std::string path = dir + "/" + name, tmp = path + ".tmp-" + std::to_string(getpid());
+  {
+    std::ofstream f(tmp);
+    f << text;
+  }
+  std::rename(tmp.c_str(), path.c_str());
+  return path;
+}
+
+std::string kernel_tiling_header(const std::string& tiling_h) {
+  const std::string text = kernel_tiling_text(read_text(tiling_h));
+  return text.empty() ? tiling_h : generated_header("kernel-tiling-", text);
+}
+
 // CANN's kernel build generates the tiling structs of the op's tiling header at global scope, so a kernel may name
 // them (`const AddCustomTilingData* t`). kgen's kernel side of BEGIN_TILING_DATA_DEF defines them where the header
 // does, usually in namespace optiling; this writes `using optiling::<Name>;` for each into a small header the kernel
@@ -432,19 +459,6 @@ std::string tiling_names_header(const std::string& tiling_h) {
   for (auto it = std::sregex_iterator(text.begin(), text.end(), def); it != std::sregex_iterator(); ++it, ++n)
     out += "using optiling::" + (*it)[1].str() + ";\n";
   if (!n) return "";
-  Hash h;
-  h.add(out);
-  const std::string name = "tiling-names-" + h.hex() + ".h";
-  if (std::string have = existing(name); !have.empty()) return have;
-  std::error_code ec;
-  const std::string dir = target_dir();
-  fs::create_directories(dir, ec);
-  const std::string path = dir + "/" + name, tmp = path + ".tmp-" + std::to_string(getpid());
-  {
-    std::ofstream f(tmp);
-    f << out;
-  }
-  std::rename(tmp.c_str(), path.c_str());
-  return path;
+  return generated_header("tiling-names-", out);
 }
 }  // namespace kgen::op

@@ -73,4 +73,7 @@ BuildOut compile_library(const std::string& name, std::vector<std::string> cmd, 
 // The generated header that brings a tiling header's structs to global scope ("" when not needed), created in the
 // build folder on first use.
 std::string tiling_names_header(const std::string& tiling_h);
+// The tiling header the kernel build force-includes: tiling_h itself, or, when it also holds host code, a generated
+// header of its tiling structs (kernel_tiling.h), in the build's target folder.
+std::string kernel_tiling_header(const std::string& tiling_h);
 }  // namespace kgen::op

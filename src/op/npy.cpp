@@ -16,6 +16,7 @@ constexpr Kind kKinds[] = {
     {0, "<f4", 4, "float32"}, {1, "<f2", 2, "float16"},  {2, "|i1", 1, "int8"},    {3, "<i4", 4, "int32"},
     {4, "|u1", 1, "uint8"},   {6, "<i2", 2, "int16"},    {7, "<u2", 2, "uint16"},  {8, "<u4", 4, "uint32"},
     {9, "<i8", 8, "int64"},   {10, "<u8", 8, "uint64"},  {11, "<f8", 8, "float64"}, {12, "|b1", 1, "bool"},
+    {16, "<c8", 8, "complex64"},   // ge::DT_COMPLEX64: pairs of float32 (real, imaginary)
 };
 const Kind* by_dtype(int dt) {
   if (dt == kDtBf16) dt = 7;

@@ -35,8 +35,10 @@ Prebuilt prebuild(const Project& p, const std::string& soc, const std::vector<st
     else if (o.diag.rfind("cheating", 0) == 0 && b.cheating.empty()) b.cheating = o.diag;
     else if (o.diag.rfind("error[compile]", 0) == 0) b.failed.emplace_back(name, o.diag);
   }
-  if (!p.tiling_h.empty())
+  if (!p.tiling_h.empty()) {
     if (std::string names = tiling_names_header(p.tiling_h); !names.empty()) b.files.push_back(names);
+    if (std::string kernel = kernel_tiling_header(p.tiling_h); kernel != p.tiling_h) b.files.push_back(kernel);
+  }
   b.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return b;
 }

@@ -9,6 +9,7 @@
 
 #include "sim/matmul_check.h"
 #include "sim/soc.h"
+#include "platform/platform_info.h"
 #include "tiling/tiling_api.h"
 
 namespace kgen::sim {
@@ -108,12 +109,6 @@ std::string mm_check_tiling(const TCubeTiling& t, const MmCheckInfo& in) {
 // ---------------------------------------------------------------------------------------------------------------
 // fe::PlatFormInfos: what TilingContext::GetPlatformInfo() hands to PlatformAscendC, the SoC's name (one object per
 // name, never freed, so that the pointer stays valid for the whole process).
-namespace fe {
-class PlatFormInfos {
- public:
-  std::string soc;
-};
-}  // namespace fe
 namespace kgen::rt {
 fe::PlatFormInfos* platform_infos(const char* soc) {
   static std::mutex mu;
@@ -121,12 +116,12 @@ fe::PlatFormInfos* platform_infos(const char* soc) {
   std::lock_guard<std::mutex> lock(mu);
   std::string name = soc ? soc : "";
   for (auto& p : all)
-    if (p->soc == name) return p.get();
+    if (p->kgen_soc == name) return p.get();
   all.push_back(std::make_unique<fe::PlatFormInfos>());
-  all.back()->soc = name;
+  all.back()->kgen_soc = name;
   return all.back().get();
 }
-const char* platform_soc(const fe::PlatFormInfos* infos) { return infos ? infos->soc.c_str() : nullptr; }
+const char* platform_soc(const fe::PlatFormInfos* infos) { return infos ? infos->kgen_soc.c_str() : nullptr; }
 }  // namespace kgen::rt
 
 namespace platform_ascendc {
@@ -451,3 +446,15 @@ int32_t MultiCoreMatmulTiling::GetCoreNum(int32_t& dim, int32_t& mDim, int32_t& 
 void MultiCoreMatmulTiling::EnableMultiCoreSplitK(bool flag) { p_.splitK = flag; }
 void MultiCoreMatmulTiling::SetSplitK(bool flag) { p_.splitK = flag; }
 }  // namespace matmul_tiling
+
+namespace fe {
+uint32_t PlatFormInfos::GetCoreNum() const {
+  return platform_ascendc::PlatformAscendC(const_cast<PlatFormInfos*>(this)).GetCoreNum();
+}
+void PlatFormInfos::GetLocalMemSize(const LocalMemType& mem_type, uint64_t& size) const {
+  size = 0;
+  if (mem_type == LocalMemType::RESERVED) return;   // the enumerators up to HBM are CoreMemType's
+  platform_ascendc::PlatformAscendC(const_cast<PlatFormInfos*>(this))
+      .GetCoreMemSize(static_cast<platform_ascendc::CoreMemType>(static_cast<int>(mem_type)), size);
+}
+}  // namespace fe

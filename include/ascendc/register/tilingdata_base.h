@@ -96,7 +96,7 @@ using kernel_struct_t = typename kernel_struct<S>::type;
   KGEN_TILING_FIELD_TYPE_CHECK(arr_type);                         \
   arr_type field_name[arr_size];
 #define TILING_DATA_FIELD_DEF_STRUCT(struct_type, field_name) ::kgen::tiling::kernel_struct_t<struct_type> field_name;
-#define END_TILING_DATA_DEF }
+#define END_TILING_DATA_DEF };   // with the semicolon, as in CANN: some projects write it without one
 // Declaration only (used in decltype): the op's default registration answers the RegTag<0, void> lookup.
 #define REGISTER_TILING_DATA_CLASS(op_type, class_name) \
   class_name kgen_default_tiling(::kgen::tiling::reg_tag_t<::kgen::tiling::reg_kind(#op_type, #class_name), class_name>);
@@ -262,7 +262,7 @@ struct Registrar {
                                                                                     \
  public:
 
-#define END_TILING_DATA_DEF }
+#define END_TILING_DATA_DEF };   // with the semicolon, as in CANN: some projects write it without one
 
 #define REGISTER_TILING_DATA_CLASS(op_type, class_name) \
   static ::kgen::tiling::Registrar<class_name> g_tilingdata_##op_type##class_name##helper(#op_type);

@@ -13,6 +13,12 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+// std::cout, map, set, string and vector are reachable through CANN's tiling headers; op projects use them unincluded
+#include <iostream>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
 #include "tiling/platform/platform_ascendc.h"
 #include "kernel_tiling/kernel_tiling.h"
 #include "register/tilingdata_base.h"
@@ -20,6 +26,10 @@
 #include "graph/types.h"
 
 namespace optiling {
+// Unqualified `map` and `vector` in namespace optiling compile against CANN's tiling headers: NPUKernelBench's
+// GeGluGradV2 and ScatterList answers, built by CANN's CMake, rely on it.
+using std::map;
+using std::vector;
 // The host's Matmul TilingData (CANN: BEGIN_TILING_DATA_DEF(TCubeTiling)): set_/get_ accessors per field.
 class TCubeTiling {
  public:

@@ -25,6 +25,7 @@ class ExtendedKernelContext {
   const RuntimeAttrs* GetAttrs() const;
   const ge::char_t* GetNodeType() const;
   const ge::char_t* GetNodeName() const;
+  const ComputeNodeInfo* GetComputeNodeInfo() const;
   ExtendedKernelContext(const ExtendedKernelContext&) = delete;
   ExtendedKernelContext& operator=(const ExtendedKernelContext&) = delete;
 
