@@ -9,6 +9,7 @@ static std::vector<kgen::op::BindArg> g_seen;
 namespace kgen::op {
 std::string exec_aclnn(const std::string& api, std::vector<BindArg>& args) {
   g_seen = args;
+  if (api == "aclnnRecordCustom") return "";
   if (api != "aclnnTwiceCustom") return "error[op-def] wrong api " + api;
   // "kernel": out = 2 * x (float)
   auto* x = static_cast<float*>(args[0].data);
@@ -26,7 +27,21 @@ at::Tensor twice(const at::Tensor& x, double bias) {
   EXEC_NPU_CMD(aclnnTwiceCustom, x, bias, y);
   return y;
 }
-PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("twice", &twice, "2x + b"); }
+// What NPUKernelBench's bindings pass: acl objects they make themselves, a str as const char*, a one-element tensor
+// for a number, complex64 tensors.
+at::Tensor record(const at::Tensor& x, std::vector<int64_t> dims, const at::Tensor& value, double alpha,
+                  const char* mode) {
+  aclIntArray* dims_acl = ConvertType(at::IntArrayRef(dims));
+  aclScalar* v = ConvertTensorToAclScaler(value);
+  aclScalar* a = ConvertType(c10::Scalar(alpha));
+  at::Tensor y = at::empty(x.sizes(), x.options());
+  EXEC_NPU_CMD(aclnnRecordCustom, x, dims_acl, v, a, mode, y);
+  return y;
+}
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
+  m.def("twice", &twice, "2x + b");
+  m.def("record", &record, "");
+}
 
 int main() {
   at::Tensor a = at::empty({2, 3}, at::TensorOptions().dtype(at::kFloat));
@@ -70,7 +85,36 @@ int main() {
   CHECK(static_cast<float*>(res[0].data)[5] == 10.5f);
   CHECK(g_seen.size() == 3 && g_seen[1].kind == kgen::op::BindArg::Float);
   CHECK(kgen_bind_call("twice", args, 1, &res, &err) != 0 && err.find("takes 2 arguments") != std::string::npos);
-  CHECK(kgen_bind_call("nope", args, 2, &res, &err) != 0 && err.find("registered: twice") != std::string::npos);
+  CHECK(kgen_bind_call("nope", args, 2, &res, &err) != 0 && err.find("registered: record, twice") != std::string::npos);
+  // The acl objects and conversions of record().
+  float cplx[4] = {1, 2, 3, 4};   // two complex64 elements
+  kgen::op::BindArg cx;
+  cx.kind = kgen::op::BindArg::Tensor; cx.shape = {2}; cx.dtype = 16; cx.data = cplx; cx.bytes = 16;
+  kgen::op::BindArg dims;
+  dims.kind = kgen::op::BindArg::IntList; dims.ints = {0, -1};
+  int32_t seven = 7;
+  kgen::op::BindArg val;
+  val.kind = kgen::op::BindArg::Tensor; val.shape = {1}; val.dtype = 3; val.data = &seven; val.bytes = 4;
+  float half_one = 0.5f;
+  kgen::op::BindArg alpha;   // a one-element float tensor where the binding takes a double
+  alpha.kind = kgen::op::BindArg::Tensor; alpha.shape = {1}; alpha.dtype = 0; alpha.data = &half_one; alpha.bytes = 4;
+  kgen::op::BindArg mode;
+  mode.kind = kgen::op::BindArg::Str; mode.s = "sum";
+  kgen::op::BindArg rargs[5] = {cx, dims, val, alpha, mode};
+  res.clear();
+  CHECK(kgen_bind_call("record", rargs, 5, &res, &err) == 0);
+  CHECK(g_seen.size() == 6);
+  CHECK(g_seen[0].kind == kgen::op::BindArg::Tensor && g_seen[0].dtype == 16 && g_seen[0].bytes == 16);
+  CHECK(g_seen[1].kind == kgen::op::BindArg::IntList && g_seen[1].ints == std::vector<int64_t>({0, -1}) &&
+        g_seen[1].cpp == "aclIntArray*");
+  CHECK(g_seen[2].kind == kgen::op::BindArg::Int && g_seen[2].i == 7 && g_seen[2].cpp == "aclScalar*");
+  CHECK(g_seen[3].kind == kgen::op::BindArg::Float && g_seen[3].f == 0.5 && g_seen[3].cpp == "aclScalar*");
+  CHECK(g_seen[4].kind == kgen::op::BindArg::Str && g_seen[4].s == "sum");
+  CHECK(res.size() == 1 && res[0].dtype == 16 && res[0].bytes == 16);
+  kgen::op::BindArg two = alpha;   // a tensor of two elements is no number
+  two.shape = {2};
+  kgen::op::BindArg bad[5] = {cx, dims, val, two, mode};
+  CHECK(kgen_bind_call("record", bad, 5, &res, &err) != 0 && err.find("tensor of 2 elements") != std::string::npos);
   std::printf("shim ok\n");
   return 0;
 }
