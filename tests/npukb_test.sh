@@ -164,6 +164,18 @@ CPP
 sed -i 's/    c10::Scalar scale(alpha);.*/    aclScalar* scale = ConvertType(c10::Scalar(alpha));/' "$V/validation/pybind.cpp"
 sed -i 's/        return kernel_gen_ops.scale_custom(x, self.alpha)/        import numpy\n        x = x + (torch.nn.functional.gelu(x) - torch.nn.functional.gelu(x))\n        return kernel_gen_ops.scale_custom(x, numpy.float64(self.alpha))/' "$V/validation/module.py"
 expect cann_ops_idioms "correct 4/4" "$V" "$V/answer/0"
+# A header's non-inline function in two op_host files: CANN's CMake compiles them into two libraries (optiling and
+# op_host_aclnnInner), so that is no clash there nor here; with both files in one target it is a link error.
+cp -r "$T/answer/0" "$W/shared"
+printf '#pragma once\n#include <cstdint>\nint64_t ScaleCeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }\n' \
+  > "$W/shared/op_host/scale_shared.h"
+sed -i 's|#include "scale_custom_tiling.h"|#include "scale_custom_tiling.h"\n#include "scale_shared.h"|' "$W/shared/op_host/scale_custom.cpp"
+sed -i 's|#include "register/op_def_registry.h"|#include "register/op_def_registry.h"\n#include "scale_shared.h"|' "$W/shared/op_host/scale_custom_def.cpp"
+expect shared_header "correct 4/4" "$T" "$W/shared"
+cp -r "$W/shared" "$W/onelib"
+sed -i 's|^target_sources(op_host_aclnnInner PRIVATE op_host/scale_custom_def.cpp)|target_sources(optiling PRIVATE op_host/scale_custom_def.cpp)|' "$W/onelib/CMakeLists.txt"
+sed -i 's|^target_sources(opsproto PRIVATE op_host/scale_custom.cpp)||' "$W/onelib/CMakeLists.txt"
+expect one_library "compile-error 0/0" "$T" "$W/onelib" "multiple definition"
 # An int8 case: torch.randn cannot draw int8 on the CPU; kgen draws float32 and converts (kgen_npukb/int_draws.py), so
 # the case reaches the op, whose OpDef has no int8 column: the op's error, not the reference's.
 cp -r "$T" "$W/IntCase" && mkdir -p "$W/int" && mv "$W/IntCase" "$W/int/ScaleCustom"

@@ -320,6 +320,7 @@ Command host_command(const Project& p, const std::string& soc) {
   // hand (Project without host_sources) is its host file.
   if (p.host_sources.empty()) c.argv.push_back(p.host_cpp);
   else c.argv.insert(c.argv.end(), p.host_sources.begin(), p.host_sources.end());
+  if (p.host_split_over_libraries) c.argv.push_back("-Wl,--allow-multiple-definition");   // project.h
   c.argv.insert(c.argv.end(), {"-L" + P.lib_dir, "-Wl,-rpath," + P.lib_dir, "-lkgen_host"});
   c.name = library_name("host", c, p);
   if (c.pch_arg) c.argv[c.pch_arg] = plain_header(c.pch);

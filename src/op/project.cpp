@@ -4,7 +4,9 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
+#include <set>
 #include <sstream>
 
 namespace kgen::op {
@@ -129,6 +131,27 @@ std::string pick_msopgen_host(const fs::path& hd, Project& p, std::string& op_ty
   std::stable_partition(p.host_sources.begin(), p.host_sources.end(), [&](const std::string& f) { return f == p.host_cpp; });
   return "";
 }
+
+// Whether CMakeLists.txt (cann-ops layout) splits the built host files over CANN's libraries: no target_sources
+// target lists them all (target_sources(optiling PRIVATE op_host/x.cpp) ...).
+bool split_over_libraries(const fs::path& dir, const std::vector<std::string>& host_sources) {
+  const std::string text = read_text((dir / "CMakeLists.txt").string());
+  static const std::regex call(R"(\btarget_sources\s*\(\s*(\w+)([^)]*)\))"), file(R"(op_host/[\w.]+)");
+  std::map<std::string, std::set<std::string>> files_of;   // target -> op_host/<file>
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), call); it != std::sregex_iterator(); ++it) {
+    const std::string args = (*it)[2].str();
+    for (auto f = std::sregex_iterator(args.begin(), args.end(), file); f != std::sregex_iterator(); ++f)
+      files_of[(*it)[1].str()].insert(f->str());
+  }
+  if (files_of.empty()) return false;   // no CMake listing: one library, as kgen builds it
+  for (const auto& [target, files] : files_of) {
+    bool all = true;
+    for (const std::string& h : host_sources)
+      all = all && files.count("op_host/" + fs::path(h).filename().string());
+    if (all) return false;
+  }
+  return true;
+}
 }  // namespace
 
 std::string find_project(const std::string& dir_in, Project& p) {
@@ -149,6 +172,7 @@ std::string find_project(const std::string& dir_in, Project& p) {
   std::string op_type, e;
   if (p.msopgen) {
     e = pick_msopgen_host(hd, p, op_type);
+    p.host_split_over_libraries = p.host_sources.size() > 1 && split_over_libraries(dir, p.host_sources);
   } else {
     e = pick(files_in(hd, ".cpp"), "register/op_def_registry.h", "host (op_host)", hd, p.host_cpp);
     p.host_sources = {p.host_cpp};

@@ -18,6 +18,11 @@ struct Project {
   bool msopgen = false;
   std::string host_cpp, kernel_cpp, tiling_h, json;   // absolute paths ("" when absent: tiling_h, json)
   std::vector<std::string> host_sources;               // every host file compiled, host_cpp first
+  // The project's CMakeLists.txt puts its built op_host files into several of CANN's libraries (no one of its
+  // target_sources targets — optiling, opsproto, op_host_aclnnInner... — lists them all): there a header's
+  // non-inline function compiled into two of them is no clash, so kgen's one host library links with
+  // --allow-multiple-definition (one copy of each; they are the same code).
+  bool host_split_over_libraries = false;
 };
 // Empty string on success, else the reason (which files were found, what is missing or ambiguous).
 std::string find_project(const std::string& dir, Project& p);
