@@ -163,6 +163,8 @@ struct Core {
   // vector mask registers
   bool mask_counter = false;
   uint64_t mask_hi = ~0ull, mask_lo = ~0ull;
+  // MAX_MIN_CNT: the extreme of the last WholeReduceMax/Min over all its repeats, value bits low, index high
+  uint64_t max_min_spr = 0;
   // GM atomics for MTE3 writes
   int atomic_op = 0;
   DType atomic_dt = DType::Unknown;

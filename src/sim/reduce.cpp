@@ -1,6 +1,7 @@
 // Reductions: ReduceSum/ReduceMax/ReduceMin (software-emulated multi-pass APIs with a sharedTmpBuffer),
 // WholeReduceSum/Max/Min, BlockReduceSum/Max/Min, PairReduceSum, RepeatReduceSum (single instructions).
 // Sums follow the documented pairwise binary tree inside a repeat; half intermediates saturate at +-65504.
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -261,6 +262,8 @@ void reduce_rep(RedOp op, DType dt, const LocalRef& dst, const LocalRef& src, co
   finish_reduce(op, dt, dst, tmp, bd, bt, res, need, cal_index, static_cast<uint64_t>(w.repeat) * R, w.repeat, src, api, loc);
 }
 
+uint64_t max_min_spr() { return cur().max_min_spr; }
+
 void whole_reduce(RedOp op, DType dt, const LocalRef& dst, const LocalRef& src, const MaskArg& mask, int64_t repeat,
                   int64_t dst_rep_stride, int64_t src_blk_stride, int64_t src_rep_stride, AscendC::ReduceOrder order,
                   const char* api, Loc loc) {
@@ -291,6 +294,17 @@ void whole_reduce(RedOp op, DType dt, const LocalRef& dst, const LocalRef& src, 
     load_lanes(dt, bs + src.addr, w, r, bk, rs, L);
     if (op == RedOp::Sum) vals[r] = tree_sum(L.v, L.n, is_half);
     else lane_extreme(op, L, 0, L.n, vals[r], idxs[r]);
+  }
+  if (op != RedOp::Sum && w.repeat > 0) {   // the special register: the extreme over every repeat, first on ties
+    uint32_t best = 0;
+    for (uint32_t r = 1; r < w.repeat; ++r)
+      if (better(op, vals[r], vals[best])) best = r;
+    uint8_t bits[4] = {};
+    store_f(dt, bits, vals[best]);
+    uint32_t value = 0;
+    std::memcpy(&value, bits, es);
+    const uint64_t index = static_cast<uint64_t>(best) * w.per_block * 8 + idxs[best];
+    cur().max_min_spr = (index << 32) | value;
   }
   uint64_t ds = static_cast<uint64_t>(dst_rep_stride);
   for (uint32_t r = 0; r < w.repeat; ++r) {

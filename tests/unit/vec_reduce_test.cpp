@@ -230,6 +230,34 @@ TEST(VecReduce, WholeReduceMaxDocExample) {   // 0287: 1024 halves, mask 128, re
   }
 }
 
+// GetReduceRepeatMaxMinSpr / GetReduceMaxMinCount: the extreme over all repeats of the last WholeReduceMax/Min and
+// its element index, as an argmax kernel reads it after a counter-mode WholeReduceMax (NPUKernelBench's Isamax).
+TEST(VecReduce, MaxMinRegisterHoldsTheExtremeOfAllRepeats) {
+  Ub ub;
+  auto src = ub.at<float>(0, 64 * 4);
+  auto v = rnd(64 * 4, 21, -8, 8, false);
+  v[2 * 64 + 17] = v[3 * 64 + 3] = 50.f;   // a tie across repeats: the first (element 145) wins
+  v[64 + 9] = -60.f;
+  fill(src, v);
+  auto d = ub.at<float>(4096, 64);
+  SetMaskCount();
+  SetVectorMask<float, MaskMode::COUNTER>(0, 64 * 4);
+  WholeReduceMax<float, false>(d, src, MASK_PLACEHOLDER, 1, 1, 1, 8);
+  SetMaskNorm();
+  ResetMask();
+  float value = 0, index = 0;
+  GetReduceMaxMinCount<float>(value, index);
+  uint32_t i = 0;
+  std::memcpy(&i, &index, 4);
+  EXPECT_EQ(value, 50.f);
+  EXPECT_EQ(i, 2u * 64 + 17);
+  WholeReduceMin<float>(d, src, 64, 4, 1, 1, 8);
+  GetReduceRepeatMaxMinSpr<float>(value, index);
+  std::memcpy(&i, &index, 4);
+  EXPECT_EQ(value, -60.f);
+  EXPECT_EQ(i, 64u + 9);
+}
+
 TEST(VecReduce, WholeReduceMaxMinOrdersFloat) {
   Ub ub;
   auto src = ub.at<float>(0, 64 * 4);

@@ -1,6 +1,7 @@
 // Reduction vector APIs: ReduceSum/ReduceMax/ReduceMin (software-emulated, with sharedTmpBuffer),
 // WholeReduceSum/Max/Min, BlockReduceSum/Max/Min, PairReduceSum and RepeatReduceSum (one instruction each).
 #pragma once
+#include <cstring>
 #include "kgen/tensor.h"
 
 namespace kgen::rt {
@@ -14,6 +15,8 @@ void reduce_rep(RedOp op, DType dt, const LocalRef& dst, const LocalRef& src, co
 void whole_reduce(RedOp op, DType dt, const LocalRef& dst, const LocalRef& src, const MaskArg& mask, int64_t repeat,
                   int64_t dst_rep_stride, int64_t src_blk_stride, int64_t src_rep_stride, AscendC::ReduceOrder order,
                   const char* api, Loc loc);
+// MAX_MIN_CNT after a WholeReduceMax/Min: the extreme over all its repeats (value bits low, element index high).
+uint64_t max_min_spr();
 // BlockReduce*: one result per 32-byte block (8 per repeat).
 void block_reduce(RedOp op, DType dt, const LocalRef& dst, const LocalRef& src, int64_t repeat, const MaskArg& mask,
                   int64_t dst_rep_stride, int64_t src_blk_stride, int64_t src_rep_stride, Loc loc);
@@ -176,4 +179,18 @@ void RepeatReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
                          repeatTime, dstRepStride, srcBlkStride, srcRepStride, ReduceOrder::ORDER_ONLY_VALUE,
                          "RepeatReduceSum", loc);
 }
+
+// The special register of WholeReduceMax/Min (MAX_MIN_CNT): the extreme over all repeats of the last one and its
+// element index, both as T's bits (read the index with reinterpret_cast to uint32_t, or uint16_t for half).
+template <typename T>
+inline void GetReduceRepeatMaxMinSpr(T& maxMinValue, T& maxMinIndex) {
+  const uint64_t spr = kgen::rt::max_min_spr();
+  uint32_t value = static_cast<uint32_t>(spr & (sizeof(T) == 2 ? 0xffffu : 0xffffffffu));
+  uint32_t index = static_cast<uint32_t>(spr >> 32);
+  std::memcpy(&maxMinValue, &value, sizeof(T));
+  std::memcpy(&maxMinIndex, &index, sizeof(T));
+}
+// The older name of GetReduceRepeatMaxMinSpr.
+template <typename T>
+inline void GetReduceMaxMinCount(T& maxMinValue, T& maxMinIndex) { GetReduceRepeatMaxMinSpr(maxMinValue, maxMinIndex); }
 }  // namespace AscendC
