@@ -292,6 +292,7 @@ std::string exec_aclnn(const std::string& api, std::vector<BindArg>& args) {
                                                                      "not DYNAMIC in the OpDef)" : ""))->text;
       spec.output_shapes.push_back(x->shape);
       spec.output_shape_given.push_back(true);
+      spec.output_dtypes.push_back(x->dtype == 7 ? -1 : x->dtype);   // uint16 may be bf16's bits: the column says
       spec.output_dest.push_back(x->data);
       spec.output_dest_bytes.push_back(x->bytes);
       out_args.push_back(x);

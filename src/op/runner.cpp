@@ -506,6 +506,7 @@ std::optional<Failure> OpRunner::run(const RunSpec& spec, RunResult& res) {
         if (!outs[k].given) outs[k].shape = ir.shapes[k];
       bool differs = false;
       std::vector<int> want(info_.outputs.size(), -1);   // per output param: its first instance's inferred dtype
+      if (!spec.output_dtypes.empty()) ir.dtypes = spec.output_dtypes;   // the caller's tensors (exec_aclnn)
       for (size_t k = 0; k < ir.dtypes.size() && k < outs.size(); ++k) {
         differs = differs || (ir.dtypes[k] >= 0 && ir.dtypes[k] != outs[k].dtype);
         if (want[outs[k].param] < 0) want[outs[k].param] = ir.dtypes[k];
@@ -515,8 +516,8 @@ std::optional<Failure> OpRunner::run(const RunSpec& spec, RunResult& res) {
         if (auto f = pick_column(inputs, want, c2)) return f;
         column = c2;
         for (size_t k = 0; k < outs.size(); ++k) {
-          int w = k < ir.dtypes.size() ? ir.dtypes[k] : -1;
-          outs[k].dtype = w >= 0 ? w : param_dtype(info_.outputs[outs[k].param], column);
+          int w = k < ir.dtypes.size() && spec.output_dtypes.empty() ? ir.dtypes[k] : -1;   // the caller's: checked
+          outs[k].dtype = w >= 0 ? w : param_dtype(info_.outputs[outs[k].param], column);   // against the column
         }
       }
       set_outputs();

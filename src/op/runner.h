@@ -59,6 +59,10 @@ struct RunSpec {
   std::vector<int> output_counts;                          // per OpDef output: instances of a DYNAMIC one
   std::vector<std::vector<int64_t>> output_shapes;         // per output instance; given[i]=false: infer
   std::vector<bool> output_shape_given;
+  // optional, per output instance (exec_aclnn): the caller's tensors' dtypes. The aclnn API takes its outputs
+  // allocated, so they and the inputs choose the DataType column; InferDataType, a graph-mode function, is not run
+  // for them.
+  std::vector<int> output_dtypes;
   std::vector<void*> output_dest;                          // optional: caller memory per output instance (exec_aclnn)
   std::vector<size_t> output_dest_bytes;
   // A timing-only run (sim/timing.h): the kernel's trace at this size, no values. Inputs may come without data

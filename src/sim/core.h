@@ -165,6 +165,8 @@ struct Core {
   uint64_t mask_hi = ~0ull, mask_lo = ~0ull;
   // MAX_MIN_CNT: the extreme of the last WholeReduceMax/Min over all its repeats, value bits low, index high
   uint64_t max_min_spr = 0;
+  // ACC_VAL: the sum of the last vcadd in accumulate mode (value bits low)
+  uint64_t acc_val = 0;
   // GM atomics for MTE3 writes
   int atomic_op = 0;
   DType atomic_dt = DType::Unknown;

@@ -263,6 +263,54 @@ void reduce_rep(RedOp op, DType dt, const LocalRef& dst, const LocalRef& src, co
 }
 
 uint64_t max_min_spr() { return cur().max_min_spr; }
+uint64_t acc_val() { return cur().acc_val; }
+
+// bisheng's vcadd: WholeReduceSum's instruction on raw UB addresses, under the mask already set. With accumulate,
+// the repeats' sums add up into the ACC_VAL register (read with get_acc_val) and nothing is written.
+void vcadd(DType dt, uint64_t dst_addr, uint64_t src_addr, bool has_dst, int64_t repeat, int64_t dst_rep_stride,
+           int64_t src_blk_stride, int64_t src_rep_stride, bool accumulate, Loc loc) {
+  const char* api = "vcadd";
+  const uint32_t es = dtype_size(dt);
+  auto raw = [](uint64_t addr, uint64_t len) {
+    LocalRef r;
+    r.addr = static_cast<uint32_t>(addr);
+    r.len = static_cast<uint32_t>(len);
+    r.pos = AscendC::TPosition::VECCALC;
+    return r;
+  };
+  const uint64_t reps = repeat > 0 ? static_cast<uint64_t>(repeat) : 0;
+  const LocalRef src = raw(src_addr, (reps ? (reps - 1) * src_rep_stride * 32 : 0) + 7 * src_blk_stride * 32 + 32);
+  MaskArg external;
+  external.kind = MaskArg::External;
+  if (!accumulate) {
+    if (!has_dst) fail("param", api, loc, "dst is null but mode (accumulate into ACC_VAL) is false: give a UB address");
+    const LocalRef dst = raw(dst_addr, (reps ? (reps - 1) * dst_rep_stride : 0) * es + es);
+    whole_reduce(RedOp::Sum, dt, dst, src, external, repeat, dst_rep_stride, src_blk_stride, src_rep_stride,
+                 AscendC::ReduceOrder::ORDER_ONLY_VALUE, api, loc);
+    return;
+  }
+  require_dtype("WholeReduceSum", dt, loc);
+  const uint8_t* bs = red_operand(src, 32, api, loc);
+  check_repeat255(repeat, api, loc);
+  check_stride(src_blk_stride, "srcBlkStride", api, loc);
+  check_stride(src_rep_stride, "srcRepStride", api, loc);
+  RepeatWalk w = make_walk(external, static_cast<uint32_t>(repeat), dt, api, loc);
+  issue(kV);
+  const uint32_t bk = static_cast<uint32_t>(src_blk_stride), rs = static_cast<uint32_t>(src_rep_stride);
+  touch_walk(src, w, bk, rs, false, api, loc);
+  float total = 0.0f;
+  Lanes L;
+  for (uint32_t r = 0; r < w.repeat; ++r) {
+    load_lanes(dt, bs + src.addr, w, r, bk, rs, L);
+    total = add_step(dt == DType::F16, total, tree_sum(L.v, L.n, dt == DType::F16));
+  }
+  uint8_t bits[4] = {};
+  store_f(dt, bits, total);
+  uint32_t value = 0;
+  std::memcpy(&value, bits, es);
+  cur().acc_val = value;
+  trace_vec(api, dt, static_cast<uint64_t>(w.repeat) * w.per_block * 8, w.repeat, nullptr, &src, nullptr, loc);
+}
 
 void whole_reduce(RedOp op, DType dt, const LocalRef& dst, const LocalRef& src, const MaskArg& mask, int64_t repeat,
                   int64_t dst_rep_stride, int64_t src_blk_stride, int64_t src_rep_stride, AscendC::ReduceOrder order,

@@ -258,6 +258,35 @@ TEST(VecReduce, MaxMinRegisterHoldsTheExtremeOfAllRepeats) {
   EXPECT_EQ(i, 64u + 9);
 }
 
+// bisheng's vcadd on raw UB addresses, as cann-ops norm kernels call it: per-repeat sums (WholeReduceSum's) under
+// the mask already set, or their total in ACC_VAL (mode true, dst null), read with get_acc_val() / GetAccVal().
+TEST(VecReduce, VcaddIntrinsic) {
+  Ub ub;
+  auto src = ub.at<float>(0, 64 * 3);
+  std::vector<float> v(64 * 3);
+  for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(i % 7) - 2.5f;
+  fill(src, v);
+  auto d = ub.at<float>(4096, 8);
+  auto w = ub.at<float>(8192, 8);
+  AscendCUtils::SetMask<float>(48);   // the first 48 lanes of each repeat
+  vcadd((float*)d.GetPhyAddr(), (float*)src.GetPhyAddr(), 3, 1, 1, 8, false);
+  WholeReduceSum<float>(w, src, 48, 3, 1, 1, 8);
+  float total = 0;
+  for (int r = 0; r < 3; ++r) {
+    EXPECT_EQ(d.GetValue(r), w.GetValue(r)) << r;
+    total += w.GetValue(r);
+  }
+  AscendCUtils::SetMask<float>(48);
+  vcadd(nullptr, (float*)src.GetPhyAddr(), 3, 1, 1, 8, true);
+  uint64_t bits = get_acc_val();
+  float acc = 0;
+  std::memcpy(&acc, &bits, 4);
+  EXPECT_EQ(acc, total);
+  EXPECT_EQ(GetAccVal<float>(), total);
+  EXPECT_NE(error_of([&] { vcadd((float*)nullptr, (float*)src.GetPhyAddr(), 1, 1, 1, 8, false); }).find("dst is null"),
+            std::string::npos);
+}
+
 TEST(VecReduce, WholeReduceMaxMinOrdersFloat) {
   Ub ub;
   auto src = ub.at<float>(0, 64 * 4);

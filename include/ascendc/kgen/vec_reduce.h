@@ -17,6 +17,11 @@ void whole_reduce(RedOp op, DType dt, const LocalRef& dst, const LocalRef& src, 
                   const char* api, Loc loc);
 // MAX_MIN_CNT after a WholeReduceMax/Min: the extreme over all its repeats (value bits low, element index high).
 uint64_t max_min_spr();
+// ACC_VAL after a vcadd in accumulate mode: the sum over its repeats (value bits low).
+uint64_t acc_val();
+// bisheng's vcadd on raw UB byte addresses (the mask already set; has_dst false: dst was null).
+void vcadd(DType dt, uint64_t dst_addr, uint64_t src_addr, bool has_dst, int64_t repeat, int64_t dst_rep_stride,
+           int64_t src_blk_stride, int64_t src_rep_stride, bool accumulate, Loc loc);
 // BlockReduce*: one result per 32-byte block (8 per repeat).
 void block_reduce(RedOp op, DType dt, const LocalRef& dst, const LocalRef& src, int64_t repeat, const MaskArg& mask,
                   int64_t dst_rep_stride, int64_t src_blk_stride, int64_t src_rep_stride, Loc loc);
@@ -193,4 +198,29 @@ inline void GetReduceRepeatMaxMinSpr(T& maxMinValue, T& maxMinIndex) {
 // The older name of GetReduceRepeatMaxMinSpr.
 template <typename T>
 inline void GetReduceMaxMinCount(T& maxMinValue, T& maxMinIndex) { GetReduceRepeatMaxMinSpr(maxMinValue, maxMinIndex); }
+
+// The ACC_VAL register as CANN's GetAccVal<T>() reads it; GetAccVal() (older CANN's form) returns the raw bits.
+template <typename T = int64_t>
+inline T GetAccVal() {
+  const uint64_t v = kgen::rt::acc_val();
+  T r;
+  std::memcpy(&r, &v, sizeof(T));
+  return r;
+}
 }  // namespace AscendC
+
+// bisheng's vector intrinsics on raw UB addresses ((__ubuf__ T*)tensor.GetPhyAddr()), as cann-ops kernels call
+// them: vcadd is WholeReduceSum's instruction under the mask already set (AscendCUtils::SetMask); with mode true
+// the repeats' sums accumulate into ACC_VAL (dst may be null), read with get_acc_val() / GetAccVal().
+template <typename T>
+inline void vcadd(T* dst, T* src, uint8_t repeat, uint16_t dstRepStride, uint16_t srcBlkStride,
+                  uint16_t srcRepStride, bool mode = false, kgen::rt::Loc loc = kgen::rt::Loc::current()) {
+  kgen::rt::vcadd(kgen::dtype_of<T>(), reinterpret_cast<uintptr_t>(dst), reinterpret_cast<uintptr_t>(src),
+                  dst != nullptr, repeat, dstRepStride, srcBlkStride, srcRepStride, mode, loc);
+}
+template <typename T>
+inline void vcadd(std::nullptr_t, T* src, uint8_t repeat, uint16_t dstRepStride, uint16_t srcBlkStride,
+                  uint16_t srcRepStride, bool mode = false, kgen::rt::Loc loc = kgen::rt::Loc::current()) {
+  vcadd(static_cast<T*>(nullptr), src, repeat, dstRepStride, srcBlkStride, srcRepStride, mode, loc);
+}
+inline uint64_t get_acc_val() { return kgen::rt::acc_val(); }
