@@ -164,6 +164,13 @@ CPP
 sed -i 's/    c10::Scalar scale(alpha);.*/    aclScalar* scale = ConvertType(c10::Scalar(alpha));/' "$V/validation/pybind.cpp"
 sed -i 's/        return kernel_gen_ops.scale_custom(x, self.alpha)/        import numpy\n        x = x + (torch.nn.functional.gelu(x) - torch.nn.functional.gelu(x))\n        return kernel_gen_ops.scale_custom(x, numpy.float64(self.alpha))/' "$V/validation/module.py"
 expect cann_ops_idioms "correct 4/4" "$V" "$V/answer/0"
+# An InferDataType that disagrees with the OpDef: the aclnn API takes the outputs allocated and never runs it, so
+# the binding's float output and the OpDef's column decide, as on the chip.
+cp -r "$T/answer/0" "$W/inferdt"
+sed -i 's/context->SetOutputDataType(0, context->GetInputDataType(0));/context->SetOutputDataType(0, ge::DT_INT32);/' \
+  "$W/inferdt/op_host/scale_custom.cpp"
+grep -q 'DT_INT32' "$W/inferdt/op_host/scale_custom.cpp" || { echo "FAIL: inferdt variant not written"; fail=1; }
+expect infer_dtype_ignored "correct 4/4" "$T" "$W/inferdt"
 # A header's non-inline function in two op_host files: CANN's CMake compiles them into two libraries (optiling and
 # op_host_aclnnInner), so that is no clash there nor here; with both files in one target it is a link error.
 cp -r "$T/answer/0" "$W/shared"

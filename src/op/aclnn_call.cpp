@@ -173,14 +173,34 @@ std::string exec_aclnn(const std::string& api, std::vector<BindArg>& args) {
                 "the binding calls " + api + " but the project's operator is " + info.type +
                     " — EXEC_NPU_CMD(aclnn" + info.type + ", ...)")->text;
   size_t ni = info.inputs.size(), na = info.attrs.size(), no = info.outputs.size();
-  if (args.size() != ni + na + no) {
+  // An output named as an input is a ref parameter: opbuild's aclnn function takes it once, in the input's place
+  // (`aclTensor *varRef`), and the op writes it in place.
+  std::vector<int> ref_of(no, -1);
+  size_t refs = 0;
+  for (size_t o = 0; o < no; ++o)
+    for (size_t i = 0; i < ni; ++i)
+      if (info.outputs[o].name == info.inputs[i].name) {
+        ref_of[o] = static_cast<int>(i);
+        ++refs;
+        break;
+      }
+  if (args.size() != ni + na + no - refs) {
     std::string sig;
     for (auto& p : info.inputs) sig += (sig.empty() ? "" : ", ") + p.name;
     for (auto& a : info.attrs) sig += (sig.empty() ? "" : ", ") + a.name;
-    for (auto& p : info.outputs) sig += (sig.empty() ? "" : ", ") + p.name;
+    for (size_t o = 0; o < no; ++o)
+      if (ref_of[o] < 0) sig += (sig.empty() ? "" : ", ") + info.outputs[o].name;
     return fail("op-def", host, 0,
                 api + " got " + std::to_string(args.size()) + " arguments; the OpDef of " + info.type + " takes " +
-                    std::to_string(ni + na + no) + ": inputs, attrs, outputs in order (" + sig + ")")->text;
+                    std::to_string(ni + na + no - refs) + ": inputs, attrs, outputs in order (" + sig + ")" +
+                    (refs ? " — an output named as an input is that input, written in place (a ref parameter)" : ""))
+        ->text;
+  }
+  if (refs) {   // the full layout: each ref output is its input's tensor
+    std::vector<BindArg> full(args.begin(), args.begin() + static_cast<std::ptrdiff_t>(ni + na));
+    size_t next = ni + na;
+    for (size_t o = 0; o < no; ++o) full.push_back(ref_of[o] >= 0 ? args[static_cast<size_t>(ref_of[o])] : args[next++]);
+    args.swap(full);
   }
   RunSpec spec;
   std::vector<std::vector<uint8_t>> scalars(ni);   // the 1-element tensors of Scalar() inputs, alive for the run

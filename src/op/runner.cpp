@@ -691,6 +691,7 @@ std::optional<Failure> OpRunner::run(const RunSpec& spec, RunResult& res) {
   }
   std::vector<uint8_t*> out_ptr;
   std::vector<size_t> out_bytes;
+  std::vector<bool> out_is_ref;   // an output named as a (non-list) input: that input's GM, written in place
   for (size_t k = 0; k < outs.size() && !alloc_failed; ++k) {
     size_t n = 1;
     for (int64_t d : outs[k].shape) n *= static_cast<size_t>(d);
@@ -700,6 +701,19 @@ std::optional<Failure> OpRunner::run(const RunSpec& spec, RunResult& res) {
                   "output '" + outs[k].name + "' needs " + std::to_string(bytes) + " bytes (" + shape_str(outs[k].shape) +
                       " " + dname(outs[k].dtype) + ") but the caller's tensor has " +
                       std::to_string(spec.output_dest_bytes[k]) + " — allocate the output with the shape InferShape gives");
+    uint8_t* ref = nullptr;
+    if (outs[k].k < 0)
+      for (size_t i = 0; i < info_.inputs.size(); ++i)
+        if (info_.inputs[i].name == info_.outputs[outs[k].param].name && inputs[i].present && !inputs[i].is_list &&
+            inputs[i].bytes == bytes)
+          for (auto& [t, gp] : input_gm)
+            if (t == &inputs[i]) ref = gp;
+    out_is_ref.push_back(ref != nullptr);
+    if (ref) {
+      out_ptr.push_back(ref);
+      out_bytes.push_back(bytes);
+      continue;
+    }
     uint8_t* p = alloc(bytes, "output '" + outs[k].name + "'", spec.timing_only);
     if (alloc_failed) break;
     if (!spec.timing_only) std::memset(p, 0xFF, bytes);   // poison: NaN for floats; elements still all-0xFF afterwards were never written
@@ -779,8 +793,10 @@ std::optional<Failure> OpRunner::run(const RunSpec& spec, RunResult& res) {
       res.outputs.push_back(std::move(r));
       continue;
     }
-    // Unwritten: still the poison bytes and never the target of a GM write (the emulator's write record).
-    const std::vector<bool> written = kgen::sim::gm_written_elements(out_ptr[k], r.elements, static_cast<uint32_t>(es));
+    // Unwritten: still the poison bytes and never the target of a GM write (the emulator's write record). A ref
+    // output keeps its input's values where the kernel does not write: nothing to count.
+    std::vector<bool> written = kgen::sim::gm_written_elements(out_ptr[k], r.elements, static_cast<uint32_t>(es));
+    if (out_is_ref[k]) written.assign(r.elements, true);
     // Untraced: no traced write, yet no longer the poison: something outside the emulated API wrote it.
     for (size_t e = 0; e < r.elements; ++e) {
       if (written[e]) continue;

@@ -157,7 +157,10 @@ const LD kF32Max = static_cast<LD>(std::numeric_limits<float>::max());
 // Converts one element. float -> float rounds to an integral value.
 void convert_one(D dst, D src, RoundMode m, const uint8_t* in, uint8_t* out) {
   LD x = read_exact(src, in);
-  if (src == D::I32 && dst == D::F16) m = RoundMode::CAST_RINT;   // deq path: mode ignored, scale 1.0
+  if (src == D::I32 && dst == D::F16) {   // the deq path: the mode is ignored, SetDeqScale's factor applies
+    m = RoundMode::CAST_RINT;
+    x *= static_cast<LD>(cur().deq_scale);
+  }
   switch (dst) {
     case D::F16: store<half>(out, half(static_cast<float>(round_to_format(x, 11, -14, kHalfMax, m)))); return;
     case D::BF16:
@@ -255,5 +258,11 @@ void vec_cast_rep(DType dt_dst, DType dt_src, const LocalRef& dst, const LocalRe
       if (m.test(k)) std::memcpy(bd + dst.addr + lane_offset(r, k, ed, p.dstBlkStride, p.dstRepStride), tmp + k * ed, ed);
   }
   trace_vec(api, wide, static_cast<uint64_t>(w.repeat) * R, w.repeat, &dst, &src, nullptr, loc);
+}
+
+void set_deq_scale(float scale, Loc loc) {
+  issue(kS);
+  cur().deq_scale = scale;
+  trace_instr(kS, "SetDeqScale", DType::F16, 1, 2, 1, loc);
 }
 }  // namespace kgen::rt

@@ -167,6 +167,8 @@ struct Core {
   uint64_t max_min_spr = 0;
   // ACC_VAL: the sum of the last vcadd in accumulate mode (value bits low)
   uint64_t acc_val = 0;
+  // DEQSCALE: SetDeqScale(half)'s factor, applied by Cast int32 -> half
+  float deq_scale = 1.0f;
   // GM atomics for MTE3 writes
   int atomic_op = 0;
   DType atomic_dt = DType::Unknown;

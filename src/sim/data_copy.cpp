@@ -1,7 +1,9 @@
 // DataCopy and DataCopyPad: GM<->UB by MTE2/MTE3, UB->UB by the vector pipe. Units and padding rules of
 // ascendc-api.md §3.1-3.2: DataCopy counts 32-byte blocks; DataCopyPad counts bytes on GM, blocks on UB.
+#include <algorithm>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "sim/core.h"
 #include "sim/elementwise.h"
@@ -208,5 +210,32 @@ void data_copy_pad(const LocalRef* dl, void* dg, const LocalRef* sl, const void*
   }
   (void)ext;
   fail("param", api, loc, "DataCopyPad copies GM->UB or UB->GM");
+}
+
+void init_output(void* dg, uint64_t count, DType dt, Scalar value, Loc loc) {
+  const char* api = "InitOutput";
+  Core& c = cur();
+  if (c.kind == CoreKind::AIC) return;   // CANN: `if ASCEND_IS_AIC { return; }`
+  const uint32_t es = dtype_size(dt);
+  if (es == 0) fail("dtype", api, loc, "InitOutput needs an element type of 1, 2, 4 or 8 bytes");
+  if (count == 0) return;
+  gm_check_range(dg, count * es, true, api, loc);
+  // The stack buffer holds at most 255 blocks (MAX_REPEAT_TIMES x 32 bytes): filled once by the vector unit, then
+  // stored round after round.
+  const uint64_t chunk = std::min<uint64_t>(count, 255 * 32 / es);
+  std::vector<uint8_t> fill(chunk * es);
+  for (uint64_t e = 0; e < chunk; ++e) std::memcpy(fill.data() + e * es, &value.bits, es);
+  issue(kV);
+  trace_instr(kV, api, dt, chunk, chunk * es, static_cast<uint32_t>((chunk * es + 255) / 256), loc);
+  const bool moves = values_on() || gm_has_values(dg);   // timing.h
+  for (uint64_t at = 0; at < count; at += chunk) {
+    const uint64_t n = std::min(chunk, count - at), len = n * es;
+    uint8_t* g = static_cast<uint8_t*>(dg) + at * es;
+    issue(kMTE3);
+    gm_access(g, len, true, kMTE3, api, loc, fill.data());
+    if (moves) store_to_gm(c, gm_data(g), fill.data(), len);
+    TraceRec& r = trace_instr(kMTE3, api, dt, n, len, 1, loc);
+    set_gm_footprint(r, g, 1, len, len);
+  }
 }
 }  // namespace kgen::rt

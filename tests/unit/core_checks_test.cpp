@@ -922,6 +922,15 @@ void kernel_overlapping_copies(GM_ADDR in, GM_ADDR out, int shift) {
 void kernel_overlapping_same(GM_ADDR in, GM_ADDR out) { kernel_overlapping_copies(in, out, 0); }
 void kernel_overlapping_different(GM_ADDR in, GM_ADDR out) { kernel_overlapping_copies(in, out, 1); }
 
+// InitOutput: each core sets its slice of GM to a value through its stack buffer (a slice longer than one 255-block
+// round), without touching the TPipe's UB.
+constexpr int kInitN = 4000;
+void kernel_init_output(GM_ADDR out) {
+  GlobalTensor<float> g;
+  g.SetGlobalBuffer(reinterpret_cast<float*>(out) + GetBlockIdx() * kInitN, kInitN);
+  InitOutput<float>(g, kInitN, static_cast<float>(GetBlockIdx()) + 0.25f);
+}
+
 // Every core reads the whole input (a broadcast operand) and writes its own slice: no race.
 void kernel_shared_input(GM_ADDR in, GM_ADDR out) {
   TPipe pipe;
@@ -982,6 +991,15 @@ TEST(MultiCore, SyncAllOrdersWritesBeforeReads) {
   EXPECT_EQ(error_of([&] { ICPU_RUN_KF(kernel_sync_exchange, kSyncCores, (GM_ADDR)buf.p, (GM_ADDR)out.p); }), "");
   for (int me = 0; me < kSyncCores; ++me)
     for (int i = 0; i < 8; ++i) ASSERT_EQ(out[me * 8 + i], static_cast<float>(((me + 1) % kSyncCores) * 100 + i)) << me;
+}
+
+TEST(MultiCore, InitOutputFillsEachCoresSlice) {
+  kgen::sim::set_throw_on_error(true);
+  constexpr int kCores = 3;
+  Gm<float> out(kCores * kInitN);
+  EXPECT_EQ(error_of([&] { ICPU_RUN_KF(kernel_init_output, kCores, (GM_ADDR)out.p); }), "");
+  for (int c = 0; c < kCores; ++c)
+    for (int i = 0; i < kInitN; ++i) ASSERT_EQ(out[c * kInitN + i], c + 0.25f) << c << " " << i;
 }
 
 TEST(MultiCore, UnorderedWritesOfTheSameBytesAreNoRace) {

@@ -244,6 +244,23 @@ TEST(VecCast, IntegerSources) {
   check_pair<int64_t, float>(i64, {RM::CAST_RINT, RM::CAST_FLOOR, RM::CAST_CEIL, RM::CAST_ROUND, RM::CAST_TRUNC}, "int64->float");
 }
 
+// SetDeqScale(half): Cast int32 -> half multiplies by the DEQSCALE factor (cann-ops' float -> int8 rounding sets 1.0
+// explicitly); the default is 1.
+TEST(VecCast, DeqScaleAppliesToInt32ToHalf) {
+  Env env;
+  auto i = env.at<int32_t>(0, 64);
+  auto h = env.at<half>(512, 64);
+  std::vector<int32_t> v(64);
+  for (int k = 0; k < 64; ++k) v[k] = k * 3 - 90;
+  fill(i, v);
+  Cast(h, i, RoundMode::CAST_NONE, 64);
+  for (int k = 0; k < 64; ++k) ASSERT_EQ(static_cast<float>(h.GetValue(k)), static_cast<float>(v[k])) << k;
+  SetDeqScale(static_cast<half>(0.5f));
+  Cast(h, i, RoundMode::CAST_NONE, 64);
+  for (int k = 0; k < 64; ++k) ASSERT_EQ(static_cast<float>(h.GetValue(k)), static_cast<float>(v[k]) * 0.5f) << k;
+  SetDeqScale(static_cast<half>(1.0f));
+}
+
 // The examples of the Cast doc's precision table.
 TEST(VecCast, DocumentedExamples) {
   Env env;

@@ -71,4 +71,12 @@ void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const Da
   kgen::rt::data_copy_pad(nullptr, dst.GetPhyAddr(0), &kgen::TensorAccess::ref(src), nullptr, kgen::dtype_of<T>(), e,
                           false, 0, 0, {}, false, loc);
 }
+
+// InitOutput (CANN: deprecated for Fill, still in kernel_operator_common_intf.h): size elements of a GM tensor set to
+// value, on a vector core, through a stack buffer of the core's own (a V Duplicate, then MTE3 stores of at most
+// 255 blocks each); a cube core does nothing.
+template <typename T>
+void InitOutput(GlobalTensor<T> gmWorkspaceAddr, uint32_t size, T value = 0, kgen::rt::Loc loc = kgen::rt::Loc::current()) {
+  kgen::rt::init_output(gmWorkspaceAddr.GetPhyAddr(0), size, kgen::dtype_of<T>(), kgen::rt::scalar_of<T>(value), loc);
+}
 }  // namespace AscendC

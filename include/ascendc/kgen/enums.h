@@ -42,6 +42,11 @@ constexpr int32_t DEFAULT_REPEAT_STRIDE = 8;
 constexpr int32_t DEFAULT_BLK_NUM = 8;
 constexpr int32_t DEFAULT_BLK_STRIDE = 1;
 constexpr int32_t MAX_REPEAT_TIMES = 255;
+// More of CANN's kernel_utils_constants.h that kernels use unqualified (cann-ops norm kernels).
+constexpr uint32_t ONE_BLK_HALF_NUM = 32 / 2;
+constexpr uint32_t ONE_BLK_FLOAT_NUM = 32 / 4;
+constexpr uint32_t BRCB_BROADCAST_NUMBER = 8;
+constexpr uint32_t VECTOR_REG_WIDTH = 256;
 
 struct BinaryRepeatParams {
   BinaryRepeatParams() = default;

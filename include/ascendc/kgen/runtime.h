@@ -71,6 +71,8 @@ void gm_store(void* addr, uint32_t elem, const void* in, const char* api, Loc lo
 // ---- data movement ----
 void data_copy(AscendC::TPosition dpos, const LocalRef* dl, void* dg, AscendC::TPosition spos, const LocalRef* sl,
                const void* sg, DType dt, const AscendC::DataCopyParams& p, bool count_form, uint64_t count, Loc loc);
+// InitOutput: `count` elements of GM at dg set to `value` through the core's stack buffer (not the TPipe's UB).
+void init_output(void* dg, uint64_t count, DType dt, Scalar value, Loc loc);
 void data_copy_pad(const LocalRef* dl, void* dg, const LocalRef* sl, const void* sg, DType dt,
                    const AscendC::DataCopyExtParams& p, bool pad, uint8_t left, uint8_t right, Scalar pad_value,
                    bool ext, Loc loc);

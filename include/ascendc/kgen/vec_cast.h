@@ -8,6 +8,8 @@ void vec_cast(DType dt_dst, DType dt_src, const LocalRef& dst, const LocalRef& s
               uint64_t count, Loc loc);
 void vec_cast_rep(DType dt_dst, DType dt_src, const LocalRef& dst, const LocalRef& src, AscendC::RoundMode mode,
                   const MaskArg& mask, uint8_t repeat, const AscendC::UnaryRepeatParams& p, Loc loc);
+// SetDeqScale(half): the DEQSCALE register's factor of Cast int32 -> half (a scalar-unit write).
+void set_deq_scale(float scale, Loc loc);
 }  // namespace kgen::rt
 
 namespace AscendC {
@@ -33,5 +35,9 @@ void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode&
   kgen::rt::vec_cast_rep(kgen::dtype_of<T>(), kgen::dtype_of<U>(), kgen::TensorAccess::ref(dst),
                          kgen::TensorAccess::ref(src), round_mode, kgen::rt::mask_contiguous(mask, isSetMask),
                          repeatTime, repeatParams, loc);
+}
+// The factor Cast int32_t -> half applies (DEQSCALE); 1.0 until set.
+inline void SetDeqScale(half scale, kgen::rt::Loc loc = kgen::rt::Loc::current()) {
+  kgen::rt::set_deq_scale(static_cast<float>(scale), loc);
 }
 }  // namespace AscendC
