@@ -171,6 +171,19 @@ sed -i 's/context->SetOutputDataType(0, context->GetInputDataType(0));/context->
   "$W/inferdt/op_host/scale_custom.cpp"
 grep -q 'DT_INT32' "$W/inferdt/op_host/scale_custom.cpp" || { echo "FAIL: inferdt variant not written"; fail=1; }
 expect infer_dtype_ignored "correct 4/4" "$T" "$W/inferdt"
+# A ref parameter: the OpDef's output named as its input ("x"), so the generated aclnn function takes x once and the
+# kernel writes it in place; the binding returns x. Passing a separate output as well is the op's error.
+mkdir -p "$W/ref" && cp -r "$T" "$W/ref/ScaleCustom"
+R=$W/ref/ScaleCustom
+sed -i 's/this->Output("y")/this->Output("x")/' "$R/answer/0/op_host/scale_custom_def.cpp"
+# The kernel reads its output address: the same GM as x only when the two are one tensor.
+sed -i 's/DataCopyPad(xl, xGm\[off\], params/DataCopyPad(xl, yGm[off], params/' "$R/answer/0/op_kernel/scale_custom.cpp"
+grep -q 'DataCopyPad(xl, yGm\[off\]' "$R/answer/0/op_kernel/scale_custom.cpp" || { echo "FAIL: ref variant not written"; fail=1; }
+sed -i 's/    EXEC_NPU_CMD(aclnnCustomOp, x, scale, result);/    EXEC_NPU_CMD(aclnnCustomOp, x, scale);/; s/    return result;/    return x;/' \
+  "$R/validation/pybind.cpp"
+expect ref_parameter "correct 4/4" "$R" "$R/answer/0"
+sed -i 's/    EXEC_NPU_CMD(aclnnCustomOp, x, scale);/    EXEC_NPU_CMD(aclnnCustomOp, x, scale, result);/' "$R/validation/pybind.cpp"
+expect ref_parameter_extra "runtime-error 0/4" "$R" "$R/answer/0" "a ref parameter"
 # A header's non-inline function in two op_host files: CANN's CMake compiles them into two libraries (optiling and
 # op_host_aclnnInner), so that is no clash there nor here; with both files in one target it is a link error.
 cp -r "$T/answer/0" "$W/shared"
