@@ -4,6 +4,9 @@
 #include "graph/ge_error_codes.h"
 
 namespace ge {
+// Shape markers of GE's graph/types.h (metadef inc/external/graph/types.h): an unknown dimension, an unknown rank.
+static const int64_t UNKNOWN_DIM = -1;
+static const int64_t UNKNOWN_DIM_NUM = -2;
 using char_t = char;
 enum DataType {
   DT_FLOAT = 0, DT_FLOAT16 = 1, DT_INT8 = 2, DT_INT32 = 3, DT_UINT8 = 4, DT_INT16 = 6, DT_UINT16 = 7, DT_UINT32 = 8,
