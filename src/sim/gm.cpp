@@ -399,11 +399,12 @@ void gm_check(const void* addr, uint64_t bytes, bool write, const char* api, Loc
 }
 
 namespace {
-uint8_t* gm_scalar(const void* addr, uint32_t elem, bool write, const char* api, Loc loc) {
+// `in`: the bytes a store writes (the GM race check lets the same bytes over another core's write pass).
+uint8_t* gm_scalar(const void* addr, uint32_t elem, bool write, const char* api, Loc loc, const void* in = nullptr) {
   using namespace kgen::sim;
   gm_check_range(addr, elem, write, api, loc);
   issue(kS);
-  gm_access(addr, elem, write, kS, api, loc);
+  gm_access(addr, elem, write, kS, api, loc, in);
   trace_instr(kS, write ? "GlobalTensor::SetValue" : "GlobalTensor::GetValue", DType::Unknown, 1, elem, 1, loc).gm =
       reinterpret_cast<uintptr_t>(addr);
   return gm_data(addr);
@@ -419,7 +420,7 @@ void gm_load(const void* addr, uint32_t elem, void* out, const char* api, Loc lo
   }
 }
 void gm_store(void* addr, uint32_t elem, const void* in, const char* api, Loc loc) {
-  uint8_t* p = gm_scalar(addr, elem, true, api, loc);
+  uint8_t* p = gm_scalar(addr, elem, true, api, loc, in);
   if (sim::gm_has_values(addr)) std::memcpy(p, in, elem);
 }
 

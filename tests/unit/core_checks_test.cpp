@@ -919,6 +919,15 @@ void kernel_overlapping_copies(GM_ADDR in, GM_ADDR out, int shift) {
   DataCopy(go, t, 24);
   q.FreeTensor(t);
 }
+// A flag every core sets with a scalar store: the same value is no race (NPUKernelBench's NonFiniteCheckOp), each
+// core's own is.
+void kernel_flag(GM_ADDR out, int own) {
+  GlobalTensor<float> g;
+  g.SetGlobalBuffer(reinterpret_cast<float*>(out), 8);
+  g.SetValue(0, own ? static_cast<float>(GetBlockIdx()) : 1.0f);
+}
+void kernel_flag_same(GM_ADDR out) { kernel_flag(out, 0); }
+void kernel_flag_own(GM_ADDR out) { kernel_flag(out, 1); }
 void kernel_overlapping_same(GM_ADDR in, GM_ADDR out) { kernel_overlapping_copies(in, out, 0); }
 void kernel_overlapping_different(GM_ADDR in, GM_ADDR out) { kernel_overlapping_copies(in, out, 1); }
 
@@ -1012,6 +1021,11 @@ TEST(MultiCore, UnorderedWritesOfTheSameBytesAreNoRace) {
   std::string e = error_of([&] { ICPU_RUN_KF(kernel_overlapping_different, kCores, (GM_ADDR)in.p, (GM_ADDR)out.p); });
   EXPECT_TRUE(IsError(e, "race", "DataCopy")) << e;
   EXPECT_NE(e.find("no SyncAll between them"), std::string::npos) << e;
+  Gm<float> flag(8);
+  EXPECT_EQ(error_of([&] { ICPU_RUN_KF(kernel_flag_same, kCores, (GM_ADDR)flag.p); }), "");
+  EXPECT_EQ(flag[0], 1.0f);
+  e = error_of([&] { ICPU_RUN_KF(kernel_flag_own, kCores, (GM_ADDR)flag.p); });
+  EXPECT_TRUE(IsError(e, "race", "SetValue")) << e;
 }
 
 TEST(MultiCore, GmExchangeWithoutSyncAllIsARace) {
