@@ -1,5 +1,7 @@
-// Negative: 1000 floats over 4 cores, 250 each, but every core copies its share in and out rounded up to a
-// 32-byte multiple (256 floats): core k's output overlaps the first 6 floats of core k+1's output.
+// Negative: 1000 floats over 4 cores, 250 each, scaled by the core's own factor, but every core copies its share in
+// and out rounded up to a 32-byte multiple (256 floats): core k's output overlaps the first 6 floats of core k+1's
+// with other values, so what GM ends with depends on which core writes last. (Had both written the same bytes, as a
+// plain Relu of the same input does, GM would end the same either way, and that is no race.)
 #include "kernel_operator.h"
 
 constexpr int32_t TOTAL_LENGTH = 1000;
@@ -21,7 +23,7 @@ class KernelRelu {
     inQ.EnQue(x);
     x = inQ.DeQue<float>();
     AscendC::LocalTensor<float> y = outQ.AllocTensor<float>();
-    AscendC::Relu(y, x, ALIGNED_LENGTH);
+    AscendC::Muls(y, x, static_cast<float>(AscendC::GetBlockIdx() + 1), ALIGNED_LENGTH);
     outQ.EnQue(y);
     inQ.FreeTensor(x);
     y = outQ.DeQue<float>();
