@@ -47,6 +47,11 @@ constexpr uint32_t ONE_BLK_HALF_NUM = 32 / 2;
 constexpr uint32_t ONE_BLK_FLOAT_NUM = 32 / 4;
 constexpr uint32_t BRCB_BROADCAST_NUMBER = 8;
 constexpr uint32_t VECTOR_REG_WIDTH = 256;
+// CANN's integer helpers (kernel_utils_ceil_oom_que.h), which kernels call unqualified.
+constexpr inline uint32_t DivCeil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+constexpr inline uint32_t AlignUp(uint32_t a, uint32_t b) { return DivCeil(a, b) * b; }
+constexpr inline uint32_t ConstCeil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+inline uint32_t Ceil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 
 struct BinaryRepeatParams {
   BinaryRepeatParams() = default;
