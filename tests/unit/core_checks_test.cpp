@@ -110,6 +110,19 @@ TEST(CoreChecks, ReadingPastBufferEnd) {
   EXPECT_SIM_ERROR(tb.GetWithOffset<float>(64, 32), "ub-overflow", "GetWithOffset");
 }
 
+// A zero-length buffer is accepted, as on the chip (CANN checks len > 0 in CPU-debug builds only); using it is not.
+TEST(CoreChecks, ZeroLengthBufferIsAnErrorOnlyWhenUsed) {
+  TestCore tc;
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> empty, other;
+  EXPECT_EQ(error_of([&] { pipe.InitBuffer(empty, 0); }), "");
+  EXPECT_EQ(error_of([&] { pipe.InitBuffer(other, 64); }), "");
+  EXPECT_SIM_ERROR(empty.Get<float>(8), "ub-overflow", "Get");
+  Gm<float> gm(64);
+  auto t = empty.Get<float>();
+  EXPECT_SIM_ERROR(DataCopy(t, gm.tensor(), 8), "ub-overflow", "DataCopy");
+}
+
 // ---------------------------------------------------------------- align
 TEST(CoreChecks, DataCopyCountNotMultipleOf32Bytes) {
   TestCore tc;

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "exe_graph/runtime/tiling_context.h"
+#include "exe_graph/runtime/tiling_parse_context.h"   // strategies' compile info (cann-ops BatchNormV3)
 #include "graph/utils/type_utils.h"
 #include "log/ops_log.h"
 #include "tiling/platform/platform_ascendc.h"
