@@ -96,6 +96,10 @@ for f in "$neg"/*.py; do
     echo "FAIL: $f: expected the diagnostic at $f:$want_line: $first"; fail=1; continue
   fi
   echo "ok: $f -> $first" | cut -c1-160
+  # The float attr runs with the garbled value, and the note says where: the EXEC_NPU_CMD line of the submission.
+  if [[ "$f" == */chip_float_attr.py ]] && ! grep -q "^warning\[abi\] $f:$(grep -n 'ERROR-HERE' "$f" | head -1 | cut -d: -f1): aclnnLeakyReluCustom argument 2" <<<"$out"; then
+    echo "FAIL: $f: no warning[abi] at the EXEC_NPU_CMD line"; echo "$out" | head -3; fail=1
+  fi
 done
 rm -rf "$neg"
 exit $fail

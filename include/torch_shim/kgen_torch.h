@@ -1005,10 +1005,10 @@ struct ExecArgs {
 template <class... A> void exec(const char* api, const char* file, int line, const A&... a) {
   ExecArgs e;
   (e.add(a), ...);
-  std::string err = kgen::op::exec_aclnn(api, e.v);
+  const std::string site = std::string(file) + ":" + std::to_string(line);
+  std::string err = kgen::op::exec_aclnn(api, e.v, site);
   if (!err.empty()) {
     if (err.back() != '\n') err += '\n';
-    std::string site = std::string(file) + ":" + std::to_string(line);
     // A diagnostic without a line (e.g. the argument count) points at the EXEC_NPU_CMD call itself.
     size_t b = err.find("] "), e = b == std::string::npos ? b : err.find(": ", b + 2);
     size_t nl = err.find('\n');

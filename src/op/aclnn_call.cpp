@@ -163,7 +163,7 @@ std::string aclnn_open(const std::string& project_dir, const std::string& soc, i
   return "";
 }
 
-std::string exec_aclnn(const std::string& api, std::vector<BindArg>& args) {
+std::string exec_aclnn(const std::string& api, std::vector<BindArg>& args, const std::string& site) {
   if (!g_runner) return "error[internal] exec_aclnn(" + api + ") called before the op project was opened (aclnn_open)\n";
   const auto& info = g_runner->info();
   const std::string& host = g_runner->project().host_cpp;
@@ -256,11 +256,11 @@ std::string exec_aclnn(const std::string& api, std::vector<BindArg>& args) {
       // chip passes (NPUKernelBench's RmsNorm answer passes its epsilon so; about 0 instead of 1e-6 changes nothing).
       v.f = float_read_as_double(static_cast<float>(a.f));
       std::fprintf(stderr,
-                   "warning[abi] %s argument %zu (attr '%s', float): a float is passed where the generated aclnn "
+                   "warning[abi] %s%s%s argument %zu (attr '%s', float): a float is passed where the generated aclnn "
                    "function takes double; the callee reads the double register the float half fills: %.3g instead "
                    "of %g, on the chip and in kgen — pass a double (declare the binding's parameter double, as torch "
                    "requires anyway)\n",
-                   api.c_str(), ni + k + 1, info.attrs[k].name.c_str(), v.f, a.f);
+                   site.c_str(), site.empty() ? "" : ": ", api.c_str(), ni + k + 1, info.attrs[k].name.c_str(), v.f, a.f);
       spec.attrs.push_back(v);
       continue;
     }

@@ -30,7 +30,8 @@ struct BindArg {
 };
 // Returns "" on success, or the error (already formatted as kgen's one-line diagnostics) otherwise. Emulator
 // checks in the kernel end the process with exit status 3 as for any kernel.
-std::string exec_aclnn(const std::string& api, std::vector<BindArg>& args);
+// site: "file:line" of the EXEC_NPU_CMD call, for the warnings it prints (e.g. warning[abi]).
+std::string exec_aclnn(const std::string& api, std::vector<BindArg>& args, const std::string& site = "");
 // Whether [data, data + bytes) lies in an output a launch of this process wrote completely (every element by a
 // traced instruction) and holds what the launch left there; `why` says what is wrong otherwise. A binding's result
 // must pass this: a tensor computed in plain C++ on the host is not the kernel's work.

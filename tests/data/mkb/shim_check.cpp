@@ -7,7 +7,7 @@
 
 static std::vector<kgen::op::BindArg> g_seen;
 namespace kgen::op {
-std::string exec_aclnn(const std::string& api, std::vector<BindArg>& args) {
+std::string exec_aclnn(const std::string& api, std::vector<BindArg>& args, const std::string&) {
   g_seen = args;
   if (api == "aclnnRecordCustom") return "";
   if (api != "aclnnTwiceCustom") return "error[op-def] wrong api " + api;
