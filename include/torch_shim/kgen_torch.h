@@ -652,8 +652,6 @@ template <class... A> [[noreturn]] void check_failed(const char* cond, const cha
 // which hands it to the aclnn function unchanged. Here they hold the values (kept for the process, as the chip's
 // helper never destroys the ones a binding makes).
 struct aclIntArray { std::vector<int64_t> values; };
-struct aclFloatArray { std::vector<double> values; };
-struct aclBoolArray { std::vector<bool> values; };
 struct aclScalar { c10::Scalar value; };
 namespace kgen::shim {
 template <class T, class... A> T* acl_object(A&&... a) {
@@ -991,10 +989,6 @@ struct ExecArgs {
   void add(std::nullopt_t) { kgen::op::BindArg a; a.kind = kgen::op::BindArg::None; push(a, "c10::nullopt"); }
   template <class T> void add(const std::optional<T>& o) { if (o) add(*o); else add(std::nullopt); }
   void add(const aclIntArray* l) { add_ints(l ? l->values : std::vector<int64_t>(), "aclIntArray*"); }
-  void add(const aclFloatArray* l) { add_floats(l ? l->values : std::vector<double>(), "aclFloatArray*"); }
-  void add(const aclBoolArray* l) {
-    kgen::op::BindArg a; a.kind = kgen::op::BindArg::BoolList; if (l) a.bools = l->values; push(a, "aclBoolArray*");
-  }
   void add(const aclScalar* s) {
     if (!s) { add(std::nullopt); return; }
     add(s->value);

@@ -177,13 +177,7 @@ std::string exec_aclnn(const std::string& api, std::vector<BindArg>& args, const
   // (`aclTensor *varRef`), and the op writes it in place.
   std::vector<int> ref_of(no, -1);
   size_t refs = 0;
-  for (size_t o = 0; o < no; ++o)
-    for (size_t i = 0; i < ni; ++i)
-      if (info.outputs[o].name == info.inputs[i].name) {
-        ref_of[o] = static_cast<int>(i);
-        ++refs;
-        break;
-      }
+  for (size_t o = 0; o < no; ++o) refs += (ref_of[o] = ref_input(info, o)) >= 0;
   if (args.size() != ni + na + no - refs) {
     std::string sig;
     for (auto& p : info.inputs) sig += (sig.empty() ? "" : ", ") + p.name;

@@ -59,6 +59,11 @@ int column_count(const host::OpInfo& op) {
     for (auto& p : *v) n = std::max(n, p.dtypes.size());
   return static_cast<int>(n);
 }
+int ref_input(const host::OpInfo& op, size_t output) {
+  for (size_t i = 0; i < op.inputs.size(); ++i)
+    if (op.inputs[i].name == op.outputs[output].name) return static_cast<int>(i);
+  return -1;
+}
 int param_dtype(const host::ParamInfo& p, int j) {
   if (p.dtypes.empty()) return -1;
   if (p.dtypes.size() == 1) return p.dtypes[0];   // DataTypeList-like: one type for every column
@@ -702,12 +707,12 @@ std::optional<Failure> OpRunner::run(const RunSpec& spec, RunResult& res) {
                       " " + dname(outs[k].dtype) + ") but the caller's tensor has " +
                       std::to_string(spec.output_dest_bytes[k]) + " — allocate the output with the shape InferShape gives");
     uint8_t* ref = nullptr;
-    if (outs[k].k < 0)
-      for (size_t i = 0; i < info_.inputs.size(); ++i)
-        if (info_.inputs[i].name == info_.outputs[outs[k].param].name && inputs[i].present && !inputs[i].is_list &&
-            inputs[i].bytes == bytes)
-          for (auto& [t, gp] : input_gm)
-            if (t == &inputs[i]) ref = gp;
+    if (const int i = ref_input(info_, outs[k].param); i >= 0 && outs[k].k < 0) {
+      const Tensor& in = inputs[static_cast<size_t>(i)];
+      if (in.present && !in.is_list && in.bytes == bytes)
+        for (auto& [t, gp] : input_gm)
+          if (t == &in) ref = gp;
+    }
     out_is_ref.push_back(ref != nullptr);
     if (ref) {
       out_ptr.push_back(ref);

@@ -133,4 +133,6 @@ class OpRunner {
 
 int param_dtype(const host::ParamInfo& p, int column);   // -1 when the column does not exist for p
 int column_count(const host::OpInfo& op);
+// The input an output is named as (a ref parameter: one tensor, which the op writes in place), or -1.
+int ref_input(const host::OpInfo& op, size_t output);
 }  // namespace kgen::op

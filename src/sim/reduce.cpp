@@ -49,6 +49,14 @@ inline void store_index(DType dt, uint8_t* p, uint32_t idx) {
   if (dt == DType::F16) store<uint16_t>(p, static_cast<uint16_t>(idx));
   else store<uint32_t>(p, idx);
 }
+// v as dt's bits in the low bytes of a special register (MAX_MIN_CNT, ACC_VAL).
+inline uint32_t register_bits(DType dt, float v) {
+  uint8_t bits[4] = {};
+  store_f(dt, bits, v);
+  uint32_t r = 0;
+  std::memcpy(&r, bits, dtype_size(dt));
+  return r;
+}
 inline bool better(RedOp op, float cand, float best) { return op == RedOp::Max ? cand > best : cand < best; }
 
 // The lanes of repeat r of a walk over `src` (base already offset by src.addr): value per lane k, 0 when masked off.
@@ -304,11 +312,7 @@ void vcadd(DType dt, uint64_t dst_addr, uint64_t src_addr, bool has_dst, int64_t
     load_lanes(dt, bs + src.addr, w, r, bk, rs, L);
     total = add_step(dt == DType::F16, total, tree_sum(L.v, L.n, dt == DType::F16));
   }
-  uint8_t bits[4] = {};
-  store_f(dt, bits, total);
-  uint32_t value = 0;
-  std::memcpy(&value, bits, es);
-  cur().acc_val = value;
+  cur().acc_val = register_bits(dt, total);
   trace_vec(api, dt, static_cast<uint64_t>(w.repeat) * w.per_block * 8, w.repeat, nullptr, &src, nullptr, loc);
 }
 
@@ -347,12 +351,8 @@ void whole_reduce(RedOp op, DType dt, const LocalRef& dst, const LocalRef& src, 
     uint32_t best = 0;
     for (uint32_t r = 1; r < w.repeat; ++r)
       if (better(op, vals[r], vals[best])) best = r;
-    uint8_t bits[4] = {};
-    store_f(dt, bits, vals[best]);
-    uint32_t value = 0;
-    std::memcpy(&value, bits, es);
     const uint64_t index = static_cast<uint64_t>(best) * w.per_block * 8 + idxs[best];
-    cur().max_min_spr = (index << 32) | value;
+    cur().max_min_spr = (index << 32) | register_bits(dt, vals[best]);
   }
   uint64_t ds = static_cast<uint64_t>(dst_rep_stride);
   for (uint32_t r = 0; r < w.repeat; ++r) {

@@ -1,5 +1,6 @@
 // Unary elementwise vector ops (Exp, Ln, Abs, Reciprocal, Sqrt, Rsqrt, Relu, Not) in the count form and the
-// mask/repeat form (UnaryRepeatParams), and Copy (the identity, mask/repeat form with CopyRepeatParams). half is computed in float and rounded once (to nearest even).
+// mask/repeat form (UnaryRepeatParams), and Copy (the identity, mask/repeat form with CopyRepeatParams). half is
+// computed in float and rounded once (to nearest even).
 // Exp/Ln/Sqrt use the C library; the chip's Reciprocal/Rsqrt are approximations (docs: below 1e-3 / 1e-4
 // accuracy), here they are exact.
 #include <cmath>
