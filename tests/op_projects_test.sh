@@ -83,6 +83,41 @@ run_case "$EX/log_softmax" log_softmax float16 2000,300
 run_case "$EX/rms_norm" rms_norm float32 2000,300                     # full and two kinds of last tiles
 run_case "$EX/rms_norm" rms_norm float16 4,33,100                     # 3-d input
 
+# A kernel written as Catlass writes them (tile_matmul/op_kernel): built per core type (g_coreType as a template's
+# default argument), in-class explicit specializations, TPipe::Destroy before its tensors' use, L0C unit flags,
+# tiles computed past the matrix's edge. float16 only; the timing check on the unaligned shape.
+run_case "$EX/tile_matmul" matmul float16 100,96,72 --no-bias          # a last tile of 4 rows, N not a multiple of 16
+run_case "$EX/tile_matmul" matmul float16 64,256,128 --no-bias
+mapfile -t TM <<<"$($PY "$CMP" gen matmul float16 100,96,72 "$WORK/tm_in" --no-bias)"
+if "$KGEN" op run "$EX/tile_matmul" "${TM[@]}" --out "$WORK/tm_timing" --timing-check >"$WORK/tm_timing.log" 2>&1 &&
+   grep -q "timing check: the timing-only trace equals the full run's" "$WORK/tm_timing.log"; then
+  echo "ok   tile_matmul: the timing-only trace equals the full run's"
+else
+  echo "FAIL tile_matmul --timing-check:"; sed 's/^/    /' "$WORK/tm_timing.log" | head; FAILS=$((FAILS + 1))
+fi
+# expect_error NAME SED-EXPRESSION PATTERN: a variant of tile_matmul's kernel fails with PATTERN in its message.
+expect_error() {
+  local name=$1 expr=$2 pat=$3 v="$WORK/tm_$1"
+  cp -r "$EX/tile_matmul" "$v"
+  sed -i "$expr" "$v/op_kernel/tile_matmul.cpp"
+  N=$((N + 1))
+  if "$KGEN" op run "$v" "${TM[@]}" --out "$v/out" >"$v/log" 2>&1; then
+    echo "FAIL tile_matmul $name: ran without an error"; FAILS=$((FAILS + 1))
+  elif ! grep -q -- "$pat" "$v/log"; then
+    echo "FAIL tile_matmul $name: no '$pat' in:"; sed 's/^/    /' "$v/log" | head; FAILS=$((FAILS + 1))
+  else
+    echo "ok   tile_matmul $name: $(grep -m1 -- "$pat" "$v/log" | cut -c1-150)"
+  fi
+}
+# No unit flag on the Fixpipe: nothing orders the M pipe's writes of L0C before FIX reads them.
+expect_error no_unit_flag 's/out.unitFlag = 3;/out.unitFlag = 0;/' "error\[race\].*Fixpipe: pipe FIX reads L0C"
+# One row of A short: the tile's last row of C is computed from garbage, and it is moved out.
+expect_error short_rows 's/Nd2NzParams(1, rows, p.k/Nd2NzParams(1, rows - 1, p.k/' \
+  "error\[uninit-read\].*Mmad: reads on-chip bytes nothing wrote.*reach Fixpipe"
+# Declared MIX: the vector cores run the vector build, which has no code (the kernel defines no AIV path).
+expect_error declared_mix 's/    GET_TILING_DATA(t, tiling);/    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);\n    GET_TILING_DATA(t, tiling);/' \
+  "the kernel runs on AIV cores, but its AIV build"
+
 # kgen op new: the generated projects run as they are.
 cd "$WORK" || exit 1
 if "$KGEN" op new add --inputs x,y,w --outputs z --attrs alpha:float=0.5,k:int=2 -o "$WORK/new_add" >"$WORK/new.log" 2>&1; then

@@ -34,6 +34,12 @@ TilingDef& TilingDef::operator=(const TilingDef& o) {
 }
 TilingDef::~TilingDef() { delete fields_; }
 
+// CANN's TilingDef keeps its fields in SetDataPtr's buffer (a TilingFunc that calls SetDataPtr sets the fields and
+// never calls SaveToBuffer); here the buffer receives them from the most derived destructor.
+void TilingDef::kgen_flush_data_ptr() const {
+  if (data_ptr_) SaveToBuffer(data_ptr_, GetDataSize());
+}
+
 void TilingDef::SaveToBuffer(void* pData, size_t capacity) const {
   size_t need = GetDataSize();
   if (pData == nullptr || capacity < need) {

@@ -12,6 +12,7 @@
 #include <regex>
 #include <set>
 
+#include "op/core_type_builds.h"
 #include "op/host_pch.h"
 #include "op/imports.h"
 #include "sandbox/digest.h"
@@ -247,10 +248,12 @@ Pch host_pch(const std::string& soc) {
   for (const char* a : {"-x", "c++-header"}) f.push_back(a);
   return {"register/tilingdata_base.h", f};
 }
-Pch kernel_pch(const std::string& soc) {
+Pch kernel_pch(const std::string& soc, const std::string& core_type) {
   // kgen cc adds the emulator's flags (-std=c++20 -O1 -DASCENDC_CPU_DEBUG -D__NPU_ARCH__ ...), as for the kernel.
-  return {"kernel_operator.h", {kgen::sandbox::paths().lib_dir + "/kgen", "cc", "--soc", soc, "-fPIC", "-g1", "-c", "-x",
-                                "c++-header"}};
+  Pch p{"kernel_operator.h", {kgen::sandbox::paths().lib_dir + "/kgen", "cc", "--soc", soc, "-fPIC", "-g1", "-c", "-x",
+                              "c++-header"}};
+  if (!core_type.empty()) p.flags.push_back("-D" + std::string(kCoreTypeMacro) + "=" + core_type);   // sys.h reads it
+  return p;
 }
 
 // Where the precompiled header lives: DIR/<header>, a one-line header that includes kgen's, beside its .gch (gcc
@@ -333,9 +336,14 @@ Command kernel_command(const Project& p, const std::string& soc, const Defines& 
   Command c;
   // -g1: line tables only (no measurable compile cost), so that a raw GM access names its source line (sim/gm.h).
   // kernel_operator.h first, force-included: always the same start of the translation unit, so always precompiled.
-  c.argv = {kgen, "cc", "--soc", soc, "-fPIC", "-shared", "-g1", "-I" + kdir, "-include", "<kernel-pch>"};
+  std::string core_type;   // a per-core-type build (core_type_builds.h): the macro goes before the header, as in its pch
+  for (auto& [n, v] : defines)
+    if (n == kCoreTypeMacro) core_type = v;
+  c.argv = {kgen, "cc", "--soc", soc, "-fPIC", "-shared", "-g1", "-I" + kdir};
+  if (!core_type.empty()) c.argv.push_back("-D" + std::string(kCoreTypeMacro) + "=" + core_type);
+  c.argv.insert(c.argv.end(), {"-include", "<kernel-pch>"});
   c.pch_arg = c.argv.size() - 1;
-  c.pch = kernel_pch(soc);
+  c.pch = kernel_pch(soc, core_type);
   c.reads = {p.dir};
   if (!p.tiling_h.empty()) {
     const std::string tiling = kernel_tiling_header(p.tiling_h);
@@ -348,7 +356,8 @@ Command kernel_command(const Project& p, const std::string& soc, const Defines& 
       c.reads.push_back(names);
     }
   }
-  for (auto& [n, v] : defines) c.argv.push_back("-D" + n + "=" + v);
+  for (auto& [n, v] : defines)
+    if (n != kCoreTypeMacro) c.argv.push_back("-D" + n + "=" + v);
   c.argv.push_back(p.kernel_cpp);
   c.name = library_name("kernel", c, p);
   c.argv[c.pch_arg] = plain_header(c.pch);

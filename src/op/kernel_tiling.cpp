@@ -1,32 +1,12 @@
 // kernel_tiling_text: the tiling-data part of an op_host tiling header, for the kernel build (kernel_tiling.h).
 #include "op/kernel_tiling.h"
+#include "op/source_text.h"
 
 #include <regex>
 #include <vector>
 
 namespace kgen::op {
 namespace {
-// The text with comments blanked out (string and character literals kept), so that braces and keywords in comments
-// count for nothing; lengths and line breaks are preserved.
-std::string without_comments(const std::string& s) {
-  std::string o = s;
-  for (size_t i = 0; i < o.size(); ++i) {
-    if (o[i] == '"' || o[i] == '\'') {
-      const char q = o[i];
-      for (++i; i < o.size() && o[i] != q; ++i)
-        if (o[i] == '\\') ++i;
-    } else if (o.compare(i, 2, "//") == 0) {
-      for (; i < o.size() && o[i] != '\n'; ++i) o[i] = ' ';
-    } else if (o.compare(i, 2, "/*") == 0) {
-      size_t e = o.find("*/", i + 2);
-      e = e == std::string::npos ? o.size() : e + 2;
-      for (; i < e; ++i)
-        if (o[i] != '\n') o[i] = ' ';
-      --i;
-    }
-  }
-  return o;
-}
 
 bool names_host_api(const std::string& t) {
   static const std::regex host(R"(\bgert::|\bTilingContext\b|\bplatform_ascendc::|\bge::graphStatus\b|\bcontext\s*->)");

@@ -29,6 +29,7 @@
 
 #include "host/op_host.h"
 #include "op/call.h"
+#include "op/core_type_builds.h"
 #include "op/npy.h"
 #include "op/runner.h"
 #include "sandbox/channel.h"
@@ -538,7 +539,8 @@ int run_main(int argc, char** argv) {
   for (auto& [name, value] : runs[0].input_shapes)
     if (int dt = npy_dtype_from_name(value.substr(0, value.find(':'))); dt >= 0) predicted.emplace_back(name, dt);
   auto host_future = build_host(p, soc);
-  if (Defines guess = predict_defines(p, predicted); !guess.empty()) build_kernel(p, soc, guess);
+  if (Defines guess = predict_defines(p, predicted); !guess.empty())
+    for (const Defines& b : kernel_builds(p, soc, guess)) build_kernel(p, soc, b);
   OpRunner R;
   if (auto f = R.open(p, soc, op_type)) {
     std::fputs(f->text.c_str(), stderr);

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <set>
 
+#include "op/core_type_builds.h"
 #include "op/predict.h"
 
 namespace fs = std::filesystem;
@@ -25,7 +26,8 @@ Prebuilt prebuild(const Project& p, const std::string& soc, const std::vector<st
     std::string key;
     for (auto& [n, v] : d) key += n + "=" + v + ";";
     if (!d.empty() && seen.insert(key).second)
-      kernels.emplace_back(fs::path(kernel_library_path(p, soc, d)).filename().string(), build_kernel(p, soc, d));
+      for (const Defines& b : kernel_builds(p, soc, d))
+        kernels.emplace_back(fs::path(kernel_library_path(p, soc, b)).filename().string(), build_kernel(p, soc, b));
   }
   b.host = host.get();
   if (b.host.ok) b.files.push_back(b.host.so);

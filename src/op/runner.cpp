@@ -1,6 +1,7 @@
 #include "op/runner.h"
 
 #include "sim/gm.h"
+#include "sim/core.h"
 
 
 #include <dlfcn.h>
@@ -15,6 +16,7 @@
 #include <regex>
 #include <utility>
 
+#include "op/core_type_builds.h"
 #include "op/npy.h"
 #include "perf/model.h"
 #include "sim/gm_races.h"
@@ -23,6 +25,8 @@
 #include "sim/trace_export.h"
 #include "sim/trace_io.h"
 #include "tikicpulib.h"
+
+extern int8_t g_coreType;   // the running core's type, AscendC::AIC or AIV (sim/launch.cpp)
 
 namespace kgen::op {
 namespace fs = std::filesystem;
@@ -347,9 +351,24 @@ constexpr size_t kMaxArgs = 64;
 constexpr uint64_t kDeviceAllocGranule = 512;
 constexpr auto kCallTable = make_table(std::make_index_sequence<kMaxArgs + 1>{});
 struct LaunchCtx {
-  void* fn;
+  void* fn = nullptr;                        // the kernel function (one build)
+  void* fn_aic = nullptr;                    // per-core-type builds: the function each core type runs (null: the
+  void* fn_aiv = nullptr;                    // build does not link, unlinked_*: why)
+  std::string unlinked_aic, unlinked_aiv, kernel_cpp;
+  int kernel_line = 1;                       // the kernel function's line, for that error
   std::vector<uint8_t*> args;
 };
+// The kernel function the running core calls.
+void* core_function(const LaunchCtx& L) {
+  if (L.fn) return L.fn;
+  const bool aic = g_coreType == AscendC::AIC;
+  if (void* f = aic ? L.fn_aic : L.fn_aiv) return f;
+  kgen::sim::fail_at("compile", "launch", L.kernel_cpp.c_str(), static_cast<uint32_t>(L.kernel_line),
+                     std::string("the kernel runs on ") + (aic ? "AIC" : "AIV") + " cores, but its " + (aic ? "AIC" : "AIV") +
+                         " build (the kernel is built per core type: it uses g_coreType as a constant) does not link: " +
+                         (aic ? L.unlinked_aic : L.unlinked_aiv) + " — define the code path of that core type, or "
+                         "declare a kernel type without it (KERNEL_TASK_TYPE_DEFAULT)");
+}
 // The tensor-list descriptor CANN passes a kernel for a DYNAMIC param (the layout AscendC::ListTensorDesc decodes,
 // asc-devkit impl/basic_api/dav_c220/kernel_operator_list_tensor_impl.h, docs/sources.md): word 0 is the byte offset
 // of the pointer table; then per tensor k a header word (rank | k << 32) and its dims; then the k data pointers.
@@ -606,30 +625,54 @@ std::optional<Failure> OpRunner::run(const RunSpec& spec, RunResult& res) {
   res.tiling.assign(tr.tiling.begin(), tr.tiling.begin() + std::min(tr.data_size, tr.tiling.size()));
   if (spec.tiling_only) return std::nullopt;
   // --- kernel ---------------------------------------------------------------------------------------------------
-  BuildOut kb = build_kernel(project_, soc_, defines_for(column)).get();
-  if (!kb.ok) {
-    Failure f;
-    f.text = kb.diag;
-    return f;
-  }
-  res.kernel_cached = kb.cached;
-  res.build_s = std::max(host_build_s_, kb.cached ? 0.0 : kb.seconds);   // the two compile in parallel
-  void* kh = dlopen(kb.so.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!kh)
-    return fail("compile", project_.kernel_cpp, 0, std::string("the kernel library does not load: ") + dlerror());
+  // A kernel built per core type (core_type_builds.h) has an AIC and an AIV library; a core type whose build does not
+  // link (it calls a core-type specialization the kernel never defines) has no code, as CANN's build infers from the
+  // instructions each build holds, and the kernel type leaves it out.
+  const std::vector<Defines> builds = kernel_builds(project_, soc_, defines_for(column));
+  std::vector<std::shared_future<BuildOut>> building;
+  for (const Defines& d : builds) building.push_back(build_kernel(project_, soc_, d));
   res.kernel = snake_case(info_.type);
-  void* fn = dlsym(kh, res.kernel.c_str());
-  if (!fn) {
-    auto fns = kernel_functions(project_.kernel_cpp);
-    std::string list;
-    for (auto& f : fns) list += (list.empty() ? "" : ", ") + f;
-    int l = find_line(project_.kernel_cpp, R"(extern\s+"C")");
-    return fail("kernel-name", project_.kernel_cpp, l ? l : 1,
-                "no kernel function '" + res.kernel + "': CANN launches op " + info_.type + " through `extern \"C\" "
-                "__global__ __aicore__ void " + res.kernel + "(GM_ADDR inputs..., GM_ADDR outputs..., GM_ADDR "
-                "workspace, GM_ADDR tiling)`; the kernel file defines " +
-                    (list.empty() ? std::string("no extern \"C\" __global__ function") : list) + " — rename it");
+  LaunchCtx ctx;
+  res.kernel_cached = true;
+  double kernel_s = 0;
+  for (size_t k = 0; k < building.size(); ++k) {
+    BuildOut kb = building[k].get();
+    if (!kb.ok) {
+      Failure f;
+      f.text = kb.diag;
+      return f;
+    }
+    res.kernel_cached = res.kernel_cached && kb.cached;
+    kernel_s = std::max(kernel_s, kb.cached ? 0.0 : kb.seconds);
+    void* kh = dlopen(kb.so.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!kh && builds.size() == 1)
+      return fail("compile", project_.kernel_cpp, 0, std::string("the kernel library does not load: ") + dlerror());
+    if (!kh) {
+      (k == 0 ? ctx.unlinked_aic : ctx.unlinked_aiv) = dlerror();
+      continue;
+    }
+    void* fn = dlsym(kh, res.kernel.c_str());
+    if (!fn) {
+      auto fns = kernel_functions(project_.kernel_cpp);
+      std::string list;
+      for (auto& f : fns) list += (list.empty() ? "" : ", ") + f;
+      int l = find_line(project_.kernel_cpp, R"(extern\s+"C")");
+      return fail("kernel-name", project_.kernel_cpp, l ? l : 1,
+                  "no kernel function '" + res.kernel + "': CANN launches op " + info_.type + " through `extern \"C\" "
+                  "__global__ __aicore__ void " + res.kernel + "(GM_ADDR inputs..., GM_ADDR outputs..., GM_ADDR "
+                  "workspace, GM_ADDR tiling)`; the kernel file defines " +
+                      (list.empty() ? std::string("no extern \"C\" __global__ function") : list) + " — rename it");
+    }
+    if (builds.size() == 1) ctx.fn = fn;
+    else (k == 0 ? ctx.fn_aic : ctx.fn_aiv) = fn;
   }
+  if (builds.size() > 1 && !ctx.fn_aic && !ctx.fn_aiv)
+    return fail("compile", project_.kernel_cpp, 0,
+                "neither the AIC nor the AIV build of the kernel (built per core type: it uses g_coreType as a "
+                "constant) loads: " + ctx.unlinked_aiv);
+  res.build_s = std::max(host_build_s_, kernel_s);   // the host and the kernel builds compile in parallel
+  ctx.kernel_cpp = project_.kernel_cpp;
+  if (int l = find_line(project_.kernel_cpp, R"(extern\s+"C")")) ctx.kernel_line = l;
   // --- GM -------------------------------------------------------------------------------------------------------
   std::vector<void*> owned;
   struct FreeAll {
@@ -675,8 +718,6 @@ std::optional<Failure> OpRunner::run(const RunSpec& spec, RunResult& res) {
     input_gm.push_back({&t, p});
     return p;
   };
-  LaunchCtx ctx;
-  ctx.fn = fn;
   for (size_t i = 0; i < info_.inputs.size() && !alloc_failed; ++i) {
     const Tensor& t = inputs[i];
     const std::string label = "input '" + info_.inputs[i].name + "'";
@@ -755,7 +796,10 @@ std::optional<Failure> OpRunner::run(const RunSpec& spec, RunResult& res) {
   // --- launch ---------------------------------------------------------------------------------------------------
   kgen::sim::gm_guard(true);   // candidates touch GM through the API only (sim/gm.h)
   kgen::rt::set_tiling_key(tr.tiling_key);
-  kgen::rt::set_kernel_mode(implied_kernel_mode(project_.kernel_cpp));
+  AscendC::KernelMode mode = implied_kernel_mode(project_.kernel_cpp);
+  if (!ctx.fn && !ctx.fn_aiv) mode = AscendC::KernelMode::AIC_MODE;   // per core type: only one build has code
+  if (!ctx.fn && !ctx.fn_aic) mode = AscendC::KernelMode::AIV_MODE;
+  kgen::rt::set_kernel_mode(mode);
   struct TimingOnly {   // reset even when the launch throws (tests run the emulator with throw_on_error)
     explicit TimingOnly(bool on) {
       kgen::sim::reset_value_reads();
@@ -766,7 +810,7 @@ std::optional<Failure> OpRunner::run(const RunSpec& spec, RunResult& res) {
   kgen::rt::launch(res.kernel.c_str(), tr.block_dim, soc_.c_str(),
                    [](void* c) {
                      auto* L = static_cast<LaunchCtx*>(c);
-                     kCallTable[L->args.size()](L->fn, L->args.data());
+                     kCallTable[L->args.size()](core_function(*L), L->args.data());
                    },
                    &ctx, kgen::rt::Loc::current());
   for (const auto& core : kgen::sim::last_launch_trace().cores) res.records += core.recs.size();

@@ -141,6 +141,7 @@ struct TPipeState {
   uint32_t bump[kMemCount] = {};
   uint32_t total_buffers = 0;
   uint32_t events_alloc[64] = {};   // per HardEvent: bitmask of ids handed out by AllocEventID
+  bool destroyed = false;           // TPipe::Destroy ran: a new TPipe may start (its pools from offset 0)
 };
 
 enum class CoreKind : uint8_t { AIV, AIC };
@@ -158,6 +159,13 @@ struct Core {
   uint32_t clock[kPipeCount] = {};
   VClock vc[kPipeCount] = {};
   VClock scalar_waited{};
+  // L0C unit flags (Mmad/Fixpipe unitFlag 2 or 3, 910B): one bit per 512-byte block, set by a Mmad with unitFlag 3
+  // and cleared by a Fixpipe with unitFlag 3; the waiting instruction takes the other pipe's clock (unit_flag.h).
+  struct UnitFlag {
+    bool set = false;
+    VClock setter{}, clearer{};
+  };
+  std::vector<UnitFlag> unit_flags;
   bool auto_sync_scalar = true;     // KGEN_AUTO_SYNC=0: kernels built with --cce-auto-sync=off           // what the scalar unit blocked on: every later-issued instruction is after it
   Flag flags[64][8];
   // vector mask registers

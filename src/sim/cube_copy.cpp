@@ -101,7 +101,8 @@ void cube_write_masked(Mem m, uint32_t addr, uint32_t bytes, const std::vector<u
     for (; it != pool.segs.end(); ++it) {
       uint32_t s = it == pool.segs.begin() ? 0 : (it - 1)->end;
       if (s >= addr + off + len) break;
-      it->init = 0;
+      it->init = 0;          // garbage: not written by this copy (nor poisoned lanes of one)
+      it->w_api = nullptr;
     }
   });
 }

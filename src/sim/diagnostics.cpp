@@ -4,6 +4,7 @@
 #include <string>
 
 #include "sim/core.h"
+#include "sim/launch.h"
 
 namespace kgen::sim {
 namespace {
@@ -23,7 +24,9 @@ std::string error_line(const char* category, const char* file, uint32_t line, in
 
 void fail_at(const char* category, const char* api, const char* file, uint32_t line, const std::string& msg) {
   Core* c = cur_or_null();
-  throw SimError{error_line(category, file, line, c ? c->block : -1, api, msg)};
+  std::string text = error_line(category, file, line, c ? c->block : -1, api, msg);
+  note_core_error(text);
+  throw SimError{std::move(text)};
 }
 void fail(const char* category, const char* api, const Loc& loc, const std::string& msg) {
   fail_at(category, api, loc.file_name(), loc.line(), msg);

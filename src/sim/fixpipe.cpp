@@ -11,6 +11,7 @@
 
 #include "kgen/cube.h"
 #include "sim/cube_common.h"
+#include "sim/unit_flag.h"
 #include "sim/timing.h"
 #include "sim/gm.h"
 #include "sim/gm_races.h"
@@ -126,10 +127,19 @@ void cube_fixpipe(void* dst, DType dd, const LocalRef& src, DType ds, const Loca
   else dst_span = (nblk - 1) * static_cast<uint64_t>(p.dstStride) * 32 + static_cast<uint64_t>(M) * 16 * esd;
   gm_check_range(dst, dst_span, true, api, loc);
   issue(kFIX);
-  // reads: the M rows of 16 elements of each column block
+  unit_flag_fixpipe(p.unitFlag, src.addr, src_span);
+  // reads: the M rows of each column block, in the last block only the columns up to N (the rest of the fractal
+  // is not moved out, so garbage there, such as a Mmad's columns past N, is no fault)
   for (uint32_t t = 0; t < nd; ++t)
-    for (uint32_t b = 0; b < nblk; ++b)
-      touch(src, t * src_nd + b * src_blk, static_cast<uint64_t>(M) * 16 * ess, false, kFIX, api, loc);
+    for (uint32_t b = 0; b < nblk; ++b) {
+      const uint32_t cols = N - b * 16 < 16 ? N - b * 16 : 16;
+      if (cols == 16) {
+        touch(src, t * src_nd + b * src_blk, static_cast<uint64_t>(M) * 16 * ess, false, kFIX, api, loc);
+        continue;
+      }
+      for (uint32_t r = 0; r < M; ++r)
+        touch(src, t * src_nd + b * src_blk + static_cast<uint64_t>(r) * 16 * ess, cols * ess, false, kFIX, api, loc);
+    }
   const uint8_t* dq = nullptr;
   if (deq) dq = touch(*deq, 0, static_cast<uint64_t>(N) * 8, false, kFIX, api, loc);
   const uint8_t* ps = mem_base(Mem::L0C) + src.addr;

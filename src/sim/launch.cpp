@@ -21,6 +21,7 @@
 #include "sim/launch.h"
 #include "sim/trace_io.h"
 #include "sim/gm.h"
+#include "sim/int_div_trap.h"
 #include "perf/report.h"
 
 int8_t g_coreType = AscendC::AIV;
@@ -45,6 +46,7 @@ struct Fiber {
   const char* sync_file = nullptr;
   const char* wait_api = nullptr;
   std::string wait_what;
+  std::string first_error;   // the error this core is unwinding from (error_while_unwinding)
 };
 
 // What kind of cores a launch runs and why.
@@ -298,6 +300,22 @@ void schedule(Launch& L) {
 }  // namespace
 
 void set_throw_on_error(bool on) { g_throw = on; }
+
+bool note_core_error(const std::string& line) {
+  Launch* L = g_launch;
+  if (!L || !L->running) return false;
+  Fiber& f = *L->running;
+  if (std::uncaught_exceptions() == 0) {   // the core's first error: it unwinds as a SimError
+    f.first_error = line;
+    return false;
+  }
+  // A second error while the first unwinds (a destructor of the kernel's, e.g. Catlass's ~BlockMmad waiting for
+  // its flags): throwing would reach std::terminate. The core ends here, with its first error, as if it returned.
+  if (L->error.empty()) L->error = f.first_error.empty() ? line : f.first_error;
+  f.st = Fiber::Done;
+  swapcontext(&f.ctx, &L->sched);
+  std::abort();   // never resumed: the scheduler retires a Done core
+}
 void reset_kernel_modes() {
   g_host_mode_set = false;
   g_type_cache.clear();
@@ -421,6 +439,7 @@ void run_launch(const char* kernel, uint32_t block_dim, const Soc& soc, void (*t
     Guard() { gm_protect(true); }
     ~Guard() { gm_protect(false); }
   } gm_closed;
+  IntDivNoTrap no_trap;   // the scalar unit does not trap on an integer division by zero (int_div_trap.h)
   for (;;) {
     L.trace = LaunchTrace{};
     L.trace.kernel = kernel;
@@ -436,6 +455,12 @@ void run_launch(const char* kernel, uint32_t block_dim, const Soc& soc, void (*t
     L.cfg = L.restart_cfg;
   }
   g_launch = nullptr;
+  if (const uint64_t n = IntDivNoTrap::count())
+    std::fprintf(stderr,
+                 "warning[div-by-zero] kernel %s: %llu integer division(s) by zero ran without a trap, as on the chip "
+                 "(its scalar unit does not trap; the quotient is 0 here, undocumented there): the results must not "
+                 "depend on them\n",
+                 kernel, static_cast<unsigned long long>(n));
   std::sort(L.trace.cores.begin(), L.trace.cores.end(), [](const CoreTrace& a, const CoreTrace& b) {
     if (a.block != b.block) return a.block < b.block;
     bool aic_a = std::strcmp(a.core_type, "AIC") == 0, aic_b = std::strcmp(b.core_type, "AIC") == 0;

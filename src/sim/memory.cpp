@@ -88,7 +88,7 @@ void check_piece(Core& c, Mem m, const Seg& s, uint32_t start, uint32_t addr, ui
   const VClock& know = c.vc[p];
   LaneScope& ls = c.lanes;
   if (!write && !s.init && !c.store_to_padding) {
-    const bool never = s.w_api == nullptr;   // never written, or written from garbage lanes (poison)
+    const bool never = s.w_api == nullptr || s.p_api == nullptr;   // never written, or written from garbage lanes (poison)
     if (ls.operand) {
       // a lane of a count-form instruction: garbage in, garbage out (its lanes are poisoned when it writes)
       const uint64_t o0 = std::max<uint64_t>(start, addr) - ls.base,
@@ -102,7 +102,7 @@ void check_piece(Core& c, Mem m, const Seg& s, uint32_t start, uint32_t addr, ui
     } else if (!never) {
       // lanes a count-form instruction computed from never-written bytes, now used where lanes matter
       fail_at("uninit-read", s.p_api, s.p_file, s.p_line,
-              std::string("reads UB bytes nothing wrote (garbage on the chip), and the lanes computed from them "
+              std::string("reads on-chip bytes nothing wrote (garbage on the chip), and the values computed from them "
                           "reach ") +
                   api + " at line " + std::to_string(loc.line()) + " (" + range_str(m, start, s.end - start) +
                   ", last written by " + s.w_api + " at line " + std::to_string(s.w_line) +
@@ -110,7 +110,8 @@ void check_piece(Core& c, Mem m, const Seg& s, uint32_t start, uint32_t addr, ui
     } else {
       fail("uninit-read", api, loc,
            std::string("reads ") + range_str(m, addr, bytes) + " but " + range_str(m, start, s.end - start) +
-               " was never written (UB starts with garbage); copy data in, Duplicate a value, or shrink the count");
+               " was never written (" + (m == Mem::UB ? std::string("UB") : std::string(mem_name(m))) +
+               " starts with garbage); copy data in, Duplicate a value, or shrink the count");
     }
   }
   // read-after-write / write-after-write: the last writer must be known to pipe p (always true for p itself)

@@ -11,6 +11,7 @@
 
 #include "kgen/cube.h"
 #include "sim/cube_common.h"
+#include "sim/unit_flag.h"
 #include "sim/timing.h"
 
 namespace kgen::sim {
@@ -107,15 +108,40 @@ void cube_mmad(const LocalRef& c, DType dc, const LocalRef& a, DType da, const L
   if (bias_bt) cube_check_bounds(*bias, 0, static_cast<uint64_t>(N) * 4, false, api, loc);
   if (bias_l0c) cube_check_bounds(*bias, 0, c_bytes, false, api, loc);
   issue(kM);
-  // reads: exactly the valid elements
+  if (soc.arch == 2201) unit_flag_mmad(p.unitFlag, c.addr, c_bytes);
+  // reads: exactly the valid elements. Bytes of A, B or C's initial value that nothing wrote are garbage on the chip,
+  // not a fault: they reach the C elements computed from them (a row of A every element of that row of C, a column
+  // of B that column), which are poisoned; reading those later (Fixpipe) is the error (core.h LaneScope).
+  LaneScope& ls = core.lanes;
+  struct Scope {
+    LaneScope& ls;
+    ~Scope() { ls = LaneScope{}; }
+  } scope{ls};
+  std::vector<uint8_t> bad_row(mB * 16), bad_col(nB * 16);   // garbage in a row of A / a column of B
+  std::vector<std::pair<uint32_t, uint32_t>> bad_init;      // (row, column) of C's initial value
+  // Reads `nruns` fractal rows of `len` bytes, `step` apart, at fractal base `base`; mark(u) for each `unit`-byte unit
+  // u (counted from base) that held garbage.
+  auto read_rows = [&](Mem m, uint32_t base, uint32_t nruns, uint32_t len, uint32_t step, uint32_t unit, auto mark) {
+    ls.operand = true;
+    ls.base = base;
+    ls.unit = unit;
+    ls.lanes = 1;
+    ls.poisoned.clear();
+    touch_runs(m, base, nruns, len, step, kM, api, loc);
+    ls.operand = false;
+    const uint64_t units = (static_cast<uint64_t>(nruns) * step + unit - 1) / unit;
+    for (const auto& [u0, u1] : ls.poisoned)
+      for (uint64_t u = u0; u < u1 && u < units; ++u) mark(static_cast<uint32_t>(u));
+  };
   if (gemv) {
-    touch_abs(Mem::L0A, a.addr, static_cast<uint64_t>(K) * esa, false, kM, api, loc);
+    read_rows(Mem::L0A, a.addr, 1, K * esa, K * esa, K * esa, [&](uint32_t) { bad_row[0] = 1; });
   } else {
     for (uint32_t kb = 0; kb < kB; ++kb) {
       uint32_t kv = (K - kb * k0 < k0 ? K - kb * k0 : k0) * esa;
       for (uint32_t mb = 0; mb < mB; ++mb) {
         uint32_t rows = M - mb * 16 < 16 ? M - mb * 16 : 16;
-        touch_runs(Mem::L0A, a.addr + (mb * kB + kb) * kFractalBytes, rows, kv, 32, kM, api, loc);
+        read_rows(Mem::L0A, a.addr + (mb * kB + kb) * kFractalBytes, rows, kv, 32, 32,
+                  [&](uint32_t r) { bad_row[mb * 16 + r] = 1; });
       }
     }
   }
@@ -123,7 +149,8 @@ void cube_mmad(const LocalRef& c, DType dc, const LocalRef& a, DType da, const L
     uint32_t kv = (K - kb * k0 < k0 ? K - kb * k0 : k0) * esb;
     for (uint32_t nb = 0; nb < nB; ++nb) {
       uint32_t cols = N - nb * 16 < 16 ? N - nb * 16 : 16;
-      touch_runs(Mem::L0B, b.addr + (kb * nB + nb) * kFractalBytes, cols, kv, 32, kM, api, loc);
+      read_rows(Mem::L0B, b.addr + (kb * nB + nb) * kFractalBytes, cols, kv, 32, 32,
+                [&](uint32_t r) { bad_col[nb * 16 + r] = 1; });
     }
   }
   const LocalRef* cinit = bias_l0c ? bias : (!init_zero && !from_bt ? &c : nullptr);
@@ -132,11 +159,25 @@ void cube_mmad(const LocalRef& c, DType dc, const LocalRef& a, DType da, const L
       uint32_t cols = N - nb * 16 < 16 ? N - nb * 16 : 16;
       for (uint32_t mb = 0; mb < mB; ++mb) {
         uint32_t rows = M - mb * 16 < 16 ? M - mb * 16 : 16;
-        touch_runs(Mem::L0C, cinit->addr + (nb * mB + mb) * 256 * es_c, rows, cols * es_c, 16 * es_c, kM, api, loc);
+        read_rows(Mem::L0C, cinit->addr + (nb * mB + mb) * 256 * es_c, rows, cols * es_c, 16 * es_c, es_c,
+                  [&](uint32_t e) { bad_init.emplace_back(mb * 16 + e / 16, nb * 16 + e % 16); });
       }
     }
   if (bias_bt) touch_abs(Mem::BT, bias->addr, static_cast<uint64_t>(N) * 4, false, kM, api, loc);
   touch_abs(Mem::L0C, c.addr, c_bytes, true, kM, api, loc);
+  if (ls.p_api) {   // some operand held garbage: poison the C elements it reached (c_off's NZ layout)
+    auto poison_c = [&](uint32_t i, uint32_t j, uint32_t n) {
+      poison(Mem::L0C, c.addr + static_cast<uint32_t>(((j / 16) * mB + i / 16) * 256 + (i % 16) * 16 + j % 16) * es_c,
+             static_cast<uint64_t>(n) * es_c, ls.p_file, ls.p_line, ls.p_api);
+    };
+    for (uint32_t i = 0; i < M; ++i)
+      if (bad_row[i])
+        for (uint32_t nb = 0; nb < nB; ++nb) poison_c(i, nb * 16, 16);
+    for (uint32_t j = 0; j < N; ++j)
+      if (bad_col[j])
+        for (uint32_t i = 0; i < M; ++i) poison_c(i, j, 1);
+    for (const auto& [i, j] : bad_init) poison_c(i, j, 1);
+  }
 
   // The values (skipped in a timing-only run, timing.h): the product into a scratch buffer, then into C.
   auto compute = [&] {

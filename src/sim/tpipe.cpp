@@ -123,7 +123,7 @@ using namespace kgen::sim;
 
 int32_t pipe_create(void* self, Loc loc) {
   Core& c = cur();
-  if (c.pipe)
+  if (c.pipe && !c.pipe->destroyed)
     fail("param", "TPipe", loc,
          "a second TPipe while another is alive; a kernel has exactly one TPipe (pass a pointer to it instead)");
   c.pipe = std::make_unique<TPipeState>();
@@ -156,6 +156,16 @@ void pipe_reset(int32_t id, Loc loc) {
   c.queues.clear();
   for (uint32_t& b : p.bump) b = 0;
   p.total_buffers = 0;
+}
+
+// CANN's Destroy (kernel_tpipe_impl.h) waits for the buffers' pending events and ends with PIPE_ALL; unlike Reset it
+// does not reset the memory pools, so tensors taken before stay usable (Catlass destroys its pipe right after taking
+// whole-memory TBufs and uses them for the rest of the kernel), and another TPipe may be made, which allocates from
+// offset 0 again: its buffers alias the old ones, as on the chip.
+void pipe_release(int32_t id, Loc loc) {
+  TPipeState& p = live_pipe(id, "TPipe::Destroy", loc);
+  pipe_barrier(PIPE_ALL, loc);
+  p.destroyed = true;
 }
 
 bool pipe_init_queue(int32_t pipe, int32_t& handle, AscendC::TPosition src, AscendC::TPosition dst, int32_t depth,

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "kernel_operator.h"
+#include "sim/int_div_trap.h"
 #include "sim/testing.h"
 #include "tikicpulib.h"
 
@@ -121,6 +122,32 @@ TEST(CoreChecks, ZeroLengthBufferIsAnErrorOnlyWhenUsed) {
   Gm<float> gm(64);
   auto t = empty.Get<float>();
   EXPECT_SIM_ERROR(DataCopy(t, gm.tensor(), 8), "ub-overflow", "DataCopy");
+}
+
+// TPipe::Destroy does not reset the memory pools (CANN's kernel_tpipe_impl.h): tensors taken before stay usable, and
+// a new TPipe may start, allocating from offset 0 again. Two live TPipes are an error.
+TEST(CoreChecks, DestroyKeepsTensorsAndAllowsANewPipe) {
+  TestCore tc;
+  Gm<float> gm(64);
+  for (int i = 0; i < 64; ++i) gm.p[i] = static_cast<float>(i);
+  TPipe first;
+  TBuf<TPosition::VECCALC> tb;
+  first.InitBuffer(tb, 64 * sizeof(float));
+  auto t = tb.Get<float>();
+  EXPECT_EQ(error_of([&] { first.Destroy(); }), "");
+  EXPECT_EQ(error_of([&] { DataCopy(t, gm.tensor(), 64); PipeBarrier<PIPE_ALL>(); }), "");
+  EXPECT_EQ(t.GetValue(5), 5.0f);
+  std::string e = error_of([&] {
+    TPipe second;
+    TBuf<TPosition::VECCALC> tb2;
+    second.InitBuffer(tb2, 32 * sizeof(float));
+    auto u = tb2.Get<float>();
+    EXPECT_EQ(u.GetValue(5), 5.0f);   // the same UB bytes as t's: the new pipe starts at offset 0
+  });
+  EXPECT_EQ(e, "");
+  TestCore tc2;
+  TPipe live;
+  EXPECT_SIM_ERROR(TPipe other, "param", "TPipe");
 }
 
 // ---------------------------------------------------------------- align
@@ -281,6 +308,49 @@ TEST(CoreChecks, TensorStillQueuedAtKernelEnd) {
   EXPECT_TRUE(IsError(e, "queue", "EnQue"));
   EXPECT_NE(e.find("still in a queue"), std::string::npos) << e;
   EXPECT_NE(e.find("core_checks_test.cpp:"), std::string::npos) << "points at the kernel's EnQue: " << e;
+}
+
+namespace {
+// A destructor that waits for a flag its constructor set (Catlass's ~BlockMmad): after an error elsewhere it waits
+// for a flag nobody set, while the first error unwinds.
+struct WaitsOnExit {
+  WaitsOnExit() { SetFlag<HardEvent::MTE3_MTE2>(EVENT_ID1); }
+  ~WaitsOnExit() {
+    WaitFlag<HardEvent::MTE3_MTE2>(EVENT_ID1);
+    WaitFlag<HardEvent::MTE3_MTE2>(EVENT_ID2);   // never set: a second error, during the unwinding
+  }
+};
+void kernel_error_then_destructor_error(GM_ADDR gm) {
+  WaitsOnExit guard;
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> tb;
+  pipe.InitBuffer(tb, 256);
+  GlobalTensor<float> g;
+  g.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(gm), 16);
+  DataCopy(tb.Get<float>(), g, 7);   // the first error: 28 bytes, not a multiple of 32
+}
+int32_t g_quotient = -1;
+void kernel_divides_by_zero(GM_ADDR) {
+  volatile int32_t zero = 0, seven = 7;
+  g_quotient = seven / zero;
+}
+}  // namespace
+
+// The first error is the one reported when a destructor fails again while it unwinds (not std::terminate).
+TEST(CoreChecks, ErrorInADestructorWhileUnwindingKeepsTheFirst) {
+  kgen::sim::set_throw_on_error(true);
+  Gm<float> gm(16);
+  std::string e = error_of([&] { ICPU_RUN_KF(kernel_error_then_destructor_error, 2, (GM_ADDR)gm.p); });
+  EXPECT_TRUE(IsError(e, "align", "DataCopy"));
+}
+
+// An integer division by zero in kernel code does not trap, as on the AI Core: the quotient is 0 here.
+TEST(CoreChecks, IntegerDivisionByZeroDoesNotTrap) {
+  kgen::sim::set_throw_on_error(true);
+  Gm<uint8_t> gm(64);
+  EXPECT_EQ(error_of([&] { ICPU_RUN_KF(kernel_divides_by_zero, 3, gm.p); }), "");
+  EXPECT_EQ(g_quotient, 0);
+  EXPECT_EQ(kgen::sim::IntDivNoTrap::count(), 3u);
 }
 
 // ---------------------------------------------------------------- use-after-free

@@ -579,7 +579,11 @@ TEST(CubeChecks, UninitAndRace) {
   auto C = cu.co1.Get<float>();
   auto A2 = cu.a2.Get<half>();
   auto B2 = cu.b2.Get<half>();
-  EXPECT_SIM_ERROR(Mmad(C, A2, B2, MmadParams(16, 16, 16, 0, false, true)), "uninit-read", "Mmad");
+  // Garbage in is garbage out, not a fault: the Mmad runs; moving its C out is the error, named at the Mmad.
+  NO_SIM_ERROR(Mmad(C, A2, B2, MmadParams(16, 16, 16, 0, false, true)));
+  barrier();
+  Gm<float> garbage(256);
+  EXPECT_SIM_ERROR(Fixpipe(garbage.tensor(), C, FixpipeParamsV220(16, 16, 16, 16, false)), "uninit-read", "Mmad");
   // fill A2/B2 from GM and compute without an M -> FIX flag
   Gm<half> g(512);
   for (int i = 0; i < 512; ++i) g[i] = half(1);
@@ -631,4 +635,87 @@ TEST(CubeChecks, FixpipeNotOn310P) {
   auto C = cu.co1.Get<float>();
   Gm<float> out(256);
   EXPECT_SIM_ERROR(Fixpipe(out.tensor(), C, FixpipeParamsV220(16, 16, 16, 16, false)), "param", "Fixpipe");
+}
+
+// ---------------------------------------------------------------- garbage past a matrix's edge, unit flags
+namespace {
+// A fractal of ones whose first `rows` rows (32 bytes each) were copied into L1 and the rest never written, moved
+// whole into `dst` (L0A or L0B): its rows past `rows` are garbage there.
+template <class Dst> void load_rows(Cube& cu, Dst dst, uint32_t rows, Gm<half>& g) {
+  for (int i = 0; i < 512; ++i) g[i] = half(1);
+  auto A1 = cu.a1.Get<half>();
+  DataCopy(A1, g.tensor(), rows * 16);
+  barrier();
+  LoadData(dst, A1, LoadData2DParams(0, 1, 1, 0, 0, false, 0));
+  barrier();
+}
+// A: `rows` rows of ones in L0A (a 16 x 16 fractal); B: a whole fractal of ones.
+void load_partial(Cube& cu, uint32_t rows, Gm<half>& g) {
+  load_rows(cu, cu.a2.Get<half>(), rows, g);
+  LoadData(cu.b2.Get<half>(), g.tensor(), LoadData2DParams(0, 1, 1, 0, 0, false, 0));
+  barrier();
+}
+}  // namespace
+
+// Catlass computes whole tiles over a matrix's edge: the rows of C computed from A's garbage rows are garbage, and
+// are no fault as long as Fixpipe does not move them out.
+TEST(Cube, GarbageRowsPastTheEdgeStayInL0C) {
+  Cube cu;
+  Gm<half> g(512);
+  load_partial(cu, 10, g);
+  auto C = cu.co1.Get<float>();
+  NO_SIM_ERROR(Mmad(C, cu.a2.Get<half>(), cu.b2.Get<half>(), MmadParams(16, 16, 16, 0, false, true)));
+  barrier();
+  Gm<float> out(16 * 16);
+  NO_SIM_ERROR(Fixpipe(out.tensor(), C, FixpipeParamsV220(16, 10, 16, 16, false)));   // nSize 16, mSize 10
+  barrier();
+  for (int i = 0; i < 10 * 16; ++i) ASSERT_EQ(out[i], 16.0f) << i;
+  EXPECT_SIM_ERROR(Fixpipe(out.tensor(), C, FixpipeParamsV220(16, 11, 16, 16, false)), "uninit-read", "Mmad");
+}
+
+// Garbage columns of B past N: Fixpipe reads only the columns up to nSize of the last 16-column block.
+TEST(Cube, FixpipeReadsTheLastBlockUpToNSize) {
+  Cube cu;
+  Gm<half> g(512);
+  for (int i = 0; i < 512; ++i) g[i] = half(1);
+  auto A2 = cu.a2.Get<half>();
+  auto B2 = cu.b2.Get<half>();
+  load_rows(cu, B2, 12, g);   // B's fractal: a row of 16 k per column n, 12 of the 16 written
+  LoadData(A2, g.tensor(), LoadData2DParams(0, 1, 1, 0, 0, false, 0));
+  barrier();
+  auto C = cu.co1.Get<float>();
+  NO_SIM_ERROR(Mmad(C, A2, B2, MmadParams(16, 16, 16, 0, false, true)));
+  barrier();
+  Gm<float> out(16 * 12);
+  NO_SIM_ERROR(Fixpipe(out.tensor(), C, FixpipeParamsV220(12, 16, 16, 12, false)));
+  barrier();
+  for (int i = 0; i < 16 * 12; ++i) ASSERT_EQ(out[i], 16.0f) << i;
+  Gm<float> out13(16 * 13);
+  EXPECT_SIM_ERROR(Fixpipe(out13.tensor(), C, FixpipeParamsV220(13, 16, 16, 13, false)), "uninit-read", "Mmad");
+}
+
+// unitFlag 3 on Mmad and Fixpipe orders them through L0C's unit flags, with no SetFlag/WaitFlag: the Fixpipe waits
+// for the Mmad's blocks, the next Mmad for the Fixpipe's. Without the flags, the same program races both ways.
+TEST(CubeChecks, UnitFlagsOrderMmadAndFixpipe) {
+  for (uint8_t flag : {uint8_t(3), uint8_t(0)}) {
+    Cube cu;
+    Gm<half> g(512);
+    load_partial(cu, 16, g);
+    auto C = cu.co1.Get<float>();
+    auto A2 = cu.a2.Get<half>();
+    auto B2 = cu.b2.Get<half>();
+    Gm<float> out(256);
+    FixpipeParamsV220 fp(16, 16, 16, 16, false);
+    fp.unitFlag = flag;
+    NO_SIM_ERROR(Mmad(C, A2, B2, MmadParams(16, 16, 16, flag, false, true)));
+    if (flag == 3) {
+      NO_SIM_ERROR(Fixpipe(out.tensor(), C, fp));
+      NO_SIM_ERROR(Mmad(C, A2, B2, MmadParams(16, 16, 16, flag, false, true)));   // overwrites what FIX read
+      NO_SIM_ERROR(Fixpipe(out.tensor(), C, fp));
+      barrier();
+      for (int i = 0; i < 256; ++i) ASSERT_EQ(out[i], 16.0f) << i;
+    } else {
+      EXPECT_SIM_ERROR(Fixpipe(out.tensor(), C, fp), "race", "Fixpipe");
+    }
+  }
 }

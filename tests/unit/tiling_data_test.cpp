@@ -169,6 +169,21 @@ TEST(TilingData, CopiesSaveTheirOwnFields) {
   EXPECT_EQ(a, b);
 }
 
+// SetDataPtr (CANN's reserved interface; FlashAttention's tiling uses it and never calls SaveToBuffer): the fields
+// reach that buffer by the time the object is gone, before the runner reads the raw tiling data.
+TEST(TilingData, SetDataPtrBufferGetsTheFields) {
+  KtTiling filled = make_filled();
+  std::vector<uint8_t> want(filled.GetDataSize()), got(filled.GetDataSize(), 0xAB);
+  filled.SaveToBuffer(want.data(), want.size());
+  {
+    KtTiling t;
+    t.SetDataPtr(got.data());
+    t = make_filled();   // an assignment keeps t's buffer, and the temporary (no buffer) writes nothing
+    KtTiling copy(t);    // nor does a copy
+  }
+  EXPECT_EQ(got, want);
+}
+
 TEST(TilingData, SaveToBufferTooSmallWritesNothingAndReports) {
   KtTiling t = make_filled();
   std::vector<uint8_t> buf(t.GetDataSize(), 0xCD);

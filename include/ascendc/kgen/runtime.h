@@ -48,6 +48,7 @@ int32_t pipe_create(void* self, Loc loc);
 void* current_pipe_object();
 void pipe_destroy(int32_t pipe);
 void pipe_reset(int32_t pipe, Loc loc);
+void pipe_release(int32_t pipe, Loc loc);   // TPipe::Destroy (tpipe.h)
 bool pipe_init_queue(int32_t pipe, int32_t& handle, AscendC::TPosition src, AscendC::TPosition dst, int32_t depth,
                      uint32_t num, uint32_t len, Loc loc);
 bool pipe_init_tbuf(int32_t pipe, int32_t& handle, AscendC::TPosition pos, uint32_t len, Loc loc);

@@ -45,11 +45,23 @@ inline int64_t get_block_num() { return kgen::rt::block_num(); }
 inline int64_t get_subblockid() { return kgen::rt::sub_block_idx(); }
 inline int64_t get_subblockdim() { return kgen::rt::task_ratio(); }
 
+#ifdef KGEN_CORE_TYPE
+// A per-core-type build (op/build.h: a kernel that uses g_coreType as a constant, e.g. as a template argument, is
+// built once per core type, as bisheng builds a MIX kernel for dav-c220-cube and dav-c220-vec): the constant CANN
+// documents ("constexpr int32_t g_coreType", SIMD BuiltIn keywords, docs/sources.md S45), and the core guards as the
+// device build defines them, so the other core type's branch is discarded.
+constexpr int32_t g_coreType = KGEN_CORE_TYPE;
+#define ASCEND_IS_AIV constexpr(g_coreType == AscendC::AIV)
+#define ASCEND_IS_AIC constexpr(g_coreType == AscendC::AIC)
+#define ASCEND_IS_NOT_AIV constexpr(g_coreType != AscendC::AIV)
+#define ASCEND_IS_NOT_AIC constexpr(g_coreType != AscendC::AIC)
+#else
 extern int8_t g_coreType;   // AscendC::AIV or AscendC::AIC for the running core
 #define ASCEND_IS_AIV (g_coreType == AscendC::AIV)
 #define ASCEND_IS_AIC (g_coreType == AscendC::AIC)
 #define ASCEND_IS_NOT_AIV (g_coreType != AscendC::AIV)
 #define ASCEND_IS_NOT_AIC (g_coreType != AscendC::AIC)
+#endif
 // Executed where the kernel states it: as its first statement the launch (re)starts with the cores the type
 // needs; later, after GM was written, a type that needs other cores is an error[param].
 #define KERNEL_TASK_TYPE_DEFAULT(value) ::kgen::rt::kernel_task_type((value), ::kgen::rt::Loc::current())

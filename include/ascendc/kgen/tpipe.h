@@ -82,7 +82,7 @@ class TPipe {
   TPipe(const TPipe&) = delete;
   TPipe& operator=(const TPipe&) = delete;
   void Init(kgen::rt::Loc loc = kgen::rt::Loc::current()) { kgen::rt::pipe_reset(id_, loc); }
-  void Destroy() { kgen::rt::pipe_reset(id_, kgen::rt::Loc::current()); }
+  void Destroy(kgen::rt::Loc loc = kgen::rt::Loc::current()) { kgen::rt::pipe_release(id_, loc); }
   void Reset(kgen::rt::Loc loc = kgen::rt::Loc::current()) { kgen::rt::pipe_reset(id_, loc); }
   // CANN's form: any queue type T (so `InitBuffer<decltype(que)>(que, ...)` compiles too), a TBuf refused.
   template <class T>

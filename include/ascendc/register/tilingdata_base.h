@@ -161,12 +161,17 @@ class TilingDef {
   void SaveToBuffer(void* pData, size_t capacity) const;
   size_t GetDataSize() const { return (data_size_ + align_ - 1) / align_ * align_; }
   const char* GetTilingClassName() const { return class_name_; }
+  // CANN's reserved interface: the fields live in `ptr` (the raw tiling buffer) rather than in SaveToBuffer's copy.
+  // Here they are saved there when the object dies (the most derived destructor, while nested structs still live),
+  // which is before the runner reads the raw tiling data: TilingFunc has returned.
+  void SetDataPtr(void* ptr) { data_ptr_ = ptr; }
 
  protected:
   explicit TilingDef(const char* class_name);
   TilingDef(const TilingDef& o);   // the field table holds offsets from the object, so a copy takes it as is
   TilingDef& operator=(const TilingDef& o);
   ~TilingDef();
+  void kgen_flush_data_ptr() const;   // SetDataPtr's buffer <- the fields (nothing without one)
 
  private:
   friend struct kgen::tiling::FieldReg;
@@ -178,6 +183,7 @@ class TilingDef {
   Fields* fields_;
   size_t data_size_ = 0;
   size_t align_ = 1;
+  void* data_ptr_ = nullptr;    // SetDataPtr's buffer, written when the object dies (copies do not take it)
 };
 
 // CANN's registry of tiling classes by op type ("<Op>", "<Op>_<tilingKey>", "<Struct>Op").
@@ -222,10 +228,13 @@ struct Registrar {
 };
 }  // namespace kgen::tiling
 
-#define BEGIN_TILING_DATA_DEF(class_name)              \
-  class class_name : public ::optiling::TilingDef {    \
-   public:                                             \
-    class_name() : ::optiling::TilingDef(#class_name) {}
+#define BEGIN_TILING_DATA_DEF(class_name)                     \
+  class class_name : public ::optiling::TilingDef {           \
+   public:                                                    \
+    class_name() : ::optiling::TilingDef(#class_name) {}      \
+    class_name(const class_name&) = default;                  \
+    class_name& operator=(const class_name&) = default;       \
+    ~class_name() { kgen_flush_data_ptr(); }
 
 #define TILING_DATA_FIELD_DEF(data_type, field_name)                                                 \
  public:                                                                                              \

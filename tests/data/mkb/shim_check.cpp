@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "kgen_torch.h"
+#include "runtime/rt_ffts.h"   // included by NPUKernelBench's GMM bindings
 
 static std::vector<kgen::op::BindArg> g_seen;
 namespace kgen::op {
@@ -44,6 +45,9 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
 }
 
 int main() {
+  uint64_t ffts = 0;
+  uint32_t ffts_len = 7;
+  CHECK(rtGetC2cCtrlAddr(&ffts, &ffts_len) == RT_ERROR_NONE && ffts != 0 && ffts_len == 0);
   at::Tensor a = at::empty({2, 3}, at::TensorOptions().dtype(at::kFloat));
   float* p = a.data_ptr<float>();
   for (int i = 0; i < 6; ++i) p[i] = static_cast<float>(i);

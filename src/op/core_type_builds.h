@@ -1,0 +1,20 @@
+// Kernels built once per core type, as bisheng builds them: CANN compiles a 910B kernel for dav-c220-cube and
+// dav-c220-vec, with g_coreType a constexpr in each (docs/sources.md S45, S68). kgen builds a kernel once, with
+// g_coreType a per-core variable, unless the kernel needs the constant.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "op/build.h"
+
+namespace kgen::op {
+constexpr const char* kCoreTypeMacro = "KGEN_CORE_TYPE";   // include/ascendc/kgen/sys.h: g_coreType's value
+
+// Whether the op's kernel uses g_coreType as a constant: a template argument (`Flag<MODE, g_coreType>`), a default
+// template argument (`template <int32_t CORE_TYPE = g_coreType>`), a constexpr or a static_assert. Reads the kernel
+// file and the headers beside it (comments skipped).
+bool builds_per_core_type(const Project& p);
+// The kernel builds for one set of DTYPE_ macros: `defines` itself, or, for a kernel built per core type, one with
+// KGEN_CORE_TYPE = AscendC::AIC (1) and one with AscendC::AIV (2), in that order.
+std::vector<Defines> kernel_builds(const Project& p, const std::string& soc, const Defines& defines);
+}  // namespace kgen::op
