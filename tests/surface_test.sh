@@ -96,6 +96,10 @@ reject 'ReduceSum(z, x, n)'
 reject 'x.GetValue(0, 1)'
 reject 'xGm.SetGlobalBuffer(xg, 1024)'
 reject 'SetFlag(HardEvent::MTE2_V, 0)'
+# CANN's untyped DeQue (it returns the buffer's TBufHandle); bisheng's scalar min / max at global scope (NPUKernelBench's
+# Catlass answers call them unqualified).
+accept 'inQ.EnQue(x); TBufHandle hd = inQ.DeQue(); (void)hd'
+accept 'uint32_t m = min(uint32_t(3), uint32_t(n)); int32_t k = max(n, 4); (void)m; (void)k'
 # What g++ alone accepts and bisheng refuses (src/cli/bisheng_rules.h).
 reject 'pipe.InitBuffer(tmpBuf, 1, 256)'
 reject 'if (ASCEND_IS_AIV) { n = 1; }'
@@ -103,6 +107,18 @@ reject 'bool cube = ASCEND_IS_AIC; (void)cube'
 reject 'float r = std::exp(1.0f); (void)r'
 reject 'float r = expf(1.0f) + sqrtf(2.0f); (void)r'
 reject 'float r = tanh(0.5f); (void)r'
+
+# A kernel file with its host launch stub (CANN's kernel-launch template keeps one beside the kernel): kgen cc rewrites
+# the launch, and the kernel build must find what it becomes.
+cat > "$TMP/stub.cpp" <<'K'
+#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void k(GM_ADDR x) { (void)x; }
+#ifndef __CCE_KT_TEST__
+void k_do(uint32_t blockDim, void* l2ctrl, void* stream, uint8_t* x) { k<<<blockDim, l2ctrl, stream>>>(x); }
+#endif
+K
+if "$KGEN" cc -fsyntax-only "$TMP/stub.cpp" >"$TMP/out" 2>&1; then pass=$((pass + 1));
+else failn=$((failn + 1)); echo "FAIL: a kernel file with a host launch stub does not compile"; head -5 "$TMP/out"; fi
 
 echo "surface tests: $pass passed, $failn failed"
 [ "$failn" -eq 0 ]

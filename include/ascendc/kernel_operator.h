@@ -29,3 +29,4 @@
 #include "kgen/adv_reduce.h"
 #include "kgen/cube.h"
 #include "kgen/cube_co2.h"
+#include "kgen/launch.h"   // a kernel file's host launch stub (kernel<<<...>>>), which kgen cc rewrites

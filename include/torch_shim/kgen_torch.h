@@ -9,6 +9,7 @@
 #pragma once
 #include <algorithm>
 #include <array>
+#include <cmath>   // torch/extension.h brings the C math functions bindings call unqualified (ceil)
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -467,6 +468,23 @@ class Tensor {
     return Scalar(static_cast<int64_t>(v));
   }
   template <class T> T item() const { return item().to<T>(); }
+  // The sum of every element into a 0-d tensor, as torch's Tensor::sum(): integral and bool tensors sum into int64.
+  Tensor sum() const {
+    const bool real = dt_ == ScalarType::Float || dt_ == ScalarType::Double || dt_ == ScalarType::Half ||
+                      dt_ == ScalarType::BFloat16;
+    const Tensor c = contiguous();
+    const uint8_t* p = static_cast<const uint8_t*>(c.raw());
+    double acc = 0;
+    int64_t iacc = 0;
+    for (int64_t n = 0, N = numel(); n < N; ++n) {
+      const double v = detail::load(p + n * element_size(), dt_);
+      if (real) acc += v;
+      else iacc += static_cast<int64_t>(v);
+    }
+    Tensor r(std::vector<int64_t>{}, real ? dt_ : ScalarType::Long);
+    detail::store(static_cast<uint8_t*>(r.raw()), r.dt_, real ? acc : static_cast<double>(iacc));
+    return r;
+  }
   // The tensor's storage, for kgen (EXEC_NPU_CMD).
   const std::shared_ptr<Storage>& kgen_storage() const { return st_; }
 

@@ -11,7 +11,7 @@
 #include "cli/aicore_attribute.h"
 #include "cli/bisheng_rules.h"
 #include "cli/launch_rewrite.h"
-#include "cli/member_specialization.h"
+#include "cli/clang_compat.h"
 #include "sandbox/process.h"
 #include "sandbox/paths.h"
 
@@ -68,8 +68,9 @@ std::vector<std::string> cc_command(const CcOptions& o, const std::string& tmp_d
     std::stringstream ss;
     ss << in.rdbuf();
     bool changed = false;
-    std::string text =
-        rewrite_member_specializations(rewrite_aicore_attribute(rewrite_launches(ss.str(), changed), changed), changed);
+    std::string text = rewrite_defaulted_constructors(
+        rewrite_member_specializations(rewrite_aicore_attribute(rewrite_launches(ss.str(), changed), changed), changed),
+        changed);
     bool asc = ends_with(a, ".asc");
     if (!changed && !asc) { cmd.push_back(a); continue; }
     fs::create_directories(tmp_dir);

@@ -139,6 +139,48 @@ uint8_t* touch_count(const rt::LocalRef& t, uint64_t count, uint32_t elem, bool 
   return p;
 }
 
+void LaneWalk::read(const rt::LocalRef& t, uint32_t blk_stride, uint32_t rep_stride, const char* api, const Loc& loc) {
+  LaneScope& ls = cur().lanes;
+  ls.base = t.addr;
+  ls.unit = w_.elem;
+  ls.lanes = 1;
+  ls.operand = true;
+  ls.poisoned.clear();
+  touch_walk(t, w_, blk_stride, rep_stride, false, api, loc);
+  ls.operand = false;
+  Source s{std::move(ls.poisoned), blk_stride, rep_stride};
+  ls.poisoned.clear();
+  std::sort(s.garbage.begin(), s.garbage.end());
+  sources_.push_back(std::move(s));
+}
+
+void LaneWalk::write(const rt::LocalRef& dst, uint32_t blk_stride, uint32_t rep_stride, const char* api,
+                     const Loc& loc) {
+  touch_walk(dst, w_, blk_stride, rep_stride, true, api, loc);
+  LaneScope& ls = cur().lanes;
+  if (!ls.p_api) return;   // no source lane held garbage
+  auto garbage = [](const Source& s, uint64_t i) {   // is element i of the source in one of its garbage ranges
+    auto it = std::upper_bound(s.garbage.begin(), s.garbage.end(), std::make_pair(i, ~uint64_t{0}));
+    return it != s.garbage.begin() && i < std::prev(it)->second;
+  };
+  std::vector<uint64_t> bad;   // byte offsets of the destination lanes computed from garbage
+  for_each_lane(w_, [&](uint32_t r, uint32_t j, uint32_t e) {
+    for (const Source& s : sources_)
+      if (!s.garbage.empty() && garbage(s, walk_offset(r, j, e, s.blk_stride, s.rep_stride, w_.elem) / w_.elem)) {
+        bad.push_back(walk_offset(r, j, e, blk_stride, rep_stride, w_.elem));
+        return;
+      }
+  });
+  std::sort(bad.begin(), bad.end());
+  const Mem m = mem_of(dst.pos, *cur().soc);
+  for (size_t i = 0; i < bad.size();) {   // runs of adjacent lanes, one poison each
+    size_t k = i + 1;
+    while (k < bad.size() && bad[k] <= bad[k - 1] + w_.elem) ++k;
+    poison(m, dst.addr + static_cast<uint32_t>(bad[i]), bad[k - 1] + w_.elem - bad[i], ls.p_file, ls.p_line, ls.p_api);
+    i = k;
+  }
+}
+
 LaneWise::LaneWise() {
   LaneScope& ls = cur().lanes;
   ls = LaneScope{};

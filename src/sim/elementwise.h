@@ -86,6 +86,25 @@ class LaneWise {
   LaneWise& operator=(const LaneWise&) = delete;
 };
 
+// One repeat-form instruction whose lanes are independent (elementwise and scalar forms): as LaneWise for the count
+// form, a lane read from bytes nothing wrote is garbage, not a fault, and the destination lanes computed from it are
+// marked unwritten (poisoned) when the destination is written. read() each source, then write() the destination.
+class LaneWalk {
+ public:
+  explicit LaneWalk(const RepeatWalk& w) : w_(w) {}
+  void read(const rt::LocalRef& t, uint32_t blk_stride, uint32_t rep_stride, const char* api, const Loc& loc);
+  void write(const rt::LocalRef& dst, uint32_t blk_stride, uint32_t rep_stride, const char* api, const Loc& loc);
+
+ private:
+  struct Source {
+    std::vector<std::pair<uint64_t, uint64_t>> garbage;   // element ranges [a, b) from the operand's address
+    uint32_t blk_stride, rep_stride;
+  };
+  LaneWise scope_;
+  const RepeatWalk& w_;
+  std::vector<Source> sources_;
+};
+
 // Byte offset of element e of block j in repeat r.
 inline uint64_t walk_offset(uint32_t r, uint32_t j, uint32_t e, uint32_t blk_stride, uint32_t rep_stride, uint32_t elem) {
   return (static_cast<uint64_t>(r) * rep_stride + static_cast<uint64_t>(j) * blk_stride) * 32 + static_cast<uint64_t>(e) * elem;

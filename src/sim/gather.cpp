@@ -32,12 +32,25 @@ void brcb(DType dt, const LocalRef& dst, const LocalRef& src, uint32_t repeat, c
   if (repeat && ranges_overlap(dst, dst_span, src, src_bytes))
     fail("param", api, loc, "src0 and dst overlap; Brcb does not support src0 and dst in the same memory (0302)");
   issue(kV);
+  // An element read from bytes nothing wrote is garbage, not a fault: the block it fills is (core.h LaneScope).
+  LaneWise lanes;
+  LaneScope& ls = cur().lanes;
+  ls.base = src.addr;
+  ls.unit = es;
+  ls.lanes = 1;
+  ls.operand = true;
   touch(src, 0, src_bytes, false, kV, api, loc);
+  ls.operand = false;
+  std::vector<uint8_t> garbage(static_cast<size_t>(repeat) * 8, 0);
+  for (const auto& [a, b] : ls.poisoned)
+    for (uint64_t k = a; k < b && k < garbage.size(); ++k) garbage[k] = 1;
   std::vector<uint8_t> in(bs + src.addr, bs + src.addr + src_bytes);
+  const Mem m = mem_of(dst.pos, *cur().soc);
   for (uint32_t r = 0; r < repeat; ++r)
     for (uint32_t i = 0; i < 8; ++i) {
       uint64_t off = (static_cast<uint64_t>(r) * p.dstRepStride + static_cast<uint64_t>(i) * blk) * 32;
       touch(dst, off, 32, true, kV, api, loc);
+      if (garbage[r * 8 + i]) poison(m, dst.addr + static_cast<uint32_t>(off), 32, ls.p_file, ls.p_line, ls.p_api);
       for (uint32_t e = 0; e < E; ++e) std::memcpy(bd + dst.addr + off + e * es, in.data() + (r * 8 + i) * es, es);
     }
   trace_vec(api, dt, static_cast<uint64_t>(repeat) * 8 * E, repeat, &dst, &src, nullptr, loc);

@@ -90,10 +90,11 @@ void vec_binary_rep(VOp op, DType dt, const LocalRef& dst, const LocalRef& a, co
   uint8_t* bb = vec_operand(b, api, loc);
   RepeatWalk w = make_walk(mask, repeat, dt, api, loc);
   issue(kV);
-  touch_walk(a, w, p.src0BlkStride, p.src0RepStride, false, api, loc);
-  touch_walk(b, w, p.src1BlkStride, p.src1RepStride, false, api, loc);
-  if (reads_dst(op)) touch_walk(dst, w, p.dstBlkStride, p.dstRepStride, false, api, loc);
-  touch_walk(dst, w, p.dstBlkStride, p.dstRepStride, true, api, loc);
+  LaneWalk lanes(w);   // a lane read from never-written UB is garbage, not a fault (elementwise.h)
+  lanes.read(a, p.src0BlkStride, p.src0RepStride, api, loc);
+  lanes.read(b, p.src1BlkStride, p.src1RepStride, api, loc);
+  if (reads_dst(op)) lanes.read(dst, p.dstBlkStride, p.dstRepStride, api, loc);
+  lanes.write(dst, p.dstBlkStride, p.dstRepStride, api, loc);
   if (computes(dt)) dispatch(dt, api, loc, [&](auto tag) {   // timing.h: no float values in a timing-only run
     using T = typename decltype(tag)::type;
     using C = Calc<T>;

@@ -144,8 +144,9 @@ void scalar_rep(VOp op, DType dt, const rt::LocalRef& dst, const rt::LocalRef& s
   RepeatWalk w = make_walk(mask, repeat, dt, api, loc);
   check_shift(op, dt, s, api, loc);
   issue(kV);
-  touch_walk(src, w, p.srcBlkStride, p.srcRepStride, false, api, loc);
-  touch_walk(dst, w, p.dstBlkStride, p.dstRepStride, true, api, loc);
+  LaneWalk lanes(w);   // a lane read from never-written UB is garbage, not a fault (elementwise.h)
+  lanes.read(src, p.srcBlkStride, p.srcRepStride, api, loc);
+  lanes.write(dst, p.dstBlkStride, p.dstRepStride, api, loc);
   if (computes(dt)) dispatch(dt, api, loc, [&](auto tag) {   // timing.h: no float values in a timing-only run
     using T = typename decltype(tag)::type;
     ScalarOp<T> f = make_op<T>(op, s, round_en);

@@ -82,8 +82,9 @@ void unary_rep(VOp op, DType dt, const LocalRef& dst, const LocalRef& src, const
   uint8_t* bs = vec_operand(src, api, loc);
   RepeatWalk w = make_walk(mask, repeat, dt, api, loc);
   issue(kV);
-  touch_walk(src, w, src_blk, src_rep, false, api, loc);
-  touch_walk(dst, w, dst_blk, dst_rep, true, api, loc);
+  LaneWalk lanes(w);   // a lane read from never-written UB is garbage, not a fault (elementwise.h)
+  lanes.read(src, src_blk, src_rep, api, loc);
+  lanes.write(dst, dst_blk, dst_rep, api, loc);
   if (computes(dt)) dispatch(dt, api, loc, [&](auto tag) {   // timing.h: no float values in a timing-only run
     using T = typename decltype(tag)::type;
     using C = Calc<T>;

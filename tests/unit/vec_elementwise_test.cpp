@@ -217,7 +217,13 @@ TEST(VecUnary, Errors) {
     auto a = env.at<float>(0, 64), d = env.at<float>(256, 64);
     Exp(d, a, 64);                                               // count form: garbage in, garbage out (LaneScope)
     EXPECT_ERROR("uninit-read", d.GetValue(0));                  // until something uses it
-    EXPECT_ERROR("uninit-read", Exp(d, a, 64, 1, {1, 1, 8, 8}));   // the repeat form fails where it reads
+    Exp(d, a, 64, 1, {1, 1, 8, 8});                              // the repeat form too (LaneWalk)
+    EXPECT_ERROR("uninit-read", d.GetValue(0));
+    auto full = env.at<float>(512, 64);
+    fill(full, std::vector<float>(64, 1.0f));
+    Exp(d, full, 32, 1, {1, 1, 8, 8});                           // the first 32 lanes computed from data: defined
+    EXPECT_NEAR(d.GetValue(31), 2.7182817f, 1e-6);
+    EXPECT_ERROR("uninit-read", d.GetValue(32));                 // the rest still garbage
   }
   {
     Env env;

@@ -37,6 +37,22 @@ TEST(VecGather, BrcbDocExample) {   // 0302: uint16 [1..16], repeat 2, {1, 8}
   for (int i = 0; i < 256; ++i) EXPECT_EQ(y.GetValue(i), i / 16 + 1) << i;
 }
 
+// An element read from bytes nothing wrote fills its block with garbage, not a fault (a tile's rows past the data,
+// Catlass's per-token scale); reading that block is the error, the other blocks are defined.
+TEST(VecGather, BrcbGarbageElementPoisonsItsBlock) {
+  Ub ub;
+  auto x = ub.at<float>(0, 8);
+  auto y = ub.at<float>(1024, 64);
+  for (int i = 0; i < 5; ++i) x.SetValue(i, 1.0f + i);   // elements 5..7 never written
+  PipeBarrier<PIPE_ALL>();
+  EXPECT_EQ(error_of([&] { Brcb(y, x, 1, {1, 8}); }), "");
+  PipeBarrier<PIPE_ALL>();
+  EXPECT_EQ(y.GetValue(4 * 8 + 7), 5.0f);
+  std::string e = error_of([&] { (void)y.GetValue(5 * 8); });
+  EXPECT_NE(e.find("error[uninit-read]"), std::string::npos) << e;
+  EXPECT_NE(e.find(" Brcb: "), std::string::npos) << "names the Brcb that read the garbage: " << e;
+}
+
 TEST(VecGather, BrcbStridesFloat) {
   Ub ub;
   auto x = ub.at<float>(0, 24);

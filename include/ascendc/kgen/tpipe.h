@@ -3,6 +3,7 @@
 #include "kgen/tensor.h"
 
 namespace AscendC {
+using TBufHandle = uint8_t*;   // a queue buffer's handle (CANN: kernel_tensor_base.h); opaque here
 class TPipe;
 
 template <TPosition src, TPosition dst, int32_t depth, auto mask = 0> class TQueBind {
@@ -33,6 +34,10 @@ template <TPosition src, TPosition dst, int32_t depth, auto mask = 0> class TQue
   template <TPosition srcUserPos, TPosition dstUserPos, typename T>
   LocalTensor<T> DeQue(kgen::rt::Loc loc = kgen::rt::Loc::current()) {
     return kgen::TensorAccess::make<T>(kgen::rt::queue_deque(handle_, loc));
+  }
+  // CANN's untyped form: dequeues as DeQue<T>() does and returns the buffer's handle (an opaque token here).
+  TBufHandle DeQue(kgen::rt::Loc loc = kgen::rt::Loc::current()) {
+    return reinterpret_cast<TBufHandle>(static_cast<uintptr_t>(kgen::rt::queue_deque(handle_, loc).buf) + 1);
   }
   template <typename T> void DeQue(LocalTensor<T>& t, kgen::rt::Loc loc = kgen::rt::Loc::current()) {
     t = kgen::TensorAccess::make<T>(kgen::rt::queue_deque(handle_, loc));

@@ -48,6 +48,15 @@ int main() {
   uint64_t ffts = 0;
   uint32_t ffts_len = 7;
   CHECK(rtGetC2cCtrlAddr(&ffts, &ffts_len) == RT_ERROR_NONE && ffts != 0 && ffts_len == 0);
+  // What NPUKernelBench's bindings call: C math through torch's headers (Arange), Tensor::sum (MaskedSelectV3).
+  CHECK(ceil(2.25) == 3.0);
+  at::Tensor mask = at::empty({5}, at::TensorOptions().dtype(at::kBool));
+  for (int i = 0; i < 5; ++i) mask.data_ptr<bool>()[i] = i != 2;
+  at::Tensor count = mask.sum();
+  CHECK(count.dim() == 0 && count.scalar_type() == at::kLong && count.item<int64_t>() == 4);
+  at::Tensor halves = at::empty({3}, at::TensorOptions().dtype(at::kFloat));
+  for (int i = 0; i < 3; ++i) halves.data_ptr<float>()[i] = 0.5f * i;
+  CHECK(halves.sum().scalar_type() == at::kFloat && halves.sum().item<float>() == 1.5f);
   at::Tensor a = at::empty({2, 3}, at::TensorOptions().dtype(at::kFloat));
   float* p = a.data_ptr<float>();
   for (int i = 0; i < 6; ++i) p[i] = static_cast<float>(i);

@@ -1,9 +1,13 @@
 // In-class explicit specializations of member function templates rewritten to constrained overloads
-// (src/cli/member_specialization.h): what is rewritten, exactly, and what is left alone.
+// (src/cli/clang_compat.h): what is rewritten, exactly, and what is left alone.
 #include <gtest/gtest.h>
 
-#include "cli/member_specialization.h"
+#include <string>
+#include <vector>
 
+#include "cli/clang_compat.h"
+
+using kgen::cli::rewrite_defaulted_constructors;
 using kgen::cli::rewrite_member_specializations;
 
 TEST(MemberSpecialization, CoreTypeDispatchBecomesConstrainedOverloads) {
@@ -94,4 +98,42 @@ TEST(MemberSpecialization, LeavesEverythingElseAlone) {
   bool changed = false;
   EXPECT_EQ(rewrite_member_specializations(src, changed), src);
   EXPECT_FALSE(changed);
+}
+
+// C++17's aggregates (bisheng's standard): a class whose constructors are all public defaulted ones stays an aggregate
+// once they are gone, as it was in C++17; any other constructor keeps them.
+TEST(DefaultedConstructors, AllDefaultedAreDropped) {
+  const std::vector<std::string> lines = {"struct WaitFunc {",
+                                          "    __aicore__ inline",
+                                          "    WaitFunc() = default;",
+                                          "    WaitFunc(const WaitFunc&) = default;",
+                                          "    void operator()() const { Wait(ptr->flags[id]); }",
+                                          "    Kernel* ptr{nullptr};",
+                                          "    uint32_t id;",
+                                          "};"};
+  std::string src, want;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    src += lines[i] + "\n";
+    want += (i >= 1 && i <= 3 ? std::string(lines[i].size(), ' ') : lines[i]) + "\n";   // the three, blanked
+  }
+  bool changed = false;
+  EXPECT_EQ(rewrite_defaulted_constructors(src, changed), want);
+  EXPECT_TRUE(changed);
+}
+
+TEST(DefaultedConstructors, OtherConstructorsKeepThem) {
+  const std::string src =
+      "struct A { A() = default; A(int v) : v(v) {} int v; };\n"
+      "struct B { B() = default; template <class T> B(T t) {} };\n"
+      "struct C { explicit C() = default; };\n"
+      "class D { D() = default; };\n"                          // private
+      "struct E { E() = default; private: int e; };\n"         // not an aggregate for other reasons; harmless
+      "void f() { struct { int x; } s; A a = A(); }\n";
+  bool changed = false;
+  const std::string out = rewrite_defaulted_constructors(src, changed);
+  EXPECT_EQ(out.substr(0, out.find("struct E")), src.substr(0, src.find("struct E")));
+  EXPECT_NE(out.find("struct E {" + std::string(std::string(" E() = default;").size(), ' ') + " private: int e; };"),
+            std::string::npos)
+      << out;
+  EXPECT_TRUE(changed);
 }

@@ -1,5 +1,6 @@
-// In-class explicit specializations of member function templates -> constrained overloads (member_specialization.h).
-#include "cli/member_specialization.h"
+// bisheng's clang's C++ in g++'s terms (clang_compat.h): in-class explicit specializations, C++17 aggregates.
+#include "cli/clang_compat.h"
+#include "cli/cpp_tokens.h"
 
 #include <algorithm>
 #include <cctype>
@@ -8,62 +9,10 @@
 
 namespace kgen::cli {
 namespace {
-struct Tok {
-  std::string text;   // an identifier or number, "::", or one punctuation character
-  size_t begin = 0, end = 0;
-};
-
 bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
-// The code tokens of src: comments, string and character literals and preprocessor lines are skipped.
-std::vector<Tok> tokenize(const std::string& s) {
-  std::vector<Tok> out;
-  bool line_start = true;
-  for (size_t i = 0; i < s.size(); ++i) {
-    const char c = s[i];
-    if (c == '\n') { line_start = true; continue; }
-    if (std::isspace(static_cast<unsigned char>(c))) continue;
-    if (c == '#' && line_start) {   // a directive, with its continuation lines
-      while (i < s.size() && s[i] != '\n') i += s[i] == '\\' && i + 1 < s.size() ? 2 : 1;
-      line_start = true;
-      continue;
-    }
-    line_start = false;
-    if (c == '/' && i + 1 < s.size() && s[i + 1] == '/') {
-      while (i + 1 < s.size() && s[i + 1] != '\n') ++i;
-      continue;
-    }
-    if (c == '/' && i + 1 < s.size() && s[i + 1] == '*') {
-      const size_t e = s.find("*/", i + 2);
-      i = e == std::string::npos ? s.size() : e + 1;
-      continue;
-    }
-    if (c == '"' || c == '\'') {
-      size_t j = i + 1;
-      while (j < s.size() && s[j] != c && s[j] != '\n') j += s[j] == '\\' ? 2 : 1;
-      i = j;
-      continue;
-    }
-    Tok t;
-    t.begin = i;
-    if (ident_char(c)) {
-      size_t j = i;
-      while (j < s.size() && ident_char(s[j])) ++j;
-      t.end = j;
-    } else if (c == ':' && i + 1 < s.size() && s[i + 1] == ':') {
-      t.end = i + 2;
-    } else {
-      t.end = i + 1;
-    }
-    t.text = s.substr(t.begin, t.end - t.begin);
-    out.push_back(std::move(t));
-    i = t.end - 1;
-  }
-  return out;
-}
-
 // The index of the '>' closing the '<' at toks[open] (parentheses nest inside), or npos.
-size_t closing_angle(const std::vector<Tok>& toks, size_t open) {
+size_t closing_angle(const std::vector<Token>& toks, size_t open) {
   int angle = 0, paren = 0;
   for (size_t i = open; i < toks.size(); ++i) {
     const std::string& t = toks[i].text;
@@ -84,7 +33,7 @@ struct Declarator {
   size_t params = 0;                                // the '(' of the parameter list
   std::string text;
 };
-bool function_declarator(const std::vector<Tok>& toks, size_t from, Declarator& d) {
+bool function_declarator(const std::vector<Token>& toks, size_t from, Declarator& d) {
   for (size_t i = from; i < toks.size(); ++i) {
     const std::string& t = toks[i].text;
     if (t == ";" || t == "{" || t == "}" || t == "=" || t == "class" || t == "struct" || t == "union") return false;
@@ -141,7 +90,7 @@ struct Edit {
 };
 
 // The parameters of a template head or the arguments of a template-id between toks[open] '<' and toks[close] '>'.
-size_t top_level_items(const std::vector<Tok>& toks, size_t open, size_t close) {
+size_t top_level_items(const std::vector<Token>& toks, size_t open, size_t close) {
   if (close == open + 1) return 0;
   size_t n = 1;
   int depth = 0;
@@ -158,7 +107,7 @@ size_t top_level_items(const std::vector<Tok>& toks, size_t open, size_t close) 
 // remembered; an explicit specialization `template <> struct NAME<ARGS>` becomes a partial specialization on a tag
 // parameter the primary gains (`template <HEAD, class KgenSpecTag = void> struct NAME`, `template <class
 // KgenSpecTag> struct NAME<ARGS, KgenSpecTag>`), which class scope allows. True when toks[i] starts such a template.
-bool class_template(const std::vector<Tok>& toks, size_t i, size_t close, Scope& scope, std::vector<Edit>& edits) {
+bool class_template(const std::vector<Token>& toks, size_t i, size_t close, Scope& scope, std::vector<Edit>& edits) {
   size_t k = close + 1;
   if (k + 1 >= toks.size() || (toks[k].text != "struct" && toks[k].text != "class")) return false;
   const std::string name = toks[k + 1].text;
@@ -194,8 +143,8 @@ std::string flat(const std::string& s) {
 }
 
 // Whether the '{' at toks[at] opens a class body: the tokens since the previous statement start with (after template
-// heads and an access label) class / struct / union.
-bool opens_class(const std::vector<Tok>& toks, size_t at) {
+// heads and an access label) class / struct / union. `name`: the class's name (its first identifier).
+bool opens_class(const std::vector<Token>& toks, size_t at, std::string* name = nullptr) {
   size_t b = at;
   while (b > 0 && toks[b - 1].text != ";" && toks[b - 1].text != "{" && toks[b - 1].text != "}") --b;
   size_t i = b;
@@ -207,12 +156,50 @@ bool opens_class(const std::vector<Tok>& toks, size_t at) {
   while (i + 1 < at && (toks[i].text == "public" || toks[i].text == "private" || toks[i].text == "protected") &&
          toks[i + 1].text == ":")
     i += 2;   // an access label before a nested class
-  return i < at && (toks[i].text == "class" || toks[i].text == "struct" || toks[i].text == "union");
+  if (!(i < at && (toks[i].text == "class" || toks[i].text == "struct" || toks[i].text == "union"))) return false;
+  if (name) {
+    name->clear();
+    for (size_t k = i + 1; k < at && name->empty(); ++k) {
+      if (toks[k].text == "alignas" || toks[k].text == "__attribute__") {   // skip its parenthesized operand
+        int depth = 0;
+        for (++k; k < at; ++k) {
+          if (toks[k].text == "(") ++depth;
+          else if (toks[k].text == ")" && --depth == 0) break;
+        }
+        continue;
+      }
+      if (toks[k].text == "[" || toks[k].text == "]") continue;
+      if (ident_char(toks[k].text[0]) && !std::isdigit(static_cast<unsigned char>(toks[k].text[0]))) *name = toks[k].text;
+    }
+  }
+  return true;
+}
+
+// The edits in order, applied to src.
+std::string apply(const std::string& src, std::vector<Edit> edits) {
+  std::stable_sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.begin < b.begin; });
+  std::string out;
+  size_t from = 0;
+  for (const Edit& e : edits) {
+    out.append(src, from, e.begin - from);
+    out += e.text;
+    from = e.end;
+  }
+  out.append(src, from, std::string::npos);
+  return out;
+}
+
+// src[begin, end) as blanks, its line breaks kept.
+std::string blank(const std::string& src, size_t begin, size_t end) {
+  std::string b = src.substr(begin, end - begin);
+  for (char& c : b)
+    if (c != '\n') c = ' ';
+  return b;
 }
 }  // namespace
 
 std::string rewrite_member_specializations(const std::string& src, bool& changed) {
-  const std::vector<Tok> toks = tokenize(src);
+  const std::vector<Token> toks = tokenize("", src).toks;
   std::vector<Scope> scopes(1);
   std::vector<Edit> edits;
   for (size_t i = 0; i < toks.size(); ++i) {
@@ -261,23 +248,91 @@ std::string rewrite_member_specializations(const std::string& src, bool& changed
                                                                    : param + " == (" + args + ")";
     const std::string head_text = flat(src.substr(toks[head.open].begin, toks[head.close].end - toks[head.open].begin));
     edits.push_back({toks[i].begin, toks[close].end, "template " + head_text + " requires (" + cond + ")"});
-    // drop <ARGS>, keeping its line breaks
-    std::string blank = src.substr(toks[d.args_open].begin, toks[d.args_close].end - toks[d.args_open].begin);
-    for (char& c : blank)
-      if (c != '\n') c = ' ';
-    edits.push_back({toks[d.args_open].begin, toks[d.args_close].end, blank});
+    edits.push_back({toks[d.args_open].begin, toks[d.args_close].end,   // drop <ARGS>, keeping its line breaks
+                     blank(src, toks[d.args_open].begin, toks[d.args_close].end)});
   }
   if (edits.empty()) return src;
   changed = true;
-  std::stable_sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.begin < b.begin; });
-  std::string out;
-  size_t from = 0;
-  for (const Edit& e : edits) {
-    out.append(src, from, e.begin - from);
-    out += e.text;
-    from = e.end;
+  return apply(src, std::move(edits));
+}
+
+std::string rewrite_defaulted_constructors(const std::string& src, bool& changed) {
+  const std::vector<Token> toks = tokenize("", src).toks;
+  struct Class {
+    std::string name;
+    bool is_class = false, is_public = true;   // is_public: the current access
+    bool all_defaulted = true;
+    std::vector<std::pair<size_t, size_t>> ctors;   // token ranges [first, ';'] of its constructor declarations
+  };
+  std::vector<Class> scopes(1);
+  std::vector<Edit> edits;
+  size_t stmt = 0;   // the first token of the current member declaration
+  for (size_t i = 0; i < toks.size(); ++i) {
+    const std::string& t = toks[i].text;
+    if (t == "{") {
+      Class c;
+      c.is_class = opens_class(toks, i, &c.name);
+      if (c.is_class) {
+        size_t k = i;
+        while (k > 0 && toks[k - 1].text != ";" && toks[k - 1].text != "{" && toks[k - 1].text != "}") --k;
+        while (k < i && toks[k].text != "class" && toks[k].text != "struct" && toks[k].text != "union") ++k;
+        c.is_public = toks[k].text != "class";
+      }
+      scopes.push_back(c);
+      stmt = i + 1;
+      continue;
+    }
+    if (t == "}") {
+      if (scopes.size() > 1) {
+        const Class& c = scopes.back();
+        if (c.is_class && c.all_defaulted)
+          for (const auto& [a, b] : c.ctors) edits.push_back({toks[a].begin, toks[b].end, blank(src, toks[a].begin, toks[b].end)});
+        scopes.pop_back();
+      }
+      stmt = i + 1;
+      continue;
+    }
+    Class& c = scopes.back();
+    if (t == ";") { stmt = i + 1; continue; }
+    if (!c.is_class || c.name.empty()) continue;
+    if ((t == "public" || t == "private" || t == "protected") && i + 1 < toks.size() && toks[i + 1].text == ":") {
+      c.is_public = t == "public";
+      stmt = i + 2;
+      ++i;
+      continue;
+    }
+    // NAME ( at the start of a member declaration (after specifiers): a constructor
+    if (t != c.name || i + 1 >= toks.size() || toks[i + 1].text != "(" || (i > stmt && toks[i - 1].text == "~")) continue;
+    bool specifiers_only = true, is_explicit = false;
+    size_t first = stmt;   // past a template head: a constructor template is user-provided, never `= default`
+    if (first + 1 < i && toks[first].text == "template" && toks[first + 1].text == "<") {
+      const size_t close = closing_angle(toks, first + 1);
+      if (close == std::string::npos || close >= i) continue;
+      first = close + 1;
+    }
+    for (size_t k = first; k < i; ++k) {
+      if (toks[k].text == "explicit") is_explicit = true;
+      if (!ident_char(toks[k].text[0])) specifiers_only = false;   // `X::X(`, a type, an operator: not a declaration here
+    }
+    if (!specifiers_only) continue;
+    int depth = 0;
+    size_t k = i + 1;
+    for (; k < toks.size(); ++k) {
+      if (toks[k].text == "(") ++depth;
+      else if (toks[k].text == ")" && --depth == 0) break;
+    }
+    const bool defaulted = k + 3 < toks.size() && toks[k + 1].text == "=" && toks[k + 2].text == "default" &&
+                           toks[k + 3].text == ";";
+    if (!defaulted || is_explicit || !c.is_public) {
+      c.all_defaulted = false;
+      continue;
+    }
+    c.ctors.emplace_back(stmt, k + 3);
+    i = k + 3;
+    stmt = i + 1;
   }
-  out.append(src, from, std::string::npos);
-  return out;
+  if (edits.empty()) return src;
+  changed = true;
+  return apply(src, std::move(edits));
 }
 }  // namespace kgen::cli
