@@ -77,14 +77,21 @@ void check_pipe(pipe_t pipe, const Loc& loc) {
              " (vector core pipes: PIPE_V, PIPE_MTE2, PIPE_MTE3); data copied out to GM is set with PIPE_MTE3");
 }
 
+// Setters waiting for room in a full counter: (target core, flag) -> the setting cores.
+std::map<std::pair<int32_t, uint16_t>, std::vector<int32_t>> g_full;
+
 void deliver(int32_t target, uint16_t flag, const HbClock& tok, const Loc& loc) {
-  std::deque<HbClock>& q = g_flags[target].pending[flag];
-  if (q.size() >= kMaxPending)
-    fail("param", kSet, loc,
-         core_label(target) + " already has 15 sets of flag " + std::to_string(flag) +
-             " that no CrossCoreWaitFlag took; a flag's counter counts at most 15 (the hardware raises an error "
-             "beyond): wait for the flag on that core before setting it again");
-  q.push_back(tok);
+  // A full counter (15 sets no wait took) overflows on the chip, which raises an error; but there the cores run side
+  // by side and the waiter takes its sets while the setter runs, where the emulator runs one core until it blocks.
+  // So the setter waits here for the waiter to take one; when no core can go on, the deadlock report says why.
+  while (g_flags[target].pending[flag].size() >= kMaxPending) {
+    g_full[{target, flag}].push_back(core_gid(cur()));
+    block_running_core(kSet, loc,
+                       "room in flag " + std::to_string(flag) + " of " + core_label(target) +
+                           ": its counter holds 15 sets no CrossCoreWaitFlag took, and counts at most 15 (the "
+                           "hardware raises an error beyond); wait for the flag on that core before setting it again");
+  }
+  g_flags[target].pending[flag].push_back(tok);
   wake_core(target);
 }
 }  // namespace
@@ -97,6 +104,7 @@ void cross_core_forget(int32_t gid) {
 void cross_core_reset() {
   g_flags.clear();
   g_rounds.clear();
+  g_full.clear();
 }
 }  // namespace kgen::sim
 
@@ -187,6 +195,10 @@ void cross_core_wait(uint8_t mode, pipe_t pipe, uint16_t flag, Loc loc) {
   std::deque<HbClock>& q = g_flags[me].pending[flag];
   HbClock tok = std::move(q.front());
   q.pop_front();
+  if (auto full = g_full.find({me, flag}); full != g_full.end()) {   // room for a waiting setter
+    for (int32_t setter : full->second) wake_core(setter);
+    g_full.erase(full);
+  }
   hb_acquire(me, tok);
   trace_sync(TraceRec::CrossWait, kS, kS, mode, flag, loc);
 }

@@ -497,7 +497,7 @@ void run_launch(const char* kernel, uint32_t block_dim, const Soc& soc, void (*t
   run_launch(kernel, block_dim, soc, thunk, arg, nullptr, 0);
 }
 
-void sync_all_cores(const Loc& loc, bool aiv_only) {
+void sync_all_cores(const Loc& loc, bool aiv_only, uint32_t participants) {
   Launch* L = g_launch;
   Core& c = cur();
   if (!L) return;   // a single test core: nothing to meet
@@ -515,6 +515,7 @@ void sync_all_cores(const Loc& loc, bool aiv_only) {
   int bi = mix && aiv_only ? 1 : 0;   // SyncAll<true> of a MIX kernel is a barrier of the AIVs alone
   Launch::Barrier& bar = L->bar[bi];
   uint32_t expected = L->block_dim * (bi ? aiv_per_block(lay) : cores_per_block(lay));
+  if (participants) expected = participants;
   rt::pipe_barrier(PIPE_ALL, loc);
   trace_sync(TraceRec::SyncAll, kS, kS, 0, static_cast<int32_t>(L->barriers), loc);
   VClock own{};
@@ -562,6 +563,30 @@ void launch(const char* kernel, uint32_t block_dim, const char* soc_name, void (
   sim::run_launch(kernel, block_dim, *soc, thunk, ctx, loc.file_name(), loc.line());
 }
 void sync_all(Loc loc, bool aiv_only) { sim::sync_all_cores(loc, aiv_only); }
+void sync_all_soft(const void* gm, uint64_t gm_bytes, const LocalRef& ub, int32_t used_cores, bool aiv_only, Loc loc) {
+  const char* api = "SyncAll";
+  const sim::Core& c = sim::cur();
+  const sim::LaunchInfo li = sim::launch_info();
+  if (!aiv_only)
+    sim::fail("param", api, loc, "the software SyncAll (with workspaces) synchronises vector cores only: isAIVOnly must "
+                                 "be true; a MIX kernel uses the hardware form SyncAll<false>()");
+  if (c.kind != sim::CoreKind::AIV)
+    sim::fail("param", api, loc, "the software SyncAll runs on vector cores only (a pure Vector operator)");
+  const uint64_t need = static_cast<uint64_t>(c.block_num) * 32;
+  const uint32_t aivs = li.active ? li.block_dim * li.aiv_per_block : 1;
+  if (!gm) sim::fail("param", api, loc, "gmWorkspace has no buffer: SetGlobalBuffer it on the workspace first");
+  if (gm_bytes && gm_bytes < need)   // a GlobalTensor set without a size says 0: then the allocation decides
+    sim::fail("param", api, loc, "gmWorkspace holds " + std::to_string(gm_bytes) + " bytes; the software SyncAll needs "
+              "GetBlockNum() * 32 = " + std::to_string(need) + " bytes (zeroed), one 32-byte flag per core");
+  sim::gm_check_range(gm, need, true, api, loc);   // every core writes its flag, and reads all of them
+  if (ub.len < need)
+    sim::fail("param", api, loc, "ubWorkspace holds " + std::to_string(ub.len) + " bytes; the software SyncAll needs "
+              "GetBlockNum() * 32 = " + std::to_string(need) + " bytes");
+  if (used_cores < 0 || static_cast<uint32_t>(used_cores) > aivs)
+    sim::fail("param", api, loc, "usedCores " + std::to_string(used_cores) + " is outside [0, " + std::to_string(aivs) +
+              "] (GetBlockNum() * GetTaskRatio() vector cores; 0: all of them)");
+  sim::sync_all_cores(loc, true, static_cast<uint32_t>(used_cores));
+}
 void set_tiling_key(uint64_t key) { sim::g_tiling_key = key; }
 uint64_t tiling_key() { return sim::g_tiling_key; }
 void set_kernel_mode(AscendC::KernelMode mode) {

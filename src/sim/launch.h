@@ -10,7 +10,8 @@ namespace kgen::sim {
 constexpr int kSimErrorExit = 3;   // exit status of a program stopped by an emulator check
 void run_launch(const char* kernel, uint32_t block_dim, const Soc& soc, void (*thunk)(void*), void* arg);
 // SyncAll<isAIVOnly>(): hard all-core barrier (all AIVs, or with isAIVOnly=false all AIVs and AICs).
-void sync_all_cores(const Loc& loc, bool aiv_only = true);
+// participants > 0: only that many cores meet (SyncAll's software form with usedCores).
+void sync_all_cores(const Loc& loc, bool aiv_only = true, uint32_t participants = 0);
 std::unique_ptr<Core> make_core(const Soc& soc, int32_t block, int32_t block_num);
 // Ends the running core as if its kernel function returned (an AIC core of a MIX kernel that hands its
 // work to the Matmul service, for instance) by throwing CoreExit, which the launcher catches.

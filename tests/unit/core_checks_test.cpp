@@ -960,6 +960,32 @@ void kernel_sync_exchange(GM_ADDR buf, GM_ADDR out) {
   DataCopy(o[me * 8], y, 8);
 }
 
+// The exchange with SyncAll's software form (RmsNormGrad's): GM and UB workspaces of GetBlockNum() * 32 bytes.
+// `ws_ints`: the GM workspace's int32 count (too small: the error).
+void kernel_sync_exchange_soft(GM_ADDR buf, GM_ADDR out, GM_ADDR ws, uint32_t ws_ints) {
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> tb, flags;
+  pipe.InitBuffer(tb, 64);
+  pipe.InitBuffer(flags, kSyncCores * 32);
+  auto x = tb.Get<float>(8), y = tb.GetWithOffset<float>(8, 32);
+  int64_t me = GetBlockIdx(), next = (me + 1) % GetBlockNum();
+  GlobalTensor<float> g, o;
+  GlobalTensor<int32_t> w;
+  g.SetGlobalBuffer(reinterpret_cast<float*>(buf), kSyncCores * 8);
+  o.SetGlobalBuffer(reinterpret_cast<float*>(out), kSyncCores * 8);
+  w.SetGlobalBuffer(reinterpret_cast<int32_t*>(ws), ws_ints);
+  for (int i = 0; i < 8; ++i) x.SetValue(i, static_cast<float>(me * 100 + i));
+  PipeBarrier<PIPE_ALL>();
+  DataCopy(g[me * 8], x, 8);
+  SyncAll(w, flags.Get<int32_t>());
+  DataCopy(y, g[next * 8], 8);
+  SetFlag<HardEvent::MTE2_MTE3>(0);
+  WaitFlag<HardEvent::MTE2_MTE3>(0);
+  DataCopy(o[me * 8], y, 8);
+}
+void kernel_sync_soft_ok(GM_ADDR b, GM_ADDR o, GM_ADDR w) { kernel_sync_exchange_soft(b, o, w, kSyncCores * 8); }
+void kernel_sync_soft_small(GM_ADDR b, GM_ADDR o, GM_ADDR w) { kernel_sync_exchange_soft(b, o, w, kSyncCores * 8 - 1); }
+
 // The same exchange with the SyncAll forgotten: a core reads its neighbour's block in the same phase as the
 // neighbour writes it.
 void kernel_exchange_without_sync(GM_ADDR buf, GM_ADDR out) {
@@ -1083,6 +1109,17 @@ TEST(MultiCore, SyncAllOrdersWritesBeforeReads) {
   EXPECT_EQ(error_of([&] { ICPU_RUN_KF(kernel_sync_exchange, kSyncCores, (GM_ADDR)buf.p, (GM_ADDR)out.p); }), "");
   for (int me = 0; me < kSyncCores; ++me)
     for (int i = 0; i < 8; ++i) ASSERT_EQ(out[me * 8 + i], static_cast<float>(((me + 1) % kSyncCores) * 100 + i)) << me;
+}
+
+TEST(MultiCore, SoftwareSyncAllOrdersWritesBeforeReads) {
+  kgen::sim::set_throw_on_error(true);
+  Gm<float> buf(kSyncCores * 8), out(kSyncCores * 8);
+  Gm<int32_t> ws(kSyncCores * 8);
+  EXPECT_EQ(error_of([&] { ICPU_RUN_KF(kernel_sync_soft_ok, kSyncCores, (GM_ADDR)buf.p, (GM_ADDR)out.p, (GM_ADDR)ws.p); }), "");
+  for (int me = 0; me < kSyncCores; ++me) ASSERT_EQ(out[me * 8 + 3], static_cast<float>(((me + 1) % kSyncCores) * 100 + 3));
+  std::string e = error_of([&] { ICPU_RUN_KF(kernel_sync_soft_small, kSyncCores, (GM_ADDR)buf.p, (GM_ADDR)out.p, (GM_ADDR)ws.p); });
+  EXPECT_TRUE(IsError(e, "param", "SyncAll"));
+  EXPECT_NE(e.find("GetBlockNum() * 32"), std::string::npos) << e;
 }
 
 TEST(MultiCore, InitOutputFillsEachCoresSlice) {

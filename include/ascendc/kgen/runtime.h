@@ -84,6 +84,7 @@ void wait_flag(AscendC::HardEvent evt, int32_t id, Loc loc);
 void pipe_barrier(pipe_t pipe, Loc loc);
 void data_sync_barrier(Loc loc);
 void sync_all(Loc loc, bool aiv_only = true);
+void sync_all_soft(const void* gm, uint64_t gm_bytes, const LocalRef& ub, int32_t used_cores, bool aiv_only, Loc loc);
 void set_atomic(DType dt, int op, Loc loc);   // op: 0 none, 1 add, 2 max, 3 min
 
 // ---- core identity ----

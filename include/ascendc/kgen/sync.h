@@ -12,6 +12,14 @@ template <HardEvent event> void WaitFlag(int32_t eventID, kgen::rt::Loc loc = kg
 template <pipe_t pipe> void PipeBarrier(kgen::rt::Loc loc = kgen::rt::Loc::current()) { kgen::rt::pipe_barrier(pipe, loc); }
 template <MemDsbT arg0> void DataSyncBarrier(kgen::rt::Loc loc = kgen::rt::Loc::current()) { kgen::rt::data_sync_barrier(loc); }
 template <bool isAIVOnly = true> void SyncAll(kgen::rt::Loc loc = kgen::rt::Loc::current()) { kgen::rt::sync_all(loc, isAIVOnly); }
+// The software form: each vector core flags its slot of gmWorkspace and polls the others' (CANN's SyncAll docs);
+// vector cores only, gmWorkspace and ubWorkspace of GetBlockNum() * 32 bytes at least, usedCores cores meet (0: all).
+template <bool isAIVOnly = true>
+void SyncAll(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>& ubWorkspace, const int32_t usedCores = 0,
+             kgen::rt::Loc loc = kgen::rt::Loc::current()) {
+  kgen::rt::sync_all_soft(gmWorkspace.GetPhyAddr(), static_cast<uint64_t>(gmWorkspace.GetSize()) * sizeof(int32_t),
+                          kgen::TensorAccess::ref(ubWorkspace), usedCores, isAIVOnly, loc);
+}
 
 template <typename T> void SetAtomicAdd(kgen::rt::Loc loc = kgen::rt::Loc::current()) { kgen::rt::set_atomic(kgen::dtype_of<T>(), 1, loc); }
 template <typename T> void SetAtomicMax(kgen::rt::Loc loc = kgen::rt::Loc::current()) { kgen::rt::set_atomic(kgen::dtype_of<T>(), 2, loc); }
