@@ -27,6 +27,7 @@
 #include "kgen/adv_math2.h"
 #include "kgen/adv_norm2.h"
 #include "kgen/adv_reduce.h"
+#include "kgen/adv_broadcast.h"
 #include "kgen/cube.h"
 #include "kgen/cube_co2.h"
 #include "kgen/launch.h"   // a kernel file's host launch stub (kernel<<<...>>>), which kgen cc rewrites

@@ -1,4 +1,4 @@
-"""Torch ops of a task's ModelNew that the CPU cannot run in float16 / bfloat16, run in float32 instead.
+"""Torch ops of a task's ModelNew and get_inputs that the CPU cannot run in float16 / bfloat16, in float32 instead.
 
 NPUKernelBench's ModelNew (validation/module.py, the task's trusted code, not the candidate's) sometimes computes an
 operand with PyTorch before calling the op (GeluGrad: y = gelu(x), then gelu_grad(dy, x, y)). On the NPU that runs in

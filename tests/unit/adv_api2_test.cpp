@@ -563,3 +563,35 @@ TEST(AdvApi2, DtypeAndSocRules) {
     EXPECT_TRUE(has(e, "2147483647")) << e;
   }
 }
+
+// Broadcast (and its older name BroadCast): [m, 1] -> [m, k] along axis 1, [1, k] -> [m, k] along axis 0, [1] -> [k];
+// in place as NPUKernelBench's InplaceAddRmsNorm does; shapes that do not broadcast and axis-0 rows off 32 bytes.
+TEST(AdvApi2, Broadcast) {
+  Ub ub;
+  auto src = ub.at<float>(0, 16), dst = ub.at<float>(1024, 16 * 24);
+  std::vector<float> v = rnd(16, 7, -2.f, 2.f);
+  fill(src, v);
+  PipeBarrier<PIPE_ALL>();
+  const uint32_t col_src[2] = {16, 1}, col_dst[2] = {16, 24};
+  ASSERT_EQ(error_of([&] { Broadcast<float, 2, 1>(dst, src, col_dst, col_src); }), "");
+  PipeBarrier<PIPE_ALL>();
+  for (uint32_t i = 0; i < 16; ++i)
+    for (uint32_t j = 0; j < 24; ++j) ASSERT_EQ(get(dst, i * 24 + j), v[i]) << i << "," << j;
+  const uint32_t row_src[2] = {1, 16}, row_dst[2] = {5, 16};
+  auto tmp = ub.at<uint8_t>(8192, 1024);
+  ASSERT_EQ(error_of([&] { BroadCast<float, 2, 0>(dst, src, row_dst, row_src, tmp); }), "");
+  PipeBarrier<PIPE_ALL>();
+  for (uint32_t i = 0; i < 5; ++i)
+    for (uint32_t j = 0; j < 16; ++j) ASSERT_EQ(get(dst, i * 16 + j), v[j]) << i << "," << j;
+  const uint32_t one[1] = {1}, many[1] = {40};
+  auto hs = ub.at<half>(16384, 16), hd = ub.at<half>(16384, 40);   // in place: the destination starts at the source
+  hs.SetValue(0, half(3.5f));
+  PipeBarrier<PIPE_ALL>();
+  ASSERT_EQ(error_of([&] { Broadcast<half, 1, 0>(hd, hs, many, one); }), "");
+  PipeBarrier<PIPE_ALL>();
+  for (uint32_t j = 0; j < 40; ++j) ASSERT_EQ(get(hd, j), 3.5f) << j;
+  const uint32_t bad_src[2] = {16, 2};
+  EXPECT_TRUE(has(error_of([&] { Broadcast<float, 2, 1>(dst, src, col_dst, bad_src); }), "does not broadcast"));
+  const uint32_t odd_src[2] = {1, 6}, odd_dst[2] = {4, 6};
+  EXPECT_TRUE(has(error_of([&] { Broadcast<float, 2, 0>(dst, src, odd_dst, odd_src); }), "error[align]"));
+}
