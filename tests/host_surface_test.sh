@@ -107,6 +107,26 @@ OP_ADD(GoodCustom);
 }  // namespace ops
 K
 compile "$TMP/good.cpp" 2>"$TMP/err" || { cat "$TMP/err"; fail "correct CANN host forms do not compile"; }
+# What cann-ops op_host files take from CANN headers beside the tiling API: metadef's error reports, the aclnn opdev
+# log macros, and std::array / std::find through the tiling headers (NPUKernelBench's FeedsRepeat, ReverseSequence).
+cat > "$TMP/good2.cpp" <<'K'
+#include "register/op_def_registry.h"
+#include "tiling/tiling_api.h"
+#include "experiment/metadef/common/util/error_manager/error_manager.h"
+#include "aclnn/opdev/op_log.h"
+static int Check(int v) {
+  const std::array<int, 2> allowed = {{1, 2}};
+  OP_CHECK(std::find(allowed.begin(), allowed.end(), v) != allowed.end(),
+           OP_LOGE("Op", "value %d is not allowed", v), return -1);
+  OP_LOGD("Op", "checked %d", v);
+  if (v == 2) REPORT_INNER_ERROR("89999", "%s", "two");
+  return 0;
+}
+int main() { return Check(1) + Check(3) == -1 ? 0 : 1; }
+K
+"$CXX" -std=c++17 -I "$ROOT/include/ascendc" "$TMP/good2.cpp" -o "$TMP/good2" 2>"$TMP/err" || { cat "$TMP/err"; fail "CANN's error and log macros do not compile"; }
+"$TMP/good2" 2>"$TMP/good2.err" || fail "OP_CHECK did not return on a failed check"
+grep -q "\[ERROR\] value 3 is not allowed" "$TMP/good2.err" || { cat "$TMP/good2.err"; fail "OP_LOGE printed nothing"; }
 
 # ------------------------------------------------------------------------------------------- invented forms
 # Each: a statement placed in a TilingFunc / InferShape / OpDef body at line 6; it must fail at good-file line 6.

@@ -13,7 +13,10 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
-// std::cout, map, set, string and vector are reachable through CANN's tiling headers; op projects use them unincluded
+// std::array, std::find, std::cout, map, set, string and vector are reachable through CANN's tiling headers; op
+// projects use them unincluded (NPUKernelBench's ReverseSequence: std::array, std::find)
+#include <algorithm>
+#include <array>
 #include <iostream>
 #include <map>
 #include <set>
