@@ -342,6 +342,22 @@ uint8_t* touch(const rt::LocalRef& t, uint64_t off, uint64_t bytes, bool write, 
     limit = static_cast<uint64_t>(b.addr) + b.len;
     what = "buffer";
   }
+  LaneScope& ls = c.lanes;
+  if (start + bytes > limit && !write && ls.operand && t.buf >= 0 && start < limit &&
+      start + bytes <= c.pools[static_cast<int>(m)].size) {
+    // A lane-wise instruction reading past its tensor's buffer, still inside the memory: the chip reads whatever
+    // the next bytes hold (another buffer's, or nothing's) without a fault, so those lanes are garbage, which fail
+    // where they are used (core.h LaneScope): FeedsRepeat's Cast of a count rounded up past its TBuf.
+    touch_abs(m, static_cast<uint32_t>(start), limit - start, false, p, api, loc);
+    const uint64_t o0 = limit - ls.base, o1 = start + bytes - ls.base;
+    ls.poisoned.push_back({o0 / ls.unit * ls.lanes, (o1 + ls.unit - 1) / ls.unit * ls.lanes});
+    if (!ls.p_api) {
+      ls.p_file = loc.file_name();
+      ls.p_line = loc.line();
+      ls.p_api = api;
+    }
+    return base + start;
+  }
   if (start + bytes > limit) {
     uint64_t buf_start = t.buf >= 0 ? c.bufs[t.buf].addr : 0;
     fail("ub-overflow", api, loc,

@@ -449,4 +449,52 @@ void pair_reduce_sum(DType dt, const LocalRef& dst, const LocalRef& src, int64_t
   }
   trace_vec(api, dt, static_cast<uint64_t>(w.repeat) * w.per_block * 8, w.repeat, &dst, &src, nullptr, loc);
 }
+
+void adv_sum(DType dt, const LocalRef& dst, const LocalRef& src, const LocalRef* tmp, uint32_t outter, uint32_t inner,
+             uint32_t n, Loc loc) {
+  const char* api = "Sum";
+  require_dtype(api, dt, loc);
+  vec_operand(dst, api, loc);
+  vec_operand(src, api, loc);
+  if (tmp) vec_operand(*tmp, api, loc);
+  const uint32_t es = dtype_size(dt), R = 256 / es;
+  const uint64_t want_inner = (static_cast<uint64_t>(n) * es + 31) / 32 * 32 / es;
+  if (outter == 0 || n == 0 || n > inner)
+    fail("param", api, loc, "SumParams {outter " + std::to_string(outter) + ", inner " + std::to_string(inner) + ", n " +
+                                std::to_string(n) + "}: outter and n must be at least 1 and n at most inner");
+  if (inner != want_inner)
+    fail("param", api, loc, "SumParams.inner is " + std::to_string(inner) + " but must be n padded to 32 bytes: (n * " +
+                                std::to_string(es) + " + 31) / 32 * 32 / " + std::to_string(es) + " = " +
+                                std::to_string(want_inner));
+  const uint64_t src_bytes = static_cast<uint64_t>(outter) * inner * es;
+  const uint64_t dst_bytes = (static_cast<uint64_t>(outter) * es + 31) / 32 * 32;
+  if (src_bytes > src.len)
+    fail("param", api, loc, std::to_string(outter) + " rows of " + std::to_string(inner) + " elements need " +
+                                std::to_string(src_bytes) + " bytes but srcTensor holds " + std::to_string(src.len));
+  if (static_cast<uint64_t>(outter) * es > dst.len)
+    fail("param", api, loc, std::to_string(outter) + " sums need " + std::to_string(outter * es) +
+                                " bytes but dstTensor holds " + std::to_string(dst.len));
+  if (src.pos == dst.pos && src.addr < dst.addr + dst_bytes && dst.addr < src.addr + src_bytes)
+    fail("param", api, loc, "srcTensor and dstTensor overlap; Sum does not allow it (use separate buffers)");
+  issue(kV);
+  std::vector<uint8_t> in(src_bytes);
+  for (uint32_t r = 0; r < outter; ++r) {   // each row's n elements (the padding is never read)
+    const uint8_t* p = touch(src, static_cast<uint64_t>(r) * inner * es, static_cast<uint64_t>(n) * es, false, kV, api, loc);
+    std::memcpy(in.data() + static_cast<uint64_t>(r) * inner * es, p, static_cast<uint64_t>(n) * es);
+  }
+  uint8_t* out = touch(dst, 0, static_cast<uint64_t>(outter) * es, true, kV, api, loc);
+  const bool is_half = dt == DType::F16;
+  std::vector<float> buf(R);
+  for (uint32_t r = 0; r < outter; ++r) {
+    std::vector<float> sums;   // per repeat of R elements, ReduceSum's tree; then the repeat sums the same way
+    for (uint32_t g = 0; g < n; g += R) {
+      for (uint32_t k = 0; k < R; ++k)
+        buf[k] = g + k < n ? load_f(dt, in.data() + (static_cast<uint64_t>(r) * inner + g + k) * es) : 0.0f;
+      sums.push_back(tree_sum(buf.data(), R, is_half));
+    }
+    store_f(dt, out + static_cast<uint64_t>(r) * es, combine_sums(sums, false, is_half, R));
+  }
+  trace_vec(api, dt, static_cast<uint64_t>(outter) * inner, static_cast<uint32_t>((src_bytes + 255) / 256), &dst, &src,
+            tmp, loc);
+}
 }  // namespace kgen::rt

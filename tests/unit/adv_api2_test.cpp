@@ -595,3 +595,43 @@ TEST(AdvApi2, Broadcast) {
   const uint32_t odd_src[2] = {1, 6}, odd_dst[2] = {4, 6};
   EXPECT_TRUE(has(error_of([&] { Broadcast<float, 2, 0>(dst, src, odd_dst, odd_src); }), "error[align]"));
 }
+
+// Sum (SumParams {outter, inner, n}): each row's first n elements, rows inner apart; the padding is never read (left
+// unwritten here, which would be uninit-read if it were); inner must be n padded to 32 bytes.
+TEST(AdvApi2, SumRowsOfPaddedInner) {
+  Ub ub;
+  auto src = ub.at<float>(0, 3 * 8), dst = ub.at<float>(1024, 8);
+  std::vector<float> v = rnd(24, 11, -1.f, 1.f);
+  for (uint32_t r = 0; r < 3; ++r)
+    for (uint32_t k = 0; k < 5; ++k) src.SetValue(r * 8 + k, v[r * 8 + k]);
+  PipeBarrier<PIPE_ALL>();
+  SumParams p;
+  p.outter = 3;
+  p.inner = 8;
+  p.n = 5;
+  ASSERT_EQ(error_of([&] { Sum(dst, src, p); }), "");
+  PipeBarrier<PIPE_ALL>();
+  for (uint32_t r = 0; r < 3; ++r) {
+    double ref = 0;
+    for (uint32_t k = 0; k < 5; ++k) ref += v[r * 8 + k];
+    EXPECT_NEAR(get(dst, r), ref, tol(false, ref)) << r;
+  }
+  auto hs = ub.at<half>(2048, 2 * 32), hd = ub.at<half>(4096, 16), tmp = ub.at<half>(8192, 64);
+  std::vector<float> hv = rnd(64, 12, -1.f, 1.f);
+  fill(hs, hv);
+  PipeBarrier<PIPE_ALL>();
+  SumParams ph;
+  ph.outter = 2;
+  ph.inner = 32;
+  ph.n = 20;
+  auto bytes = tmp.ReinterpretCast<uint8_t>();
+  ASSERT_EQ(error_of([&] { Sum(hd, hs, bytes, ph); }), "");
+  PipeBarrier<PIPE_ALL>();
+  for (uint32_t r = 0; r < 2; ++r) {
+    double ref = 0;
+    for (uint32_t k = 0; k < 20; ++k) ref += as_t(true, hv[r * 32 + k]);
+    EXPECT_NEAR(get(hd, r), ref, 2e-2) << r;
+  }
+  p.inner = 16;   // not n padded to 32 bytes
+  EXPECT_TRUE(has(error_of([&] { Sum(dst, src, p); }), "must be n padded to 32 bytes"));
+}

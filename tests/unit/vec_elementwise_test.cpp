@@ -555,3 +555,25 @@ TEST(VecMask, SetVectorMaskChecks) {
   Abs<float, false>(a, a, MASK_PLACEHOLDER, 1, {1, 1, 8, 8});   // full mask again
   EXPECT_EQ(env.last_v().elems, 64u);
 }
+
+// A count-form instruction reading past its tensor's buffer, still inside UB: the chip reads the next bytes without a
+// fault, so those lanes are garbage (an error only where used); writing past the buffer is still ub-overflow.
+TEST(VecGarbage, ReadPastTheBufferIsGarbageNotAFault) {
+  kgen::sim::TestCore tc;
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> small, big;
+  pipe.InitBuffer(small, 32);
+  pipe.InitBuffer(big, 256);
+  auto s = small.Get<float>();
+  auto d = big.Get<float>();
+  for (int i = 0; i < 8; ++i) s.SetValue(i, static_cast<float>(i));
+  PipeBarrier<PIPE_ALL>();
+  EXPECT_EQ(kgen::sim::error_of([&] { Adds(d, s, 1.0f, 16); }), "");   // 16 floats from an 8-float buffer
+  PipeBarrier<PIPE_ALL>();
+  EXPECT_EQ(d.GetValue(7), 8.0f);
+  std::string e = kgen::sim::error_of([&] { (void)d.GetValue(12); });
+  EXPECT_NE(e.find("error[uninit-read]"), std::string::npos) << e;
+  EXPECT_NE(e.find(" Adds: "), std::string::npos) << "names the Adds that read past its buffer: " << e;
+  e = kgen::sim::error_of([&] { Adds(s, d, 1.0f, 16); });
+  EXPECT_NE(e.find("error[ub-overflow]"), std::string::npos) << e;
+}

@@ -49,6 +49,8 @@ enum class AdvRed : uint8_t { Sum, Mean, Max, Min, Prod, Any, All };
 // framework-allocated form.
 void adv_reduce(AdvRed op, DType dt, const LocalRef& dst, const LocalRef& src, const LocalRef* tmp, const uint32_t* shape,
                 bool inner_pad, bool ra, bool reuse_source, Loc loc);
+void adv_sum(DType dt, const LocalRef& dst, const LocalRef& src, const LocalRef* tmp, uint32_t outter, uint32_t inner,
+             uint32_t n, Loc loc);
 }  // namespace kgen::rt
 
 #define KGEN_ADV_REDUCE(NAME, OP)                                                                                    \
@@ -79,5 +81,25 @@ KGEN_ADV_REDUCE(ReduceMin, Min)
 KGEN_ADV_REDUCE(ReduceProd, Prod)
 KGEN_ADV_REDUCE(ReduceAny, Any)
 KGEN_ADV_REDUCE(ReduceAll, All)
+
+// Sum (CANN docs: 高阶API/归约操作/Sum): the sum of each of `outter` rows' first n elements, rows `inner` elements
+// apart (n padded to 32 bytes); the additions in ReduceSum's pairwise tree.
+struct SumParams {
+  uint32_t outter = 1;
+  uint32_t inner;
+  uint32_t n;
+};
+template <typename T, int32_t reduceDim = -1, bool isReuseSource = false, bool isBasicBlock = false>
+void Sum(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const LocalTensor<uint8_t>& sharedTmpBuffer,
+         const SumParams& sumParams, kgen::rt::Loc loc = kgen::rt::Loc::current()) {
+  kgen::rt::adv_sum(kgen::dtype_of<T>(), kgen::TensorAccess::ref(dstTensor), kgen::TensorAccess::ref(srcTensor),
+                    &kgen::TensorAccess::ref(sharedTmpBuffer), sumParams.outter, sumParams.inner, sumParams.n, loc);
+}
+template <typename T, int32_t reduceDim = -1, bool isReuseSource = false, bool isBasicBlock = false>
+void Sum(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const SumParams& sumParams,
+         kgen::rt::Loc loc = kgen::rt::Loc::current()) {
+  kgen::rt::adv_sum(kgen::dtype_of<T>(), kgen::TensorAccess::ref(dstTensor), kgen::TensorAccess::ref(srcTensor),
+                    nullptr, sumParams.outter, sumParams.inner, sumParams.n, loc);
+}
 }  // namespace AscendC
 #undef KGEN_ADV_REDUCE
