@@ -9,6 +9,8 @@
 #include <set>
 #include <sstream>
 
+#include "op/core_type_builds.h"
+
 namespace kgen::op {
 namespace fs = std::filesystem;
 
@@ -184,6 +186,7 @@ std::string find_project(const std::string& dir_in, Project& p) {
     e = pick(files_in(kd, ".cpp"), "kernel_operator.h", "kernel (op_kernel)", kd, p.kernel_cpp);
     if (!e.empty()) return e;
   }
+  p.core_type_builds = uses_core_type_constant(p.kernel_cpp);
   // Tiling header: the local header(s) the host includes; the one with BEGIN_TILING_DATA_DEF wins.
   std::vector<fs::path> hs = files_in(hd, ".h");
   std::string host_text;   // every host file: the tiling header is included where the TilingFunc is

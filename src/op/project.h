@@ -23,6 +23,8 @@ struct Project {
   // non-inline function compiled into two of them is no clash, so kgen's one host library links with
   // --allow-multiple-definition (one copy of each; they are the same code).
   bool host_split_over_libraries = false;
+  // The kernel uses g_coreType as a constant, so it is built once per core type (core_type_builds.h).
+  bool core_type_builds = false;
 };
 // Empty string on success, else the reason (which files were found, what is missing or ambiguous).
 std::string find_project(const std::string& dir, Project& p);

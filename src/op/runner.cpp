@@ -671,8 +671,10 @@ std::optional<Failure> OpRunner::run(const RunSpec& spec, RunResult& res) {
                 "neither the AIC nor the AIV build of the kernel (built per core type: it uses g_coreType as a "
                 "constant) loads: " + ctx.unlinked_aiv);
   res.build_s = std::max(host_build_s_, kernel_s);   // the host and the kernel builds compile in parallel
-  ctx.kernel_cpp = project_.kernel_cpp;
-  if (int l = find_line(project_.kernel_cpp, R"(extern\s+"C")")) ctx.kernel_line = l;
+  if (builds.size() > 1) {   // for core_function's error, should a core type without code be launched
+    ctx.kernel_cpp = project_.kernel_cpp;
+    if (int l = find_line(project_.kernel_cpp, R"(extern\s+"C")")) ctx.kernel_line = l;
+  }
   // --- GM -------------------------------------------------------------------------------------------------------
   std::vector<void*> owned;
   struct FreeAll {

@@ -55,6 +55,20 @@ struct Seg {
 // unit or by an instruction that mixes lanes (a reduction, a gather, a repeat-form call), naming where the garbage
 // entered. The lanes of one instruction are numbered from 0 in each operand.
 struct LaneScope {
+  // Runs `touch` (an operand's reads) with lanes of `unit_bytes` (`lanes_per_unit` each) numbered from `base_addr`:
+  // never-written bytes it reads are added to `poisoned` instead of failing. Returns what touch returns.
+  template <class F> decltype(auto) read_operand(uint32_t base_addr, uint32_t unit_bytes, uint32_t lanes_per_unit, F&& touch) {
+    base = base_addr;
+    unit = unit_bytes;
+    lanes = lanes_per_unit;
+    operand = true;
+    struct Off {
+      bool& on;
+      ~Off() { on = false; }
+    } off{operand};
+    return touch();
+  }
+
   bool active = false;           // inside one count-form instruction
   bool operand = false;          // inside touch_count of one of its operands
   uint32_t base = 0;             // the operand's first byte

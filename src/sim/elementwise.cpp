@@ -117,13 +117,8 @@ uint8_t* touch_count(const rt::LocalRef& t, uint64_t count, uint32_t elem, bool 
   LaneScope& ls = c.lanes;
   if (!ls.active) return touch(t, 0, count * elem, write, kV, api, loc);
   if (!write) {   // check_and_record numbers the lanes it finds never written from the operand's base
-    ls.base = t.addr;
-    ls.unit = bits ? 1 : elem;
-    ls.lanes = bits ? 8 : 1;
-    ls.operand = true;
-    uint8_t* p = touch(t, 0, count * elem, false, kV, api, loc);
-    ls.operand = false;
-    return p;
+    return ls.read_operand(t.addr, bits ? 1 : elem, bits ? 8 : 1,
+                           [&] { return touch(t, 0, count * elem, false, kV, api, loc); });
   }
   uint8_t* p = touch(t, 0, count * elem, true, kV, api, loc);
   // the lanes written from garbage: whole lanes of a value operand; a mask's bytes whose 8 lanes all are
@@ -141,13 +136,8 @@ uint8_t* touch_count(const rt::LocalRef& t, uint64_t count, uint32_t elem, bool 
 
 void LaneWalk::read(const rt::LocalRef& t, uint32_t blk_stride, uint32_t rep_stride, const char* api, const Loc& loc) {
   LaneScope& ls = cur().lanes;
-  ls.base = t.addr;
-  ls.unit = w_.elem;
-  ls.lanes = 1;
-  ls.operand = true;
   ls.poisoned.clear();
-  touch_walk(t, w_, blk_stride, rep_stride, false, api, loc);
-  ls.operand = false;
+  ls.read_operand(t.addr, w_.elem, 1, [&] { touch_walk(t, w_, blk_stride, rep_stride, false, api, loc); });
   Source s{std::move(ls.poisoned), blk_stride, rep_stride};
   ls.poisoned.clear();
   std::sort(s.garbage.begin(), s.garbage.end());

@@ -35,12 +35,7 @@ void brcb(DType dt, const LocalRef& dst, const LocalRef& src, uint32_t repeat, c
   // An element read from bytes nothing wrote is garbage, not a fault: the block it fills is (core.h LaneScope).
   LaneWise lanes;
   LaneScope& ls = cur().lanes;
-  ls.base = src.addr;
-  ls.unit = es;
-  ls.lanes = 1;
-  ls.operand = true;
-  touch(src, 0, src_bytes, false, kV, api, loc);
-  ls.operand = false;
+  ls.read_operand(src.addr, es, 1, [&] { return touch(src, 0, src_bytes, false, kV, api, loc); });
   std::vector<uint8_t> garbage(static_cast<size_t>(repeat) * 8, 0);
   for (const auto& [a, b] : ls.poisoned)
     for (uint64_t k = a; k < b && k < garbage.size(); ++k) garbage[k] = 1;

@@ -46,7 +46,7 @@ struct Fiber {
   const char* sync_file = nullptr;
   const char* wait_api = nullptr;
   std::string wait_what;
-  std::string first_error;   // the error this core is unwinding from (error_while_unwinding)
+  std::string first_error;   // the error this core is unwinding from (note_core_error)
 };
 
 // What kind of cores a launch runs and why.
@@ -301,13 +301,13 @@ void schedule(Launch& L) {
 
 void set_throw_on_error(bool on) { g_throw = on; }
 
-bool note_core_error(const std::string& line) {
+void note_core_error(const std::string& line) {
   Launch* L = g_launch;
-  if (!L || !L->running) return false;
+  if (!L || !L->running) return;
   Fiber& f = *L->running;
   if (std::uncaught_exceptions() == 0) {   // the core's first error: it unwinds as a SimError
     f.first_error = line;
-    return false;
+    return;
   }
   // A second error while the first unwinds (a destructor of the kernel's, e.g. Catlass's ~BlockMmad waiting for
   // its flags): throwing would reach std::terminate. The core ends here, with its first error, as if it returned.

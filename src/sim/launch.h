@@ -19,10 +19,10 @@ std::unique_ptr<Core> make_core(const Soc& soc, int32_t block, int32_t block_num
 struct CoreExit {};
 // Tests: make launch failures throw SimError instead of printing and exiting.
 void set_throw_on_error(bool on);
-// fail_at's first step inside a launch: remembers a core's first error (false: throw it), or, when an error comes
-// while that one unwinds (a kernel destructor's API call), ends the core there with the first error and does not
-// return (throwing again would reach std::terminate and lose both).
-bool note_core_error(const std::string& line);
+// fail_at's first step inside a launch: remembers a core's first error (which fail_at then throws), or, when an error
+// comes while that one unwinds (a kernel destructor's API call), ends the core there with the first error and does
+// not return (throwing again would reach std::terminate and lose both).
+void note_core_error(const std::string& line);
 // Tests: forget the host's SetKernelMode and the kernel types learnt from earlier launches.
 void reset_kernel_modes();
 

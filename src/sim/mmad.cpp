@@ -122,13 +122,8 @@ void cube_mmad(const LocalRef& c, DType dc, const LocalRef& a, DType da, const L
   // Reads `nruns` fractal rows of `len` bytes, `step` apart, at fractal base `base`; mark(u) for each `unit`-byte unit
   // u (counted from base) that held garbage.
   auto read_rows = [&](Mem m, uint32_t base, uint32_t nruns, uint32_t len, uint32_t step, uint32_t unit, auto mark) {
-    ls.operand = true;
-    ls.base = base;
-    ls.unit = unit;
-    ls.lanes = 1;
     ls.poisoned.clear();
-    touch_runs(m, base, nruns, len, step, kM, api, loc);
-    ls.operand = false;
+    ls.read_operand(base, unit, 1, [&] { touch_runs(m, base, nruns, len, step, kM, api, loc); });
     const uint64_t units = (static_cast<uint64_t>(nruns) * step + unit - 1) / unit;
     for (const auto& [u0, u1] : ls.poisoned)
       for (uint64_t u = u0; u < u1 && u < units; ++u) mark(static_cast<uint32_t>(u));

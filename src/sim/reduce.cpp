@@ -477,23 +477,19 @@ void adv_sum(DType dt, const LocalRef& dst, const LocalRef& src, const LocalRef*
   if (src.pos == dst.pos && src.addr < dst.addr + dst_bytes && dst.addr < src.addr + src_bytes)
     fail("param", api, loc, "srcTensor and dstTensor overlap; Sum does not allow it (use separate buffers)");
   issue(kV);
-  std::vector<uint8_t> in(src_bytes);
-  for (uint32_t r = 0; r < outter; ++r) {   // each row's n elements (the padding is never read)
-    const uint8_t* p = touch(src, static_cast<uint64_t>(r) * inner * es, static_cast<uint64_t>(n) * es, false, kV, api, loc);
-    std::memcpy(in.data() + static_cast<uint64_t>(r) * inner * es, p, static_cast<uint64_t>(n) * es);
-  }
-  uint8_t* out = touch(dst, 0, static_cast<uint64_t>(outter) * es, true, kV, api, loc);
   const bool is_half = dt == DType::F16;
-  std::vector<float> buf(R);
-  for (uint32_t r = 0; r < outter; ++r) {
+  std::vector<float> buf(R), row_sum(outter);
+  for (uint32_t r = 0; r < outter; ++r) {   // each row's n elements (the padding is never read)
+    const uint8_t* row = touch(src, static_cast<uint64_t>(r) * inner * es, static_cast<uint64_t>(n) * es, false, kV, api, loc);
     std::vector<float> sums;   // per repeat of R elements, ReduceSum's tree; then the repeat sums the same way
     for (uint32_t g = 0; g < n; g += R) {
-      for (uint32_t k = 0; k < R; ++k)
-        buf[k] = g + k < n ? load_f(dt, in.data() + (static_cast<uint64_t>(r) * inner + g + k) * es) : 0.0f;
+      for (uint32_t k = 0; k < R; ++k) buf[k] = g + k < n ? load_f(dt, row + static_cast<uint64_t>(g + k) * es) : 0.0f;
       sums.push_back(tree_sum(buf.data(), R, is_half));
     }
-    store_f(dt, out + static_cast<uint64_t>(r) * es, combine_sums(sums, false, is_half, R));
+    row_sum[r] = combine_sums(sums, false, is_half, R);
   }
+  uint8_t* out = touch(dst, 0, static_cast<uint64_t>(outter) * es, true, kV, api, loc);
+  for (uint32_t r = 0; r < outter; ++r) store_f(dt, out + static_cast<uint64_t>(r) * es, row_sum[r]);
   trace_vec(api, dt, static_cast<uint64_t>(outter) * inner, static_cast<uint32_t>((src_bytes + 255) / 256), &dst, &src,
             tmp, loc);
 }
