@@ -227,13 +227,26 @@ expect list_in_place "correct 4/4" "$W/AxpyListCustom" "$W/AxpyListCustom/answer
 cp -r "$L/answer/0" "$W/notdynamic"
 sed -i '0,/ParamType(DYNAMIC)/s//ParamType(REQUIRED)/' "$W/notdynamic/op_host/axpy_list_custom.cpp"
 expect list_not_dynamic "runtime-error 0/4" "$L" "$W/notdynamic" "not DYNAMIC"
+# NPUKernelBench's Foreach idioms (ScaleSigmoidListCustom, passing in the checkout run below): a ScalarList() input
+# fed an at::ArrayRef<at::Scalar> read with Tensor::accessor, AscendC APIs passed by address as template arguments,
+# ORIG_DTYPE_X choosing the float16 path, a whole-tensor Sigmoid over a partly filled buffer. Broken one at a time:
+S=$SRC/tests/data/npukb/tasks/level2/Foreach/ScaleSigmoidListCustom
+cp -r "$S/answer/0" "$W/notscalarlist"   # the OpDef does not say ScalarList(): a list of scalars is no tensor
+sed -i 's/this->Input("scales").ScalarList()/this->Input("scales")/' "$W/notscalarlist/op_host/scale_sigmoid_list_custom.cpp"
+expect scalar_list_undeclared "runtime-error 0/4" "$S" "$W/notscalarlist" "is a scalar list, not a tensor"
+cp -r "$S" "$W/ScaleSigmoidListCustom"   # accessor<double> of a float tensor: torch's dtype check
+sed -i 's/accessor<float, 1>/accessor<double, 1>/' "$W/ScaleSigmoidListCustom/validation/pybind.cpp"
+expect accessor_dtype "compile-error 0/0" "$W/ScaleSigmoidListCustom" "$S/answer/0" "expected scalar type Double but found Float"
+cp -r "$S/answer/0" "$W/nofp16path"      # without the ORIG_DTYPE_X branch float16 data is read as float
+sed -i 's/#if ORIG_DTYPE_X == DT_FLOAT16/#if ORIG_DTYPE_X == DT_BF16/' "$W/nofp16path/op_kernel/scale_sigmoid_list_custom.cpp"
+expect orig_dtype_path "runtime-error 2/4" "$S" "$W/nofp16path"
 # The tree as a suite, read unchanged: ids <Category>/<Op>, the level from levelN, a case per test_cases.csv row.
 out=$("$KGEN" tasks list --suite "$SRC/tests/data/npukb" 2>&1)
 if grep -Eq '^Foreach/AxpyListCustom +2 +4 +NPUKernelBench' <<<"$out" && grep -Eq '^Math/ScaleCustom +1 +4 +NPUKernelBench' <<<"$out" \
-   && grep -q '^2 NPUKernelBench task folders' <<<"$out"; then echo "ok: tasks list reads the NPUKernelBench layout"
+   && grep -q '^3 NPUKernelBench task folders' <<<"$out"; then echo "ok: tasks list reads the NPUKernelBench layout"
 else echo "FAIL: tasks list"; echo "$out"; fail=1; fi
 out=$("$KGEN" tasks check --suite "$SRC/tests/data/npukb/tasks" 2>&1)
-if grep -q '^2 tasks, 8 cases checked.* 0 with problems' <<<"$out"; then echo "ok: tasks check runs every case's reference"
+if grep -q '^3 tasks, 12 cases checked.* 0 with problems' <<<"$out"; then echo "ok: tasks check runs every case's reference"
 else echo "FAIL: tasks check"; echo "$out"; fail=1; fi
 # A task folder with problems: no api_desc.md, and a case whose inputs the CPU cannot make (torch.randn of qint8).
 mkdir -p "$W/suite/level1/Math" && cp -r "$T" "$W/suite/level1/Math/ScaleCustom"
@@ -246,11 +259,13 @@ if [ $st = 1 ] && grep -q 'ScaleCustom/api_desc.md:1: missing' <<<"$out" \
 else echo "FAIL: tasks check of a broken folder (status $st)"; echo "$out"; fail=1; fi
 # The checkout script (kgen bench --generator answer): every answer passes every case — ScaleCustom's split op_host
 # (OpDef / tiling + infershape by IMPL_OP_* / an aclnn layer that is not built), TilingParse compile info, Scalar()
-# input, kernel chosen by name, ASSERT without ';', float32_t; AxpyListCustom's tensor lists — with the totals,
+# input, kernel chosen by name, ASSERT without ';', float32_t; AxpyListCustom's tensor lists; ScaleSigmoidListCustom's
+# Foreach idioms — with the totals,
 # modeled speedups against eager PyTorch on the first case and NPUKernelBench's weighted score.
 out=$(bash "$SRC/scripts/npukb_check.sh" "$SRC/tests/data/npukb" "$KGEN" 1 2>&1)
-if grep -q '^total: 2/2 tasks pass every case, 8/8 cases pass' <<<"$out" \
+if grep -q '^total: 3/3 tasks pass every case, 12/12 cases pass' <<<"$out" \
    && grep -Eq '^L2 Foreach/AxpyListCustom: correct 4/4 cases [0-9.]+x \(modeled\)' <<<"$out" \
+   && grep -Eq '^L2 Foreach/ScaleSigmoidListCustom: correct 4/4 cases' <<<"$out" \
    && grep -q '^NPUKernelBench score .*: 100.0 = 0.4 x L1 100.0% + 0.6 x L2 100.0%' <<<"$out"; then echo "ok: npukb_check.sh"
 else echo "FAIL: npukb_check.sh"; echo "$out" | tail -8; fail=1; fi
 # An LLM writes the op project from the folder's own prompt (prompts/task_ascendc_npukb.md; kgen-fake-llm replies with

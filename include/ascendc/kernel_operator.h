@@ -2,6 +2,9 @@
 // Everything here forwards to the emulator library; see docs/emulator.md for coverage and checks.
 #pragma once
 #include "kgen/macros.h"
+#ifndef KGEN_GE_TYPES_DECLARED   // no host header (graph/types.h) before: the kernel-side DT_ / FORMAT_ macros
+#include "kgen/kernel_type_defs.h"
+#endif
 #include "kgen/types.h"
 #include "kgen/enums.h"
 #include "kgen/runtime.h"
@@ -28,6 +31,7 @@
 #include "kgen/adv_norm2.h"
 #include "kgen/adv_reduce.h"
 #include "kgen/adv_broadcast.h"
+#include "kgen/api_by_address.h"   // CANN's exact function types, for kernels that take an API's address
 #include "kgen/cube.h"
 #include "kgen/cube_co2.h"
 #include "kgen/launch.h"   // a kernel file's host launch stub (kernel<<<...>>>), which kgen cc rewrites

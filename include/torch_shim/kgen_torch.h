@@ -115,6 +115,27 @@ class IntArrayRef {
   size_t n_ = 0;
 };
 using ArrayRefInt = IntArrayRef;
+// A non-owning view of T values (ATen's c10::ArrayRef<T>; IntArrayRef above is the int64_t one, which also owns a
+// temporary). at::ArrayRef<at::Scalar> is how a binding passes an aclScalarList to EXEC_NPU_CMD.
+template <class T>
+class ArrayRef {
+ public:
+  ArrayRef() = default;
+  ArrayRef(const std::vector<T>& v) : p_(v.data()), n_(v.size()) {}
+  ArrayRef(const T* p, size_t n) : p_(p), n_(n) {}
+  ArrayRef(const T& one) : p_(&one), n_(1) {}
+  size_t size() const { return n_; }
+  bool empty() const { return n_ == 0; }
+  const T* data() const { return p_; }
+  const T* begin() const { return p_; }
+  const T* end() const { return p_ + n_; }
+  const T& operator[](size_t i) const { return p_[i]; }
+  std::vector<T> vec() const { return std::vector<T>(p_, p_ + n_); }
+
+ private:
+  const T* p_ = nullptr;
+  size_t n_ = 0;
+};
 }  // namespace c10
 
 namespace at { class Tensor; }
@@ -196,6 +217,7 @@ inline TensorOptions device(Device d) { return TensorOptions(d); }
 namespace at {
 using c10::ScalarType;
 using c10::IntArrayRef;
+using c10::ArrayRef;
 using c10::Scalar;
 using c10::TensorOptions;
 using c10::Device;
@@ -291,6 +313,28 @@ struct Storage {
   size_t size() const { return ext ? ext_bytes : own.size(); }
 };
 
+// What Tensor::accessor<T, N>() returns: element access by index over the tensor's sizes and strides (ATen's
+// TensorAccessor); a[i] of an N-d accessor is an (N-1)-d one, of a 1-d accessor the element.
+template <class T, size_t N>
+class TensorAccessor {
+ public:
+  TensorAccessor(T* data, const int64_t* sizes, const int64_t* strides) : data_(data), sizes_(sizes), strides_(strides) {}
+  decltype(auto) operator[](int64_t i) const {
+    if constexpr (N == 1) return data_[strides_[0] * i];
+    else return TensorAccessor<T, N - 1>(data_ + strides_[0] * i, sizes_ + 1, strides_ + 1);
+  }
+  int64_t size(int64_t d) const { return sizes_[d]; }
+  int64_t stride(int64_t d) const { return strides_[d]; }
+  IntArrayRef sizes() const { return IntArrayRef(sizes_, N); }
+  IntArrayRef strides() const { return IntArrayRef(strides_, N); }
+  T* data() const { return data_; }
+
+ private:
+  T* data_;
+  const int64_t* sizes_;
+  const int64_t* strides_;
+};
+
 class Tensor {
  public:
   Tensor() = default;
@@ -362,6 +406,13 @@ class Tensor {
         !(elementSize(dt_) == sizeof(T) && (dt_ == ScalarType::Half || dt_ == ScalarType::BFloat16)))
       kgen::shim::fail(std::string("expected scalar type ") + toString(want) + " but found " + toString(dt_));
     return static_cast<T*>(data_ptr());
+  }
+  // The tensor must have N dims and element type T, as ATen checks; valid while the tensor lives.
+  template <class T, size_t N> TensorAccessor<T, N> accessor() const& {
+    static_assert(N > 0, "accessor is used for indexing tensor, for scalars use *data_ptr<T>()");
+    if (dim() != static_cast<int64_t>(N))
+      kgen::shim::fail("TensorAccessor expected " + std::to_string(N) + " dims but tensor has " + std::to_string(dim()));
+    return TensorAccessor<T, N>(data_ptr<T>(), shape_.data(), strides_.data());
   }
   template <class T> T* mutable_data_ptr() const { return data_ptr<T>(); }
   template <class T> const T* const_data_ptr() const { return data_ptr<T>(); }
@@ -712,11 +763,7 @@ inline int ge_of(at::ScalarType t) {
     default: fail(std::string("kgen torch shim: unsupported dtype ") + c10::toString(t));
   }
 }
-inline const char* kind_name(int k) {
-  static const char* n[] = {"tensor", "None", "int", "float", "bool", "str", "int list", "float list", "bool list",
-                            "tensor list"};
-  return k >= 0 && k < 10 ? n[k] : "?";
-}
+inline const char* kind_name(int k) { return kgen::op::bind_kind_name(static_cast<kgen::op::BindArg::Kind>(k)); }
 
 template <class T> struct Convert;   // BindArg -> a parameter of type T
 template <class T> struct Convert<T&> : Convert<T> {};
@@ -966,12 +1013,20 @@ struct ExecArgs {
     for (auto& [t, k] : each.writeback) writeback.push_back({t, base + k});
     push(a, "at::TensorList");
   }
-  void add(const c10::Scalar& s) {
+  static kgen::op::BindArg scalar_arg(const c10::Scalar& s) {
     kgen::op::BindArg a;
     if (s.isBoolean()) { a.kind = kgen::op::BindArg::Bool; a.b = s.toBool(); }
     else if (s.isIntegral()) { a.kind = kgen::op::BindArg::Int; a.i = s.toLong(); }
     else { a.kind = kgen::op::BindArg::Float; a.f = s.toDouble(); }
-    push(a, "at::Scalar");
+    return a;
+  }
+  void add(const c10::Scalar& s) { push(scalar_arg(s), "at::Scalar"); }
+  // at::ArrayRef<at::Scalar>: one argument, an aclScalarList* for a ScalarList() input.
+  void add(const c10::ArrayRef<c10::Scalar>& l) {
+    kgen::op::BindArg a;
+    a.kind = kgen::op::BindArg::ScalarList;
+    for (const c10::Scalar& s : l) a.items.push_back(scalar_arg(s));
+    push(a, "at::ArrayRef<at::Scalar>");
   }
   void add(bool b) { kgen::op::BindArg a; a.kind = kgen::op::BindArg::Bool; a.b = b; push(a, "bool"); }
   template <class T> static const char* int_name() {

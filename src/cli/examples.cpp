@@ -49,7 +49,7 @@ std::string first_line(const std::string& s) {
   for (std::string::size_type start = 0; start < s.size();) {
     auto end = s.find('\n', start);
     std::string l = s.substr(start, end == std::string::npos ? std::string::npos : end - start);
-    if (l.find("error") != std::string::npos) return l;
+    if (l.rfind("error", 0) == 0 || (l.find("error") != std::string::npos && l.rfind("warning[", 0) != 0)) return l;
     if (end == std::string::npos) break;
     start = end + 1;
   }

@@ -18,6 +18,7 @@ class OpParamDefImpl {
   bool dtype_list = false, format_list = false;
   bool value_depend = false;   // ValueDepend(REQUIRED|OPTIONAL): TilingFunc and InferShape may read its data
   bool scalar = false;         // Scalar(): the aclnn API takes an aclScalar* for it
+  bool scalar_list = false;    // ScalarList(): the aclnn API takes an aclScalarList* for it
 };
 class OpAttrDefImpl {
  public:

@@ -58,7 +58,10 @@ OpParamDef& OpParamDef::Scalar() {
   impl_->scalar = true;
   return *this;
 }
-OpParamDef& OpParamDef::ScalarList() { return *this; }
+OpParamDef& OpParamDef::ScalarList() {
+  impl_->scalar_list = true;
+  return *this;
+}
 OpParamDef& OpParamDef::To(const ge::DataType) { return *this; }
 OpParamDef& OpParamDef::To(const char*) { return *this; }
 OpParamDef& OpParamDef::Version(uint32_t) { return *this; }
@@ -235,6 +238,7 @@ ParamInfo param_info(const ops::OpParamDef& p) {
   pi.unknown_shape_formats = im.unknown_shape_formats;
   pi.value_depend = im.value_depend;
   pi.scalar = im.scalar;
+  pi.scalar_list = im.scalar_list;
   return pi;
 }
 

@@ -30,6 +30,7 @@ struct ParamInfo {                 // one this->Input(...) / this->Output(...) o
   std::vector<int> unknown_shape_formats;
   bool value_depend = false;       // ValueDepend(...): the host sees its data (else GetAddr() is null, as on the chip)
   bool scalar = false;             // Scalar(): the aclnn call passes an aclScalar, which arrives as a 1-element tensor
+  bool scalar_list = false;        // ScalarList(): an aclScalarList, which arrives as a 1-d tensor of its values
 };
 struct AttrInfo {                  // one this->Attr(...), in declaration order
   std::string name;

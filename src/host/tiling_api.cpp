@@ -261,6 +261,13 @@ KGEN_ELEM_TMP_DEF(Trunc)
 KGEN_ELEM_TMP_DEF(Sign)
 KGEN_ELEM_TMP_DEF(Clamp)
 KGEN_ELEM_TMP_DEF(Fmod)
+KGEN_ELEM_TMP_DEF(Acos)
+KGEN_ELEM_TMP_DEF(Asin)
+KGEN_ELEM_TMP_DEF(Atan)
+KGEN_ELEM_TMP_DEF(Cosh)
+KGEN_ELEM_TMP_DEF(Sinh)
+KGEN_ELEM_TMP_DEF(Tan)
+KGEN_ELEM_TMP_DEF(Erfc)
 #undef KGEN_ELEM_TMP_DEF
 // Log and Log10 need no temporary space.
 void GetLogMaxMinTmpSize(const ge::Shape&, const uint32_t, const bool, uint32_t& maxValue, uint32_t& minValue) {

@@ -87,29 +87,29 @@ double float_read_as_double(float f) {
   return d;
 }
 
-// An aclScalar for a Scalar() input, as the aclnn layer hands it to the op: a 1-element tensor of the input's dtype
-// in the OpDef column the tensor inputs select (else the param's first dtype).
-bool scalar_tensor(const host::OpInfo& info, size_t i, const std::vector<BindArg>& args, const BindArg& a,
-                   std::vector<uint8_t>& buf, int& dtype) {
+// The dtype an aclScalar / aclScalarList input arrives in: the param's dtype in the OpDef column the tensor inputs
+// select (else its first dtype); -1 when the param lists none.
+int scalar_dtype(const host::OpInfo& info, size_t i, const std::vector<BindArg>& args) {
   const auto& dts = info.inputs[i].dtypes;
-  if (dts.empty()) return false;
-  dtype = dts[0];
+  if (dts.empty()) return -1;
   for (size_t col = 0; col < dts.size(); ++col) {
     bool fits = true;
     for (size_t k = 0; k < info.inputs.size() && k < args.size() && fits; ++k) {
       const BindArg& t = args[k].kind == BindArg::TensorList && !args[k].items.empty() ? args[k].items[0] : args[k];
       if (t.kind == BindArg::Tensor && col < info.inputs[k].dtypes.size()) fits = info.inputs[k].dtypes[col] == t.dtype;
     }
-    if (fits) {
-      dtype = dts[col];
-      break;
-    }
+    if (fits) return dts[col];
   }
+  return dts[0];
+}
+
+// One scalar (Int, Float or Bool) as an element of `dtype` at `out`, as the aclnn layer converts it; false for a
+// dtype it cannot hold.
+bool encode_scalar(const BindArg& a, int dtype, uint8_t* out) {
   const double v = a.kind == BindArg::Float ? a.f : a.kind == BindArg::Int ? static_cast<double>(a.i) : a.b;
-  buf.assign(host::dtype_size(dtype), 0);
   switch (dtype) {
-    case 0: { float f = static_cast<float>(v); std::memcpy(buf.data(), &f, 4); return true; }
-    case 11: { std::memcpy(buf.data(), &v, 8); return true; }
+    case 0: { float f = static_cast<float>(v); std::memcpy(out, &f, 4); return true; }
+    case 11: { std::memcpy(out, &v, 8); return true; }
     case 1: case 27: {   // float16 / bfloat16, round to nearest even through float
       float f = static_cast<float>(v);
       uint32_t x;
@@ -129,22 +129,51 @@ bool scalar_tensor(const host::OpInfo& info, size_t i, const std::vector<BindArg
           h = static_cast<uint16_t>(sign | (r >> 13));
         }
       }
-      std::memcpy(buf.data(), &h, 2);
+      std::memcpy(out, &h, 2);
       return true;
     }
-    case 2: case 4: case 12: { buf[0] = static_cast<uint8_t>(static_cast<int64_t>(v)); return true; }
-    case 6: case 7: { int16_t x = static_cast<int16_t>(v); std::memcpy(buf.data(), &x, 2); return true; }
-    case 3: case 8: { int32_t x = static_cast<int32_t>(v); std::memcpy(buf.data(), &x, 4); return true; }
-    case 9: case 10: { int64_t x = static_cast<int64_t>(v); std::memcpy(buf.data(), &x, 8); return true; }
+    case 2: case 4: case 12: { out[0] = static_cast<uint8_t>(static_cast<int64_t>(v)); return true; }
+    case 6: case 7: { int16_t x = static_cast<int16_t>(v); std::memcpy(out, &x, 2); return true; }
+    case 3: case 8: { int32_t x = static_cast<int32_t>(v); std::memcpy(out, &x, 4); return true; }
+    case 9: case 10: { int64_t x = static_cast<int64_t>(v); std::memcpy(out, &x, 8); return true; }
     default: return false;
   }
 }
 
-std::string kind_name(BindArg::Kind k) {
-  static const char* n[] = {"tensor", "None", "int", "float", "bool", "str", "int list", "float list", "bool list",
-                            "tensor list"};
-  return n[k];
+// The tensor an aclIntArray / aclFloatArray / aclBoolArray for a ValueDepend input arrives as: int64, float or bool.
+void value_array(const BindArg& a, std::vector<uint8_t>& buf, int& dtype) {
+  if (a.kind == BindArg::IntList) {
+    dtype = 9;
+    buf.resize(a.ints.size() * 8);
+    std::memcpy(buf.data(), a.ints.data(), buf.size());
+  } else if (a.kind == BindArg::FloatList) {
+    dtype = 0;
+    buf.resize(a.floats.size() * 4);
+    for (size_t k = 0; k < a.floats.size(); ++k) {
+      const float f = static_cast<float>(a.floats[k]);
+      std::memcpy(buf.data() + 4 * k, &f, 4);
+    }
+  } else {
+    dtype = 12;
+    buf.resize(a.bools.size());
+    for (size_t k = 0; k < a.bools.size(); ++k) buf[k] = a.bools[k] ? 1 : 0;
+  }
 }
+
+// The tensor a Scalar() input (one value) or ScalarList() input (a list) arrives as: the values in the input's dtype
+// (scalar_dtype), one after the other. False when the dtype cannot hold them.
+bool scalar_tensor(const host::OpInfo& info, size_t i, const std::vector<BindArg>& args, const std::vector<BindArg>& values,
+                   std::vector<uint8_t>& buf, int& dtype) {
+  dtype = scalar_dtype(info, i, args);
+  const size_t es = dtype < 0 ? 0 : host::dtype_size(dtype);
+  if (es == 0) return false;
+  buf.assign(values.size() * es, 0);
+  for (size_t k = 0; k < values.size(); ++k)
+    if (!encode_scalar(values[k], dtype, buf.data() + k * es)) return false;
+  return true;
+}
+
+std::string kind_name(BindArg::Kind k) { return bind_kind_name(k); }
 }  // namespace
 
 std::string aclnn_open(const std::string& project_dir, const std::string& soc, int* exit_code) {
@@ -197,15 +226,32 @@ std::string exec_aclnn(const std::string& api, std::vector<BindArg>& args, const
     args.swap(full);
   }
   RunSpec spec;
-  std::vector<std::vector<uint8_t>> scalars(ni);   // the 1-element tensors of Scalar() inputs, alive for the run
+  std::vector<std::vector<uint8_t>> scalars(ni);   // the tensors of Scalar() / ScalarList() inputs, alive for the run
   for (size_t i = 0; i < ni; ++i) {
     BindArg& a = args[i];
     Tensor t;
     const bool number = a.kind == BindArg::Int || a.kind == BindArg::Float || a.kind == BindArg::Bool;
     if (a.kind == BindArg::None) {
       t.present = false;
-    } else if (number && info.inputs[i].scalar && scalar_tensor(info, i, args, a, scalars[i], t.dtype)) {
+    } else if (number && info.inputs[i].scalar && scalar_tensor(info, i, args, {a}, scalars[i], t.dtype)) {
       t.shape = {1};
+      t.data = scalars[i].data();
+      t.bytes = scalars[i].size();
+    } else if (a.kind == BindArg::ScalarList && info.inputs[i].scalar_list) {
+      if (!scalar_tensor(info, i, args, a.items, scalars[i], t.dtype))
+        return fail("op-def", host, g_runner->param_line("Input", info.inputs[i].name),
+                    api + " argument " + std::to_string(i + 1) + " (input '" + info.inputs[i].name +
+                        "', a ScalarList): its DataType has no element type the scalars can be converted to")->text;
+      t.shape = {static_cast<int64_t>(a.items.size())};
+      t.data = scalars[i].data();
+      t.bytes = scalars[i].size();
+    } else if ((a.kind == BindArg::IntList || a.kind == BindArg::FloatList || a.kind == BindArg::BoolList) &&
+               info.inputs[i].value_depend) {
+      // A ValueDepend input's generated aclnn parameter is an aclIntArray (integer dtypes), aclFloatArray (DT_FLOAT)
+      // or aclBoolArray (DT_BOOL) [S76]; the op sees it as a 1-d tensor of int64, float or bool.
+      value_array(a, scalars[i], t.dtype);
+      t.shape = {static_cast<int64_t>(a.kind == BindArg::IntList ? a.ints.size()
+                                      : a.kind == BindArg::FloatList ? a.floats.size() : a.bools.size())};
       t.data = scalars[i].data();
       t.bytes = scalars[i].size();
     } else if (info.inputs[i].kind == host::ParamKind::Dynamic) {

@@ -9,7 +9,7 @@
 
 namespace kgen::op {
 struct BindArg {
-  enum Kind { Tensor, None, Int, Float, Bool, Str, IntList, FloatList, BoolList, TensorList } kind = None;
+  enum Kind { Tensor, None, Int, Float, Bool, Str, IntList, FloatList, BoolList, TensorList, ScalarList } kind = None;
   // Tensor: contiguous host memory the caller owns, written in place for outputs.
   std::vector<int64_t> shape;
   int dtype = 0;                  // ge::DataType value
@@ -22,12 +22,19 @@ struct BindArg {
   std::vector<int64_t> ints;
   std::vector<double> floats;
   std::vector<bool> bools;
-  std::vector<BindArg> items;     // TensorList: its tensors (at::TensorList, std::vector<at::Tensor>)
+  std::vector<BindArg> items;     // TensorList: its tensors (at::TensorList, std::vector<at::Tensor>); ScalarList: its
+                                  // Int / Float / Bool scalars (at::ArrayRef<at::Scalar>, an aclScalarList)
   // The C++ type the binding passed to EXEC_NPU_CMD ("float", "int32_t", "std::vector<int64_t>", ...; "" when the
   // argument did not come from a binding). On the chip the aclnn function is called through a pointer typed from
   // these (pytorch_npu_helper.hpp), so a type that differs from the generated signature garbles the value.
   std::string cpp;
 };
+// "tensor", "int", "tensor list"...: a kind as messages name it.
+inline const char* bind_kind_name(BindArg::Kind k) {
+  static const char* n[] = {"tensor", "None", "int", "float", "bool", "str", "int list", "float list", "bool list",
+                            "tensor list", "scalar list"};
+  return k >= 0 && k <= BindArg::ScalarList ? n[k] : "?";
+}
 // Returns "" on success, or the error (already formatted as kgen's one-line diagnostics) otherwise. Emulator
 // checks in the kernel end the process with exit status 3 as for any kernel.
 // site: "file:line" of the EXEC_NPU_CMD call, for the warnings it prints (e.g. warning[abi]).

@@ -43,9 +43,23 @@ std::regex required_from(const std::string& file) {
                     R"(:(\d+):\d+:\s+required from here)");
 }
 
+// ", and it includes <ATen/X.h>, which the shim lacks: ..." for the PyTorch headers the binding includes that the
+// shim does not provide (the compiler then reads the system's real PyTorch header, which conflicts with the shim);
+// "" when there are none.
+std::string unshimmed_torch_headers(const std::string& bind_text) {
+  static const std::regex inc(R"re(#\s*include\s*[<"]((?:ATen|c10|torch|caffe2)/[^>"]+)[>"])re");
+  std::string names;
+  for (auto it = std::sregex_iterator(bind_text.begin(), bind_text.end(), inc); it != std::sregex_iterator(); ++it)
+    if (!fs::exists(shim_dir() + "/" + (*it)[1].str())) names += (names.empty() ? "<" : ", <") + (*it)[1].str() + ">";
+  if (names.empty()) return "";
+  return ", and it includes " + names +
+         ", which the shim does not provide: the system's real PyTorch header is read instead and conflicts with the "
+         "shim (include what a binding needs: torch/extension.h, torch/library.h, ATen/ATen.h)";
+}
+
 // The compiler's output for a binding that does not compile: a PyTorch fallback (an ATen compute call) is
 // error[submission] at the call's line; anything else error[compile] at the first error.
-std::string bind_diag(const std::string& out, const Origin& o, const std::string& bind_path) {
+std::string bind_diag(const std::string& out, const Origin& o, const std::string& bind_path, const std::string& bind_text) {
   std::smatch m;
   if (out.find("kgen-aten-fallback") != std::string::npos) {
     static const std::regex fn(R"(python_bind_src calls (at::\w+))");
@@ -70,7 +84,8 @@ std::string bind_diag(const std::string& out, const Origin& o, const std::string
       where = o.file + ":" + here[1].str();
     head = "error[compile] " + where + ": " + msg +
            " — python_bind_src does not compile against kgen's torch shim (include/torch_shim: the part of ATen, "
-           "pybind11 and torch_npu a binding needs); the compiler's messages follow";
+           "pybind11 and torch_npu a binding needs)" + unshimmed_torch_headers(bind_text) +
+           "; the compiler's messages follow";
   } else
     head = "error[compile] " + (o.file.empty() ? bind_path : o.file) +
            ": python_bind_src does not build (the compiler output follows)";
@@ -103,8 +118,9 @@ BindBuild build_bind(const std::string& bind_path) {
   BuildOut r = compile_library("bind-" + h.hex(32) + ".so", cmd, {fs::path(bind_path).parent_path().string()},
                                bind_path, "python_bind_src");
   if (!r.ok) {
-    b.diag = r.diag.rfind("error[compile]", 0) == 0 ? bind_diag(r.diag.substr(r.diag.find('\n') + 1), o, bind_path)
-                                                    : r.diag;
+    b.diag = r.diag.rfind("error[compile]", 0) == 0
+                 ? bind_diag(r.diag.substr(r.diag.find('\n') + 1), o, bind_path, text)
+                 : r.diag;
     b.exit = r.diag.rfind("error[internal]", 0) == 0 ? 1 : 3;
     return b;
   }

@@ -346,6 +346,9 @@ Command kernel_command(const Project& p, const std::string& soc, const Defines& 
   c.pch = kernel_pch(soc, core_type);
   c.reads = {p.dir};
   if (!p.tiling_h.empty()) {
+    // the tiling header may include host headers, which use ge::DT_FLOAT... as names: the kernel-side macros of
+    // those names (kgen/kernel_type_defs.h) are undone around it
+    c.argv.insert(c.argv.end(), {"-include", "kgen/kernel_type_undef.h"});
     const std::string tiling = kernel_tiling_header(p.tiling_h);
     c.argv.push_back("-include");
     c.argv.push_back(tiling);
@@ -355,6 +358,7 @@ Command kernel_command(const Project& p, const std::string& soc, const Defines& 
       c.argv.push_back(names);
       c.reads.push_back(names);
     }
+    c.argv.insert(c.argv.end(), {"-include", "kgen/kernel_type_defs.h"});
   }
   for (auto& [n, v] : defines)
     if (n != kCoreTypeMacro) c.argv.push_back("-D" + n + "=" + v);

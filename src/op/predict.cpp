@@ -24,6 +24,17 @@ std::string cpp_type(const std::string& s) {
     if (s == a) return b;
   return "";
 }
+// The ge::DT_ enumerator of a DTYPE_ type name (the kernel's ORIG_DTYPE_ macros).
+std::string dt_enum(const std::string& cpp) {
+  static const std::pair<const char*, const char*> m[] = {
+      {"float", "DT_FLOAT"},      {"half", "DT_FLOAT16"},    {"bfloat16_t", "DT_BF16"},  {"int8_t", "DT_INT8"},
+      {"uint8_t", "DT_UINT8"},    {"int16_t", "DT_INT16"},   {"uint16_t", "DT_UINT16"},  {"int32_t", "DT_INT32"},
+      {"uint32_t", "DT_UINT32"},  {"int64_t", "DT_INT64"},   {"uint64_t", "DT_UINT64"},  {"bool", "DT_BOOL"},
+      {"double", "DT_DOUBLE"}};
+  for (auto& [a, b] : m)
+    if (cpp == a) return b;
+  return "DT_UNDEFINED";
+}
 bool matches(const std::string& column_type, int npy_dtype) {
   std::string given = cpp_type(npy_dtype_name(npy_dtype));
   return column_type == given || (npy_dtype == 7 && column_type == "bfloat16_t");
@@ -62,6 +73,8 @@ Defines pick(const std::vector<Param>& in, const std::vector<Param>& out,
       std::string t = type_at(all, p, c);
       if (t.empty()) return {};
       d.emplace_back("DTYPE_" + upper(p.name), t);
+      d.emplace_back("ORIG_DTYPE_" + upper(p.name), dt_enum(t));
+      d.emplace_back("FORMAT_" + upper(p.name), "FORMAT_ND");
     }
     return d;
   }

@@ -326,8 +326,12 @@ Defines OpRunner::defines_for(int column) const {
   Defines d;
   for (auto* v : {&info_.inputs, &info_.outputs})
     for (auto& p : *v) {
+      // as CANN's kernel build defines them (asc-devkit ascendc_impl_build.py add_dtype_fmt_option_single)
       int dt = param_dtype(p, column);
-      if (dt >= 0) d.emplace_back("DTYPE_" + upper(p.name), host::dtype_cpp_name(dt));
+      if (dt < 0) continue;
+      d.emplace_back("DTYPE_" + upper(p.name), host::dtype_cpp_name(dt));
+      d.emplace_back("ORIG_DTYPE_" + upper(p.name), host::dtype_enum_name(dt));
+      d.emplace_back("FORMAT_" + upper(p.name), host::format_enum_name(param_format(p, column)));
     }
   return d;
 }

@@ -184,7 +184,7 @@ std::string vec_class(const std::string& api) {
     return "binary";
   if (a == "datacopy" || a == "copy") return "copy";
   static const char* compound[] = {"softmax", "layernorm", "rmsnorm", "gelu", "silu", "swish", "sigmoid", "tanh",
-                                   "erf", "sin", "cos", "atan", "asin", "acos", "sinh", "cosh", "logsoftmax",
+                                   "erf", "sin", "cos", "tan", "asin", "acos", "sinh", "cosh", "logsoftmax",
                                    "fastergelu", "swiglu", "geglu", "normalize", "welford", "batchnorm", "groupnorm",
                                    "deepnorm", "cumsum", "mean", "xor", "floor", "ceil", "round", "trunc", "frac",
                                    "sign", "digamma", "lgamma", "confusiontranspose", "transpose", "broadcast", "pad"};

@@ -1,5 +1,6 @@
-// High-level math APIs: Sigmoid, Tanh, Gelu, Erf, Sin, Cos. Each is one V-pipe trace record under its own name
-// (not the basic instructions CANN expands it to). Results are computed in float and rounded once to T.
+// High-level math APIs: Sigmoid, Tanh, Gelu, Erf, Sin, Cos, Acos, Asin, Atan, Cosh, Sinh, Tan, Erfc. Each is one V-pipe
+// trace record under its own name (not the basic instructions CANN expands it to). Results are computed in float
+// and rounded once to T.
 #include <cmath>
 #include <string>
 
@@ -12,13 +13,14 @@ namespace kgen::sim {
 namespace {
 using rt::AdvMath;
 const char* math_name(AdvMath op) {
-  static const char* n[] = {"Sigmoid", "Tanh", "Gelu", "Erf", "Sin", "Cos"};
+  static const char* n[] = {"Sigmoid", "Tanh", "Gelu", "Erf", "Sin", "Cos", "Acos", "Asin", "Atan", "Cosh", "Sinh", "Tan", "Erfc"};
   return n[static_cast<int>(op)];
 }
 // Minimum temporary bytes, as CANN's GetXxxMaxMinTmpSize reports them (sim/adv_tmp_sizes.h, shared with the host).
 uint32_t min_tmp(AdvMath op, uint32_t es, bool reuse) {
-  static const ElemTmpOp m[] = {ElemTmpOp::Sigmoid, ElemTmpOp::Tanh, ElemTmpOp::Gelu,
-                                ElemTmpOp::Erf,     ElemTmpOp::Sin,  ElemTmpOp::Cos};
+  static const ElemTmpOp m[] = {ElemTmpOp::Sigmoid, ElemTmpOp::Tanh, ElemTmpOp::Gelu, ElemTmpOp::Erf,  ElemTmpOp::Sin,
+                                ElemTmpOp::Cos,     ElemTmpOp::Acos, ElemTmpOp::Asin, ElemTmpOp::Atan, ElemTmpOp::Cosh,
+                                ElemTmpOp::Sinh,    ElemTmpOp::Tan,  ElemTmpOp::Erfc};
   return elem_min_tmp_bytes(m[static_cast<int>(op)], es, reuse, cur().soc->arch == 2002);
 }
 float math_value(AdvMath op, float x) {
@@ -32,6 +34,13 @@ float math_value(AdvMath op, float x) {
     case AdvMath::Erf: return std::erf(x);
     case AdvMath::Sin: return std::sin(x);
     case AdvMath::Cos: return std::cos(x);
+    case AdvMath::Acos: return std::acos(x);   // NaN outside [-1, 1], as the guide's domain says
+    case AdvMath::Asin: return std::asin(x);
+    case AdvMath::Atan: return std::atan(x);
+    case AdvMath::Cosh: return std::cosh(x);
+    case AdvMath::Sinh: return std::sinh(x);
+    case AdvMath::Tan: return std::tan(x);
+    case AdvMath::Erfc: return std::erfc(x);
   }
   return 0;
 }
@@ -61,9 +70,11 @@ void adv_math(AdvMath op, DType dt, const LocalRef& dst, const LocalRef& src, co
   }
   adv_tmp(tmp, need, api, loc, std::string(api) + (es == 2 ? " on half" : " on float"));
   issue(kV);
-  touch(src, 0, bytes, false, kV, api, loc);
+  // lane by lane: lanes read from bytes nothing wrote are garbage, not a fault, until used (elementwise.h LaneWise)
+  LaneWise lanes;
+  touch_count(src, n, es, false, api, loc);
   if (tmp) touch(*tmp, 0, need, true, kV, api, loc);
-  uint8_t* out = touch(dst, 0, bytes, true, kV, api, loc);
+  uint8_t* out = touch_count(dst, n, es, true, api, loc);
   if (!computes(dt)) {   // timing-only (timing.h): the accesses and the record, no values
     trace_vec(api, dt, n, static_cast<uint32_t>((bytes + 255) / 256), &dst, &src, tmp, loc);
     return;
@@ -72,7 +83,8 @@ void adv_math(AdvMath op, DType dt, const LocalRef& dst, const LocalRef& src, co
   (void)bd;
   for (uint64_t i = 0; i < n; ++i) {
     float x = es == 2 ? static_cast<float>(load<half>(in + i * 2)) : load<float>(in + i * 4);
-    if (values_on() && (op == AdvMath::Sin || op == AdvMath::Cos) && !(std::fabs(x) <= 65504.0f))   // timing.h
+    if (values_on() && (op == AdvMath::Sin || op == AdvMath::Cos) && !(std::fabs(x) <= 65504.0f) &&   // timing.h
+        !cur().lanes.is_poisoned(i))
       fail("param", api, loc, "input element " + std::to_string(i) + " = " + std::to_string(x) +
                                   " is outside [-65504, 65504], the documented input range of " + api);
     float y = math_value(op, x);

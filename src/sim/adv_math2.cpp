@@ -137,13 +137,16 @@ void adv_elem2(AdvOp2 op, DType dt, const LocalRef& dst, const LocalRef* src0, c
   if (op == AdvOp2::Power) what += binary ? " (tensor-tensor)" : " (with a scalar operand)";
   adv_tmp(tmp, need, api, loc, what);
   issue(kV);
-  const uint8_t* p0 = src0 ? touch(*src0, 0, bytes, false, kV, api, loc) : nullptr;
-  const uint8_t* p1 = src1 ? touch(*src1, 0, bytes, false, kV, api, loc) : nullptr;
+  // lane by lane: lanes read from bytes nothing wrote (a whole-tensor call on a partly filled buffer) are garbage,
+  // not a fault, until used (elementwise.h LaneWise)
+  LaneWise lanes;
+  const uint8_t* p0 = src0 ? touch_count(*src0, n, es, false, api, loc) : nullptr;
+  const uint8_t* p1 = src1 ? touch_count(*src1, n, es, false, api, loc) : nullptr;
   (void)b0;
   (void)b1;
   if (tmp && need) touch(*tmp, 0, need, true, kV, api, loc);
   if (!computes(dt)) {   // timing-only (timing.h): the accesses and the record, no values
-    touch(dst, 0, bytes, true, kV, api, loc);
+    touch_count(dst, n, es, true, api, loc);
     trace_vec(api, dt, n, static_cast<uint32_t>((bytes + 255) / 256), &dst, src0 ? src0 : src1, binary ? src1 : tmp, loc);
     return;
   }
@@ -164,13 +167,13 @@ void adv_elem2(AdvOp2 op, DType dt, const LocalRef& dst, const LocalRef* src0, c
     for (int k = 0; k < 2; ++k) {
       const std::vector<float>& v = k ? b : a;
       for (uint64_t i = 0; i < v.size(); ++i)
-        if (!(std::fabs(v[i]) <= 2147483647.0f))
+        if (!(std::fabs(v[i]) <= 2147483647.0f) && !cur().lanes.is_poisoned(i))
           fail("param", api, loc, std::string(k ? "src1" : "src") + " element " + std::to_string(i) + " = " +
                                       std::to_string(v[i]) + " is outside [-2147483647, 2147483647], the documented input range of " +
                                       api + " on " + cur().soc->name);
     }
   }
-  uint8_t* out = touch(dst, 0, bytes, true, kV, api, loc);
+  uint8_t* out = touch_count(dst, n, es, true, api, loc);
   if (op == AdvOp2::Power && i32) {
     int32_t s = scalar_i(scalar);
     for (uint64_t i = 0; i < n; ++i) {

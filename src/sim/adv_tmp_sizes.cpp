@@ -27,6 +27,14 @@ int factor(ElemTmpOp op, bool f32, bool reuse, bool v200) {
     case ElemTmpOp::Trunc: return f32 ? 1 : 2;
     case ElemTmpOp::Round: return v200 ? (f32 ? 1 : 2) : (f32 ? 0 : 1);
     case ElemTmpOp::Fmod: return f32 ? 1 : 2 + 6;   // Trunc's factor, plus 3 float tensors (6 half-sized) for half
+    // asc-devkit impl/adv_api/tiling/math/<op>_tiling_impl.cpp, *_CALC_PROC / *_CALC_FAC (docs/sources.md S73)
+    case ElemTmpOp::Acos:
+    case ElemTmpOp::Asin:
+    case ElemTmpOp::Cosh: return f32 ? 2 : 6;
+    case ElemTmpOp::Atan: return f32 ? 5 : 12;
+    case ElemTmpOp::Sinh: return f32 ? 1 : 4;
+    case ElemTmpOp::Tan: return f32 ? 4 : 10;
+    case ElemTmpOp::Erfc: return f32 ? 7 : 16;
     default: return -1;
   }
 }

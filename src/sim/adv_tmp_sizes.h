@@ -14,7 +14,7 @@ uint64_t reduce_min_tmp_bytes(ReduceTmpOp op, uint32_t elem_size, uint64_t first
 // The elementwise high-level math APIs whose sharedTmpBuffer CANN sizes with GetXxxMaxMinTmpSize (Clamp: ClampMax
 // and ClampMin; Exp: the Taylor form, taylorExpandLevel > 0). Power and CumSum have their own functions below.
 enum class ElemTmpOp : uint8_t { Sigmoid, Tanh, Gelu, Erf, Sin, Cos, Log, Log2, Log10, Silu, Swish, Floor, Ceil, Round,
-                                 Trunc, Sign, Clamp, Exp, Fmod };
+                                 Trunc, Sign, Clamp, Exp, Fmod, Acos, Asin, Atan, Cosh, Sinh, Tan, Erfc };
 // CANN's minimum temporary bytes for elements of type_size bytes (2: half, 4: float) with isReuseSource = reuse;
 // v200: the Atlas inference AI Core (310P, arch 2002), whose instruction sequences differ for Round and Power.
 // Implemented in adv_tmp_sizes.cpp; the kernel-side checks (adv_math.cpp, adv_math2.cpp) require exactly these.

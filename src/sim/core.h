@@ -69,6 +69,14 @@ struct LaneScope {
     return touch();
   }
 
+  // Whether lane i (numbered as the operands' lanes) was read from never-written bytes so far: its value is garbage,
+  // so a documented input-range check does not apply to it.
+  bool is_poisoned(uint64_t lane) const {
+    for (const auto& [a, b] : poisoned)
+      if (lane >= a && lane < b) return true;
+    return false;
+  }
+
   bool active = false;           // inside one count-form instruction
   bool operand = false;          // inside touch_count of one of its operands
   uint32_t base = 0;             // the operand's first byte
@@ -199,6 +207,19 @@ struct Core {
   // UB bytes it reads there may be uninitialised, as on the chip, where they only fill the padding.
   bool store_to_padding = false;
   LaneScope lanes;
+  // A write that races with another pipe's access to the same bytes is harmless when it stores what they already
+  // hold (a Duplicate of zeros over zeros another pipe is still reading: either order leaves the same bytes), so
+  // the race is judged when the write is done: at the core's next instruction or end (memory.cpp settle_races).
+  struct PendingRace {
+    Mem m;
+    uint32_t addr;
+    std::vector<uint8_t> before;   // the bytes the racing write found
+    const char* api;
+    const char* file;
+    uint32_t line;
+    std::string msg;
+  };
+  std::vector<PendingRace> pending_races;
 };
 
 // The core that runs now; fails (category "param") when no kernel is running.
@@ -211,6 +232,8 @@ extern bool g_trace_on;
 [[noreturn]] void fail(const char* category, const char* api, const Loc& loc, const std::string& msg);
 // The same at a file and line other than the call's (where poisoned lanes came from).
 [[noreturn]] void fail_at(const char* category, const char* api, const char* file, uint32_t line, const std::string& msg);
+// Judges the writes that raced (Core::PendingRace): error[race] for the first that changed the bytes it raced on.
+void settle_races(Core& c);
 // Marks UB bytes [addr, addr + bytes) of memory m unwritten, their garbage having entered at (file, line, api).
 void poison(Mem m, uint32_t addr, uint64_t bytes, const char* file, uint32_t line, const char* api);
 // The one-line form of every emulator error: `error[CATEGORY] FILE:LINE block B API: message` (block < 0: host).

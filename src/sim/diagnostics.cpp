@@ -18,6 +18,10 @@ std::string fmt_bytes(uint64_t b) { return std::to_string(b) + " bytes"; }
 
 std::string error_line(const char* category, const char* file, uint32_t line, int32_t block, const char* api,
                        const std::string& msg) {
+  // an API the kernel called through a function pointer (kgen/api_by_address.h): the kernel's line is not known
+  if (file && std::strcmp(base_name(file), "api_by_address.h") == 0)
+    return std::string("error[") + category + "] kernel" + (block >= 0 ? " block " + std::to_string(block) : "") +
+           " " + api + " (called through a function pointer): " + msg;
   return std::string("error[") + category + "] " + (file ? base_name(file) : "kernel") + ":" + std::to_string(line) +
          (block >= 0 ? " block " + std::to_string(block) : std::string(" host")) + " " + api + ": " + msg;
 }

@@ -22,6 +22,7 @@
 #include "sim/trace_io.h"
 #include "sim/gm.h"
 #include "sim/int_div_trap.h"
+#include "sim/stale_tensor.h"
 #include "perf/report.h"
 
 int8_t g_coreType = AscendC::AIV;
@@ -172,6 +173,7 @@ void* take_stack() {
 
 // Protocol errors visible only when a core finishes.
 void end_of_core_checks(Core& c) {
+  settle_races(c);
   for (const Queue& q : c.queues) {
     if (!q.fifo.empty()) {
       const Buffer& b = c.bufs[q.fifo.front()];
@@ -190,7 +192,12 @@ void fiber_main() {
     L.thunk(L.arg);
     end_of_core_checks(*f.core);
   } catch (const CoreExit&) {
-    // the core finished early on purpose
+    // the core finished early on purpose; its last instruction's racing writes are judged still
+    try {
+      settle_races(*f.core);
+    } catch (const SimError& e) {
+      if (L.error.empty()) L.error = e.line;
+    }
   } catch (const RestartLaunch&) {
     // request_kernel_type set L.restart: the launch starts again in another kernel type
   } catch (const SimError& e) {
@@ -449,12 +456,14 @@ void run_launch(const char* kernel, uint32_t block_dim, const Soc& soc, void (*t
     L.generation = L.barriers = 0;
     gm_races_reset();
     cross_core_reset();
+    reset_stale_uses();
     schedule(L);
     if (!L.restart || !L.error.empty()) break;
     L.restart = false;
     L.cfg = L.restart_cfg;
   }
   g_launch = nullptr;
+  if (const std::string w = stale_use_warning(kernel); !w.empty()) std::fprintf(stderr, "%s\n", w.c_str());
   if (const uint64_t n = IntDivNoTrap::count())
     std::fprintf(stderr,
                  "warning[div-by-zero] kernel %s: %llu integer division(s) by zero ran without a trap, as on the chip "

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "sim/core.h"
+#include "sim/stale_tensor.h"
 #include "sim/timing.h"
 
 namespace kgen::sim {
@@ -82,6 +83,15 @@ bool clean(const Core& c, const Seg& s, bool write, Pipe p) {
   return true;
 }
 
+// For a write-after-read race: the launch's first use of a tensor after its FreeTensor, the usual cause (the next
+// AllocTensor of the buffer waits for the FreeTensor, not for a read after it); "" when there was none.
+std::string stale_use_note() {
+  const StaleUses u = stale_uses();
+  return u.count ? " (a tensor was used after FreeTensor released its buffer, first at " + u.first +
+                       ": free it after its last use)"
+                 : "";
+}
+
 void check_piece(Core& c, Mem m, const Seg& s, uint32_t start, uint32_t addr, uint64_t bytes, bool write, Pipe p,
                  const char* api, const Loc& loc) {
   if (clean(c, s, write, p)) return;
@@ -114,23 +124,33 @@ void check_piece(Core& c, Mem m, const Seg& s, uint32_t start, uint32_t addr, ui
                " starts with garbage); copy data in, Duplicate a value, or shrink the count");
     }
   }
+  // A racing write is judged once it is done: harmless if it stores the bytes already there (Core::PendingRace).
+  auto race = [&](const std::string& msg) {
+    if (!write) fail("race", api, loc, msg);
+    const uint32_t a = std::max(start, addr), b = static_cast<uint32_t>(std::min<uint64_t>(s.end, addr + bytes));
+    const uint8_t* base = c.pools[static_cast<int>(m)].data.get();
+    c.pending_races.push_back({m, a, std::vector<uint8_t>(base + a, base + b), api, loc.file_name(), loc.line(), msg});
+  };
   // read-after-write / write-after-write: the last writer must be known to pipe p (always true for p itself)
   if (s.w_clock > know[s.w_pipe]) {
     Pipe w = static_cast<Pipe>(s.w_pipe);
-    fail("race", api, loc,
-         std::string("pipe ") + pipe_name(p) + (write ? " writes " : " reads ") + range_str(m, start, s.end - start) +
-             ", which pipe " + pipe_name(w) + " wrote (" + (s.w_api ? s.w_api : "?") + " at line " +
-             std::to_string(s.w_line) + ") with no synchronisation between them; " + sync_hint(w, p));
+    race(std::string("pipe ") + pipe_name(p) + (write ? " writes " : " reads ") + range_str(m, start, s.end - start) +
+         ", which pipe " + pipe_name(w) + " wrote (" + (s.w_api ? s.w_api : "?") + " at line " +
+         std::to_string(s.w_line) + ") with no synchronisation between them; " + sync_hint(w, p));
+    return;
   }
   // write-after-read: every other pipe's reads must be known to p
   if (write)
     for (int q = 0; q < kPipeCount; ++q)
-      if (q != p && s.r_clock[q] > know[q])
-        fail("race", api, loc,
-             std::string("pipe ") + pipe_name(p) + " overwrites " + range_str(m, start, s.end - start) +
-                 " while pipe " + pipe_name(static_cast<Pipe>(q)) +
-                 " may still be reading it (no synchronisation since that read); " + sync_hint(static_cast<Pipe>(q), p));
+      if (q != p && s.r_clock[q] > know[q]) {
+        race(std::string("pipe ") + pipe_name(p) + " overwrites " + range_str(m, start, s.end - start) +
+             " while pipe " + pipe_name(static_cast<Pipe>(q)) +
+             " may still be reading it (no synchronisation since that read); " + sync_hint(static_cast<Pipe>(q), p) +
+             stale_use_note());
+        return;
+      }
 }
+
 
 // The history of bytes pipe p has just written: defined, by this instruction (LaneWise may poison lanes of it next).
 void written_by(Seg& w, const Core& c, Pipe p, const char* api, const Loc& loc) {
@@ -293,8 +313,19 @@ uint8_t* mem_base(Mem m) {
   return pool.data.get();
 }
 
+void settle_races(Core& c) {
+  if (c.pending_races.empty()) return;
+  std::vector<Core::PendingRace> races;
+  races.swap(c.pending_races);
+  for (const Core::PendingRace& r : races) {
+    const uint8_t* now = c.pools[static_cast<int>(r.m)].data.get() + r.addr;
+    if (std::memcmp(now, r.before.data(), r.before.size()) != 0) fail_at("race", r.api, r.file, r.line, r.msg);
+  }
+}
+
 void issue(Pipe p) {
   Core& c = cur();
+  settle_races(c);   // the previous instruction's racing writes are done
   ++c.clock[p];
   VClock& v = c.vc[p];
   if (p != kS) join(v, c.scalar_waited);
@@ -311,12 +342,8 @@ uint8_t* resolve(const rt::LocalRef& t, const char* api, const Loc& loc, uint32_
   if (t.buf >= 0) {
     if (static_cast<size_t>(t.buf) >= c.bufs.size())
       fail("use-after-free", api, loc, "tensor refers to a buffer of a TPipe that was reset or destroyed");
-    const Buffer& b = c.bufs[t.buf];
-    if (b.gen != t.gen)
-      fail("use-after-free", api, loc,
-           std::string("tensor's ") + mem_name(m) + " buffer [" + std::to_string(b.addr) + ", " +
-               std::to_string(b.addr + b.len) + ") was released by FreeTensor (or TPipe::Reset) before this use; "
-               "AllocTensor/DeQue a live tensor instead");
+    // released by FreeTensor or TPipe::Reset since: no fault on the chip, the race check judges it (stale_tensor.h)
+    if (c.bufs[t.buf].gen != t.gen) note_stale_use(api, loc);
   } else if (t.len == 0 && t.addr == 0) {
     fail("param", api, loc, "LocalTensor was never bound to a buffer (AllocTensor, DeQue or TBuf::Get)");
   }

@@ -27,6 +27,7 @@ class TestCore {
 template <class F> std::string error_of(F&& f) {
   try {
     f();
+    if (Core* c = cur_or_null()) settle_races(*c);   // the call's racing writes are done: judge them now
   } catch (const SimError& e) {
     return e.line;
   }

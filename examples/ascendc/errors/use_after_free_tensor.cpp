@@ -1,5 +1,7 @@
 // Negative: using a tensor after FreeTensor. Compute releases the input early (to "free UB sooner") and then
-// reads it; the next AllocTensor may already be refilling that buffer by DMA.
+// reads it. That read alone is no fault on the chip (the buffer keeps its bytes: kgen warns), but the AllocTensor
+// that takes this buffer again two tiles later waits only for the FreeTensor, so its DMA may refill the buffer
+// before the late read: a race, reported at the refill.
 #include "kernel_operator.h"
 
 constexpr int32_t TOTAL_LENGTH = 4 * 2048;
@@ -20,14 +22,14 @@ class KernelSquarePlus {
   __aicore__ inline void Process() {
     for (int32_t i = 0; i < TILE_NUM; i++) {
       AscendC::LocalTensor<float> xLocal = inQueueX.AllocTensor<float>();
-      AscendC::DataCopy(xLocal, xGm[i * TILE_LENGTH], TILE_LENGTH);
+      AscendC::DataCopy(xLocal, xGm[i * TILE_LENGTH], TILE_LENGTH);  // EXPECT-ERROR: race
       inQueueX.EnQue(xLocal);
 
       xLocal = inQueueX.DeQue<float>();
       AscendC::LocalTensor<float> yLocal = outQueueY.AllocTensor<float>();
       AscendC::Mul(yLocal, xLocal, xLocal, TILE_LENGTH);
       inQueueX.FreeTensor(xLocal);
-      AscendC::Add(yLocal, yLocal, xLocal, TILE_LENGTH);  // EXPECT-ERROR: use-after-free
+      AscendC::Add(yLocal, yLocal, xLocal, TILE_LENGTH);  // read after its FreeTensor
       outQueueY.EnQue(yLocal);
 
       yLocal = outQueueY.DeQue<float>();

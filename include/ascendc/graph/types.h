@@ -1,5 +1,7 @@
 // CANN graph/types.h: ge::DataType and ge::Format with CANN's integer values (graph/c_types.h), ge::char_t.
 #pragma once
+#define KGEN_GE_TYPES_DECLARED   // kgen/kernel_type_defs.h's macros of the same names are undone here
+#include "kgen/kernel_type_undef.h"
 #include <cstdint>
 #include "graph/ge_error_codes.h"
 

@@ -1,11 +1,12 @@
-// High-level elementwise math APIs (CANN adv_api): Sigmoid, Tanh, Gelu, Erf, Sin, Cos.
+// High-level elementwise math APIs (CANN adv_api): Sigmoid, Tanh, Gelu, Erf, Sin, Cos, and the inverse, hyperbolic
+// and complementary ones Acos, Asin, Atan, Cosh, Sinh, Tan, Erfc.
 // Computed in float from the documented formulas, rounded once to T. Temporary-buffer sizes are checked against
 // CANN's GetXxxMaxMinTmpSize minimum (see docs/emulator.md).
 #pragma once
 #include "kgen/tensor.h"
 
 namespace kgen::rt {
-enum class AdvMath : uint8_t { Sigmoid, Tanh, Gelu, Erf, Sin, Cos };
+enum class AdvMath : uint8_t { Sigmoid, Tanh, Gelu, Erf, Sin, Cos, Acos, Asin, Atan, Cosh, Sinh, Tan, Erfc };
 // tmp: the sharedTmpBuffer, or nullptr for the forms where the framework takes it from free UB.
 // all: the "whole tensor" form (count = src's size).
 void adv_math(AdvMath op, DType dt, const LocalRef& dst, const LocalRef& src, const LocalRef* tmp, uint32_t count,
@@ -46,6 +47,13 @@ KGEN_ADV_MATH(Tanh)
 KGEN_ADV_MATH(Erf)
 KGEN_ADV_MATH(Sin)
 KGEN_ADV_MATH(Cos)
+KGEN_ADV_MATH(Acos)
+KGEN_ADV_MATH(Asin)
+KGEN_ADV_MATH(Atan)
+KGEN_ADV_MATH(Cosh)
+KGEN_ADV_MATH(Sinh)
+KGEN_ADV_MATH(Tan)
+KGEN_ADV_MATH(Erfc)
 
 // Gelu(x) = 0.5x(1 + tanh(sqrt(2/pi)(x + 0.044715x^3))); highPrecision/highPerformance select CANN's internal
 // instruction sequences and do not change the emulated (float) result.

@@ -296,6 +296,13 @@ KGEN_ELEM_TMP_DECL(Trunc)
 KGEN_ELEM_TMP_DECL(Sign)
 KGEN_ELEM_TMP_DECL(Clamp)
 KGEN_ELEM_TMP_DECL(Fmod)
+KGEN_ELEM_TMP_DECL(Acos)
+KGEN_ELEM_TMP_DECL(Asin)
+KGEN_ELEM_TMP_DECL(Atan)
+KGEN_ELEM_TMP_DECL(Cosh)
+KGEN_ELEM_TMP_DECL(Sinh)
+KGEN_ELEM_TMP_DECL(Tan)
+KGEN_ELEM_TMP_DECL(Erfc)
 #undef KGEN_ELEM_TMP_DECL
 void GetSigmoidMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, bool isReuseSource,
                              uint32_t& maxValue, uint32_t& minValue);
