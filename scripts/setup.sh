@@ -2,7 +2,7 @@
 # Installs every Debian package kgen needs (apt-get update first, only when something is missing), then builds.
 # Idempotent. `scripts/setup.sh --no-build` only installs.
 set -euo pipefail
-PACKAGES=(g++ binutils cmake make pkg-config libfmt-dev nlohmann-json3-dev libcli11-dev libgtest-dev libbenchmark-dev libsqlite3-dev libpq-dev postgresql libcurl4-openssl-dev libcpp-httplib-dev libtomlplusplus-dev libseccomp-dev libssl-dev bubblewrap python3 python3-torch python3-numpy python3-pip python3-venv python3-setuptools python3-wheel curl procps chromium)
+PACKAGES=(g++ binutils cmake make pkg-config libfmt-dev nlohmann-json3-dev libcli11-dev libgtest-dev libbenchmark-dev libsqlite3-dev libpq-dev postgresql libcurl4-openssl-dev libcpp-httplib-dev libtomlplusplus-dev libseccomp-dev libssl-dev bubblewrap python3 python3-torch python3-numpy python3-scipy python3-pip python3-venv python3-setuptools python3-wheel curl procps chromium)
 # Installed without their Recommends: Dask's client and workers (python3-distributed) need none of pandas and its
 # ~80 recommended packages.
 LEAN_PACKAGES=(python3-distributed)

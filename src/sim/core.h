@@ -107,8 +107,8 @@ struct Buffer {
   uint32_t alloc_line = 0;
   const char* enque_file = nullptr;  // where it was last EnQue'd (for the end-of-kernel queue check)
   uint32_t enque_line = 0;
-  std::string past_end;              // InitBuffer placed it past the end of its memory: why, said when it is taken
-                                     // (AllocTensor / Get): on the chip only an access faults, not the InitBuffer
+  std::string past_end;              // InitBuffer placed it past the end of its memory: why, said when an access
+                                     // goes beyond the memory: on the chip neither InitBuffer nor AllocTensor faults
 };
 
 struct Queue {

@@ -385,6 +385,10 @@ uint8_t* touch(const rt::LocalRef& t, uint64_t off, uint64_t bytes, bool write, 
     }
     return base + start;
   }
+  if (t.buf >= 0 && start + bytes > c.pools[static_cast<int>(m)].size && !c.bufs[t.buf].past_end.empty())
+    fail("ub-overflow", api, loc,
+         std::string(write ? "writes " : "reads ") + range_str(m, start, bytes) + ", beyond the memory: " +
+             c.bufs[t.buf].past_end);
   if (start + bytes > limit) {
     uint64_t buf_start = t.buf >= 0 ? c.bufs[t.buf].addr : 0;
     fail("ub-overflow", api, loc,

@@ -73,8 +73,9 @@ int32_t add_buffers(int32_t pipe_id, TPosition pos, TPosition src, TPosition dst
   if (cap == 0) fail("param", api, loc, std::string(mem_name(m)) + " does not exist on " + c.soc->name);
   uint64_t need = rounded * num;
   uint32_t& bump = p.bump[static_cast<int>(m)];
-  // Past the end of the memory: the chip's InitBuffer does not check (CANN asserts it in CPU debug builds only), and a
-  // buffer the kernel never takes is harmless there; taking one is the error, named with this InitBuffer's line.
+  // Past the end of the memory: the chip's InitBuffer does not check (CANN asserts it in CPU debug builds only), nor
+  // does AllocTensor; a buffer the kernel never reaches past the end is harmless there (NPUKernelBench's
+  // MaskedSelectV3). An access beyond the memory is the error (memory.cpp touch), named with this InitBuffer's line.
   std::string past_end;
   if (bump + need > UINT32_MAX)   // nothing is placed that far: stop before the offsets wrap
     fail("ub-overflow", api, loc, std::to_string(num) + " x " + std::to_string(rounded) + " bytes at " + mem_name(m) +
@@ -203,7 +204,6 @@ LocalRef queue_alloc(int32_t handle, uint32_t elem, Loc loc) {
              lines + "); FreeTensor each tensor after its last use, or InitBuffer more buffers");
   }
   Buffer& b = c.bufs[chosen];
-  if (!b.past_end.empty()) fail("ub-overflow", "AllocTensor", loc, b.past_end);
   if (live_in_position(c, b.pos) + 1 > c.soc->max_live_per_pos)
     fail("queue", "AllocTensor", loc,
          std::string("more than ") + std::to_string(c.soc->max_live_per_pos) + " live buffers in position " +
@@ -309,7 +309,6 @@ LocalRef tbuf_get(int32_t handle, uint32_t count, uint32_t elem, uint32_t byte_o
   Queue& q = queue_at(handle, api, loc);
   if (!q.is_tbuf) fail("queue", api, loc, "Get on a TQue; use AllocTensor for queues");
   Buffer& b = c.bufs[q.bufs[0]];
-  if (!b.past_end.empty()) fail("ub-overflow", api, loc, b.past_end);
   if (byte_offset % 32 != 0)
     fail("align", api, loc, "byte offset " + std::to_string(byte_offset) + " is not a multiple of 32");
   uint64_t bytes = whole ? b.len : static_cast<uint64_t>(count) * elem;

@@ -13,9 +13,11 @@
 #include <unistd.h>
 
 #include "kernel_operator.h"
+#include "sim/gm.h"
 #include "sim/int_div_trap.h"
 #include "sim/stale_tensor.h"
 #include "sim/testing.h"
+#include "sim/trace_io.h"
 #include "tikicpulib.h"
 
 using namespace AscendC;
@@ -54,12 +56,14 @@ TEST(CoreChecks, InitBufferPastUbOn910B2) {
   TBuf<TPosition::VECCALC> b1, b2;
   EXPECT_EQ(error_of([&] { pipe.InitBuffer(q, 2, 64 * K); }), "");
   EXPECT_EQ(error_of([&] { pipe.InitBuffer(b1, 64 * K); }), "");   // exactly 192 KB
-  // Past the end: the InitBuffer itself passes, as on the chip (nothing there checks it); taking the buffer is the
+  // Past the end: neither the InitBuffer nor taking the buffer checks it, as on the chip; an access beyond UB is the
   // error, naming the InitBuffer's line.
   const int line = __LINE__ + 1;
   EXPECT_EQ(error_of([&] { pipe.InitBuffer(b2, 32); }), "");
-  EXPECT_SIM_ERROR(b2.Get<float>(), "ub-overflow", "Get");
-  const std::string e = error_of([&] { b2.Get<float>(); });
+  LocalTensor<float> past;
+  EXPECT_EQ(error_of([&] { past = b2.Get<float>(); }), "");
+  EXPECT_SIM_ERROR(Duplicate(past, 1.0f, 8), "ub-overflow", "Duplicate");
+  const std::string e = error_of([&] { Duplicate(past, 1.0f, 8); });
   EXPECT_NE(e.find("InitBuffer at line " + std::to_string(line) + ": 1 x 32 bytes at UB offset 196608 end at 196640"),
             std::string::npos) << e;
   EXPECT_EQ(error_of([&] { b1.Get<float>(); }), "");   // the buffers inside UB still work
@@ -72,7 +76,9 @@ TEST(CoreChecks, InitBufferPastUbOn310P3) {
   EXPECT_EQ(error_of([&] { pipe.InitBuffer(b1, 192 * K); }), "");   // fits the 256 KB UB of 310P
   EXPECT_EQ(error_of([&] { pipe.InitBuffer(b2, 64 * K - 32); }), "");
   pipe.InitBuffer(b3, 33);   // rounded to 64 bytes, 32 remain
-  EXPECT_SIM_ERROR(b3.Get<float>(), "ub-overflow", "Get");
+  LocalTensor<float> t = b3.Get<float>();
+  EXPECT_EQ(error_of([&] { Duplicate(t, 1.0f, 8); }), "");   // the 32 bytes inside UB
+  EXPECT_SIM_ERROR(Duplicate(t, 1.0f, 16), "ub-overflow", "Duplicate");
 }
 
 TEST(CoreChecks, InitBufferSingleBufferLargerThanUb) {
@@ -81,7 +87,9 @@ TEST(CoreChecks, InitBufferSingleBufferLargerThanUb) {
   TQue<TPosition::VECOUT, 1> q;
   pipe.InitBuffer(q, 2, 96 * K + 32);   // the first buffer fits, the second ends 64 bytes past UB
   EXPECT_EQ(error_of([&] { q.AllocTensor<float>(); }), "");
-  EXPECT_SIM_ERROR(q.AllocTensor<float>(), "ub-overflow", "AllocTensor");
+  LocalTensor<float> second;
+  EXPECT_EQ(error_of([&] { second = q.AllocTensor<float>(); }), "");   // taking it is no access
+  EXPECT_SIM_ERROR(Duplicate(second, 0.0f, (96 * K + 32) / 4), "ub-overflow", "Duplicate");
   // Offsets that would leave the 32-bit address range are refused at once.
   TBuf<TPosition::VECCALC> huge[3];
   pipe.InitBuffer(huge[0], 0x7fffffe0u);
@@ -343,6 +351,64 @@ TEST(CoreChecks, ErrorInADestructorWhileUnwindingKeepsTheFirst) {
   Gm<float> gm(16);
   std::string e = error_of([&] { ICPU_RUN_KF(kernel_error_then_destructor_error, 2, (GM_ADDR)gm.p); });
   EXPECT_TRUE(IsError(e, "align", "DataCopy"));
+}
+
+// ---------------------------------------------------------------- GM through a plain pointer (guard on, as in kgen-oprun)
+namespace {
+// Each core reads the scale through a plain pointer (the chip's scalar unit loads it) and stores x * scale with the
+// API; the read is traced as a scalar GM load.
+void kernel_reads_scale_by_pointer(GM_ADDR scale, GM_ADDR y) {
+  const float s = *reinterpret_cast<__gm__ float*>(scale);
+  GlobalTensor<float> g;
+  g.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(y), 8);
+  g.SetValue(GetBlockIdx(), s * static_cast<float>(GetBlockIdx()));
+}
+void kernel_writes_by_pointer(GM_ADDR, GM_ADDR y) { *reinterpret_cast<__gm__ float*>(y) = 1.0f; }
+// Core 1 reads through a pointer what core 0 writes with the API, with no SyncAll between: a race.
+void kernel_reads_a_neighbours_write(GM_ADDR, GM_ADDR y) {
+  GlobalTensor<float> g;
+  g.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(y), 8);
+  if (GetBlockIdx() == 0) g.SetValue(0, 5.0f);
+  else g.SetValue(1, *reinterpret_cast<__gm__ float*>(y));
+}
+struct GuardOn {
+  GuardOn() { kgen::sim::gm_guard(true); }
+  ~GuardOn() { kgen::sim::gm_guard(false); }
+};
+}  // namespace
+
+TEST(CoreChecks, ScalarGmReadThroughAPointerIsATracedLoad) {
+  kgen::sim::set_throw_on_error(true);
+  Gm<float> scale(8), y(8);
+  scale[0] = 2.5f;
+  GuardOn guard;
+  EXPECT_EQ(error_of([&] { ICPU_RUN_KF(kernel_reads_scale_by_pointer, 4, (GM_ADDR)scale.p, (GM_ADDR)y.p); }), "");
+  for (int b = 0; b < 4; ++b) EXPECT_EQ(y[b], 2.5f * b);
+  uint64_t reads = 0;
+  for (const auto& core : kgen::sim::last_launch_trace().cores)
+    for (const auto& r : core.recs)
+      if (r.api && std::string(r.api) == "GM scalar read through a pointer") reads += r.count;
+  EXPECT_EQ(reads, 4u);
+}
+
+TEST(CoreChecksDeathTest, GmWriteThroughAPointerStaysAnError) {
+  Gm<float> scale(8), y(8);
+  EXPECT_EXIT(
+      {
+        GuardOn guard;
+        ICPU_RUN_KF(kernel_writes_by_pointer, 1, (GM_ADDR)scale.p, (GM_ADDR)y.p);
+      },
+      ::testing::ExitedWithCode(3), "error\\[raw-gm-access\\].*writes");
+}
+
+TEST(CoreChecksDeathTest, GmReadThroughAPointerIsRaceChecked) {
+  Gm<float> scale(8), y(8);
+  EXPECT_EXIT(
+      {
+        GuardOn guard;
+        ICPU_RUN_KF(kernel_reads_a_neighbours_write, 2, (GM_ADDR)scale.p, (GM_ADDR)y.p);
+      },
+      ::testing::ExitedWithCode(3), "error\\[race\\] [^ ]*:[0-9]+ block 1 GM scalar read through a pointer");
 }
 
 // An integer division by zero in kernel code does not trap, as on the AI Core: the quotient is 0 here.

@@ -522,9 +522,18 @@ TEST(CubeChecks, L0AOverflow) {
   tc.core().kind = kgen::sim::CoreKind::AIC;
   TPipe pipe;
   TQue<TPosition::A2, 1> q;
+  TBuf<TPosition::A1> a1;
   pipe.InitBuffer(q, 2, 48 * 1024);   // 96 KB of the 64 KB L0A: the first buffer fits, the second does not
+  pipe.InitBuffer(a1, 48 * 1024);
   EXPECT_EQ(error_of([&] { q.AllocTensor<half>(); }), "");
-  EXPECT_SIM_ERROR(q.AllocTensor<half>(), "ub-overflow", "AllocTensor");
+  LocalTensor<half> second;
+  EXPECT_EQ(error_of([&] { second = q.AllocTensor<half>(); }), "");   // taking it is no access, as on the chip
+  Gm<half> g(24 * 1024);
+  auto A1 = a1.Get<half>();
+  DataCopy(A1, g.tensor(), 24 * 1024);
+  barrier();
+  // 96 fractals of 512 bytes from L0A offset 48 KB: the load leaves L0A
+  EXPECT_SIM_ERROR(LoadData(second, A1, LoadData2DParams(0, 96, 1, 0, 0, false, 0)), "ub-overflow", "LoadData");
 }
 
 TEST(CubeChecks, LoadPastBuffer) {

@@ -1,5 +1,6 @@
 // Negative: a base block too large for L0A. A 128 x 512 half tile is 128 KB, twice the 64 KB L0A (910B): the
-// InitBuffer places it past the end, and taking it faults (a buffer past the end that is never taken would not).
+// InitBuffer places it past the end, and filling it faults where a write leaves L0A (a buffer past the end that is
+// never written there would not).
 // Split K (or M) so that the tile fits.
 #include "kernel_operator.h"
 
@@ -39,12 +40,12 @@ class KernelCubeMatmul {
   }
   __aicore__ inline void SplitA() {
     AscendC::LocalTensor<half> a1 = inQueueA1.DeQue<half>();
-    AscendC::LocalTensor<half> a2 = inQueueA2.AllocTensor<half>();  // EXPECT-ERROR: ub-overflow
+    AscendC::LocalTensor<half> a2 = inQueueA2.AllocTensor<half>();
     AscendC::LoadData2DParams params;
     params.repeatTimes = M_BLOCKS;
     params.srcStride = 1;
     params.dstGap = K_BLOCKS - 1;
-    for (int kb = 0; kb < K_BLOCKS; ++kb) AscendC::LoadData(a2[kb * 256], a1[kb * M * 16], params);
+    for (int kb = 0; kb < K_BLOCKS; ++kb) AscendC::LoadData(a2[kb * 256], a1[kb * M * 16], params);  // EXPECT-ERROR: ub-overflow
     inQueueA2.EnQue(a2);
     inQueueA1.FreeTensor(a1);
   }

@@ -1,6 +1,6 @@
 // Negative: UB overflow from tiles that are too large. Three double-buffered queues of 64 KB tiles need 384 KB,
-// but the 910B has 192 KB of UB: the third InitBuffer lies wholly past the end, and taking its buffer is the fault
-// (the chip checks no InitBuffer: a buffer past the end faults when it is used).
+// but the 910B has 192 KB of UB: the third InitBuffer lies wholly past the end, and the first write into its buffer
+// is the fault (the chip checks neither InitBuffer nor AllocTensor: a buffer past the end faults when it is used).
 #include "kernel_operator.h"
 
 constexpr int32_t TOTAL_LENGTH = 8 * 65536;
@@ -31,8 +31,8 @@ class KernelAdd {
       inQueueY.EnQue(yLocal);
       xLocal = inQueueX.DeQue<float>();
       yLocal = inQueueY.DeQue<float>();
-      AscendC::LocalTensor<float> zLocal = outQueueZ.AllocTensor<float>();  // EXPECT-ERROR: ub-overflow
-      AscendC::Add(zLocal, xLocal, yLocal, TILE_LENGTH);
+      AscendC::LocalTensor<float> zLocal = outQueueZ.AllocTensor<float>();
+      AscendC::Add(zLocal, xLocal, yLocal, TILE_LENGTH);  // EXPECT-ERROR: ub-overflow
       outQueueZ.EnQue(zLocal);
       inQueueX.FreeTensor(xLocal);
       inQueueY.FreeTensor(yLocal);
