@@ -69,6 +69,13 @@ struct LaneScope {
     return touch();
   }
 
+  // Where the instruction's garbage entered: the first source noted is kept.
+  void note_source(const char* file, uint32_t line, const char* api) {
+    if (p_api) return;
+    p_file = file;
+    p_line = line;
+    p_api = api;
+  }
   // Whether lane i (numbered as the operands' lanes) was read from never-written bytes so far: its value is garbage,
   // so a documented input-range check does not apply to it.
   bool is_poisoned(uint64_t lane) const {

@@ -104,11 +104,8 @@ void check_piece(Core& c, Mem m, const Seg& s, uint32_t start, uint32_t addr, ui
       const uint64_t o0 = std::max<uint64_t>(start, addr) - ls.base,
                      o1 = std::min<uint64_t>(s.end, addr + bytes) - ls.base;
       ls.poisoned.push_back({o0 / ls.unit * ls.lanes, (o1 + ls.unit - 1) / ls.unit * ls.lanes});
-      if (!ls.p_api) {
-        ls.p_file = never ? loc.file_name() : s.p_file;
-        ls.p_line = never ? loc.line() : s.p_line;
-        ls.p_api = never ? api : s.p_api;
-      }
+      if (never) ls.note_source(loc.file_name(), loc.line(), api);
+      else ls.note_source(s.p_file, s.p_line, s.p_api);
     } else if (!never) {
       // lanes a count-form instruction computed from never-written bytes, now used where lanes matter
       fail_at("uninit-read", s.p_api, s.p_file, s.p_line,
@@ -378,11 +375,7 @@ uint8_t* touch(const rt::LocalRef& t, uint64_t off, uint64_t bytes, bool write, 
     touch_abs(m, static_cast<uint32_t>(start), limit - start, false, p, api, loc);
     const uint64_t o0 = limit - ls.base, o1 = start + bytes - ls.base;
     ls.poisoned.push_back({o0 / ls.unit * ls.lanes, (o1 + ls.unit - 1) / ls.unit * ls.lanes});
-    if (!ls.p_api) {
-      ls.p_file = loc.file_name();
-      ls.p_line = loc.line();
-      ls.p_api = api;
-    }
+    ls.note_source(loc.file_name(), loc.line(), api);
     return base + start;
   }
   if (t.buf >= 0 && start + bytes > c.pools[static_cast<int>(m)].size && !c.bufs[t.buf].past_end.empty())

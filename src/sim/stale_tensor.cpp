@@ -1,19 +1,11 @@
 // Counting uses of released tensors (stale_tensor.h).
 #include "sim/stale_tensor.h"
 
-#include <cstring>
-
 namespace kgen::sim {
 namespace {
 StaleUses g_uses;
 }
-void note_stale_use(const char* api, const rt::Loc& loc) {
-  if (g_uses.count++ == 0) {
-    const char* f = loc.file_name();
-    const char* base = f ? std::strrchr(f, '/') : nullptr;
-    g_uses.first = std::string(base ? base + 1 : f ? f : "?") + ":" + std::to_string(loc.line()) + " " + api;
-  }
-}
+void note_stale_use(const char* api, const rt::Loc& loc) { g_uses.note(api, loc); }
 StaleUses stale_uses() { return g_uses; }
 void reset_stale_uses() { g_uses = StaleUses{}; }
 std::string stale_use_warning(const char* kernel) {

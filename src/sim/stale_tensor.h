@@ -6,13 +6,10 @@
 #include <cstdint>
 #include <string>
 
-#include "kgen/runtime.h"
+#include "sim/site_count.h"
 
 namespace kgen::sim {
-struct StaleUses {
-  uint64_t count = 0;
-  std::string first;   // "file:line API" of the first use
-};
+using StaleUses = SiteCount;
 void note_stale_use(const char* api, const rt::Loc& loc);
 StaleUses stale_uses();
 void reset_stale_uses();

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "kgen/runtime.h"
+#include "sim/site_count.h"
 
 namespace kgen::sim {
 void set_timing_only(bool on);
@@ -22,10 +23,7 @@ inline bool computes(DType dt) {
 // Scalar reads of data in a timing-only run (GetValue on a GM buffer without data, or on on-chip memory whose bytes
 // came from one): the kernel gets zeros or stale bytes, so control flow that depends on them may leave the full
 // run's path. Counted so that the run can say so; the trace comparison (kgen op run --timing-check) proves it.
-struct ValueReads {
-  uint64_t count = 0;
-  std::string first;   // "file:line API" of the first one
-};
+using ValueReads = SiteCount;
 void note_value_read(const char* api, const rt::Loc& loc);
 ValueReads value_reads();
 void reset_value_reads();

@@ -1,6 +1,7 @@
 // Axpy (dst = src * scalar + dst; half/half, float/float, half -> float), Duplicate, CreateVecIndex, and the length
 // form of SetVectorMask.
 #include <string>
+#include <type_traits>
 
 #include "kgen/vec_misc.h"
 #include "kgen/vec_runtime.h"
@@ -17,6 +18,16 @@ void check_axpy_pair(DType d, DType s, const Loc& loc) {
     fail("dtype", "Axpy", loc,
          std::string("Axpy does not support src ") + dtype_name(s) + " -> dst " + dtype_name(d) +
              " (supported src/scalar -> dst: half -> half, float -> float, half -> float)");
+}
+
+// One lane of Axpy: x * a + d in the destination's type. In half the product is rounded to half before the add, as
+// the chip's half Axpy computes (NPUKernelBench's ForeachAddList: its Axpy<half, half> answer matches torch_npu's
+// `a + b * alpha`, two half roundings, to the last bit, docs/sources.md S78); float and half -> float in float.
+template <class D, class S> D axpy_lane(float x, float a, float d) {
+  if constexpr (std::is_same_v<D, half> && std::is_same_v<S, half>)
+    return static_cast<D>(static_cast<float>(static_cast<half>(x * a)) + d);
+  else
+    return static_cast<D>(x * a + d);
 }
 
 template <class F> void with_axpy_types(DType d, DType s, F&& f) {
@@ -55,7 +66,7 @@ void vec_axpy(DType dt_dst, DType dt_src, const LocalRef& dst, const LocalRef& s
     float a = static_cast<float>(scalar_value<S>(s));
     D* d = reinterpret_cast<D*>(pd);
     const S* x = reinterpret_cast<const S*>(ps);
-    for (uint64_t i = 0; i < n; ++i) d[i] = static_cast<D>(static_cast<float>(x[i]) * a + static_cast<float>(d[i]));
+    for (uint64_t i = 0; i < n; ++i) d[i] = axpy_lane<D, S>(static_cast<float>(x[i]), a, static_cast<float>(d[i]));
   });
   DType wide = ed >= es ? dt_dst : dt_src;
   trace_vec(api, wide, n, static_cast<uint32_t>((n * dtype_size(wide) + 255) / 256), &dst, &src, nullptr, loc);
@@ -82,7 +93,7 @@ void vec_axpy_rep(DType dt_dst, DType dt_src, const LocalRef& dst, const LocalRe
     for_each_lane_k(w, [&](uint32_t r, uint32_t k) {
       float x = static_cast<float>(load<S>(bs + src.addr + lane_offset(r, k, es, p.srcBlkStride, p.srcRepStride)));
       uint8_t* pd = bd + dst.addr + lane_offset(r, k, ed, p.dstBlkStride, p.dstRepStride);
-      store<D>(pd, static_cast<D>(x * a + static_cast<float>(load<D>(pd))));
+      store<D>(pd, axpy_lane<D, S>(x, a, static_cast<float>(load<D>(pd))));
     });
   });
   trace_vec(api, dt_dst, static_cast<uint64_t>(w.repeat) * lanes_per_repeat(w), w.repeat, &dst, &src, nullptr, loc);

@@ -128,6 +128,13 @@ TEST(AdvApi, MathNegative) {
   fill(f, std::vector<float>(64, 1e6f));
   PipeBarrier<PIPE_ALL>();
   EXPECT_NE(error_of([&] { Sin(g, f, ub.at<uint8_t>(20480, 768), 64); }).find("error[param]"), std::string::npos);
+  // Tanh in place is correct on the chip (S77); a partial overlap is not allowed
+  fill(f, std::vector<float>(64, 0.5f));
+  PipeBarrier<PIPE_ALL>();
+  EXPECT_EQ(error_of([&] { Tanh(f, f, ub.at<uint8_t>(20480, 768), 64); }), "");
+  PipeBarrier<PIPE_ALL>();
+  EXPECT_NEAR(f.GetValue(5), std::tanh(0.5f), 1e-6);
+  EXPECT_NE(error_of([&] { Tanh(f[8], f, ub.at<uint8_t>(20480, 768), 32); }).find("error[param]"), std::string::npos);
   // a never-written source is garbage lane by lane, as in the basic count-form APIs: no fault until the result is
   // used (here by the scalar unit), which names the Erf that read it
   EXPECT_EQ(error_of([&] { Erf(g, ub.at<float>(24576, 64), ub.at<uint8_t>(20480, 768), 64); }), "");

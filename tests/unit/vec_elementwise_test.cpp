@@ -447,12 +447,25 @@ TEST(VecAxpy, AllTypePairs) {
   auto rf = read(fd, n);
   auto rf2 = read(fd2, n);
   for (int i = 0; i < n; ++i) {
-    EXPECT_EQ(rh[i].val, half(static_cast<float>(xh[i]) * 1.5f + static_cast<float>(yh[i])).val) << i;
+    EXPECT_EQ(rh[i].val, half(static_cast<float>(half(static_cast<float>(xh[i]) * 1.5f)) + static_cast<float>(yh[i])).val) << i;
     EXPECT_EQ(rf[i], xf[i] * 2.5f + yf[i]) << i;
     EXPECT_EQ(rf2[i], static_cast<float>(xh[i]) * -0.75f + yf[i]) << i;
   }
   EXPECT_EQ(env.last_v().dtype, static_cast<uint8_t>(kgen::DType::F32));
   EXPECT_ERROR("dtype", Axpy(hd, fs, 1.0f, n));   // float -> half is not a pair
+}
+
+// Half Axpy rounds the product to half before the add (S78): (1 + 2^-10)^2 = 1 + 2^-9 + 2^-20 becomes 1 + 2^-9,
+// so adding -(1 + 2^-9) gives 0, where one rounding of the exact sum would give 2^-20.
+TEST(VecAxpy, HalfRoundsTheProductFirst) {
+  Env env;
+  auto s = env.at<half>(0, 16), d = env.at<half>(1024, 16);
+  fill(s, std::vector<half>(16, half(1.0f + 1.0f / 1024)));
+  fill(d, std::vector<half>(16, half(-(1.0f + 1.0f / 512))));
+  Axpy(d, s, half(1.0f + 1.0f / 1024), 16);
+  auto r = read(d, 16);
+  EXPECT_EQ(static_cast<float>(r[0]), 0.0f);
+  EXPECT_EQ(static_cast<float>(r[15]), 0.0f);
 }
 
 TEST(VecAxpy, HalfToFloatRepeatFormUsesFourSourceBlocks) {
