@@ -342,7 +342,8 @@ uint8_t* resolve(const rt::LocalRef& t, const char* api, const Loc& loc, uint32_
     // released by FreeTensor or TPipe::Reset since: no fault on the chip, the race check judges it (stale_tensor.h)
     if (c.bufs[t.buf].gen != t.gen) note_stale_use(api, loc);
   } else if (t.len == 0 && t.addr == 0) {
-    fail("param", api, loc, "LocalTensor was never bound to a buffer (AllocTensor, DeQue or TBuf::Get)");
+    fail("param", api, loc,
+         "LocalTensor was never bound to a buffer (AllocTensor, DeQue or TBuf::Get of a TBuf given InitBuffer)");
   }
   uint32_t need = align ? align : c.soc->mem_align[static_cast<int>(m)];
   if (t.addr % need != 0)

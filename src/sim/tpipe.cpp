@@ -306,6 +306,9 @@ void queue_free_all_events(int32_t handle) {
 LocalRef tbuf_get(int32_t handle, uint32_t count, uint32_t elem, uint32_t byte_offset, bool whole, Loc loc) {
   Core& c = cur();
   const char* api = whole || byte_offset == 0 ? "Get" : "GetWithOffset";
+  // A TBuf never given InitBuffer: the chip hands out a tensor all the same, and only its use is wrong
+  // (NPUKernelBench's TanhMath takes one it uses only for float16): an unbound tensor, which every API refuses.
+  if (handle < 0 || static_cast<size_t>(handle) >= c.queues.size()) return LocalRef{};
   Queue& q = queue_at(handle, api, loc);
   if (!q.is_tbuf) fail("queue", api, loc, "Get on a TQue; use AllocTensor for queues");
   Buffer& b = c.bufs[q.bufs[0]];

@@ -69,6 +69,18 @@ TEST(CoreChecks, InitBufferPastUbOn910B2) {
   EXPECT_EQ(error_of([&] { b1.Get<float>(); }), "");   // the buffers inside UB still work
 }
 
+// A TBuf never given InitBuffer hands out an unbound tensor, as on the chip; using it is the error.
+TEST(CoreChecks, TBufWithoutInitBufferFaultsOnUse) {
+  TestCore tc;
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> never;
+  LocalTensor<float> t;
+  EXPECT_EQ(error_of([&] { t = never.Get<float>(); }), "");
+  const std::string e = error_of([&] { Duplicate(t, 1.0f, 8); });
+  EXPECT_TRUE(IsError(e, "param", "Duplicate")) << e;
+  EXPECT_NE(e.find("never bound to a buffer"), std::string::npos) << e;
+}
+
 TEST(CoreChecks, InitBufferPastUbOn310P3) {
   TestCore tc("Ascend310P3");
   TPipe pipe;
