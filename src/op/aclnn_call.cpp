@@ -141,23 +141,27 @@ bool encode_scalar(const BindArg& a, int dtype, uint8_t* out) {
 }
 
 // The tensor an aclIntArray / aclFloatArray / aclBoolArray for a ValueDepend input arrives as: int64, float or bool.
-void value_array(const BindArg& a, std::vector<uint8_t>& buf, int& dtype) {
+// Returns its element count.
+size_t value_array(const BindArg& a, std::vector<uint8_t>& buf, int& dtype) {
   if (a.kind == BindArg::IntList) {
     dtype = 9;
     buf.resize(a.ints.size() * 8);
     std::memcpy(buf.data(), a.ints.data(), buf.size());
-  } else if (a.kind == BindArg::FloatList) {
+    return a.ints.size();
+  }
+  if (a.kind == BindArg::FloatList) {
     dtype = 0;
     buf.resize(a.floats.size() * 4);
     for (size_t k = 0; k < a.floats.size(); ++k) {
       const float f = static_cast<float>(a.floats[k]);
       std::memcpy(buf.data() + 4 * k, &f, 4);
     }
-  } else {
-    dtype = 12;
-    buf.resize(a.bools.size());
-    for (size_t k = 0; k < a.bools.size(); ++k) buf[k] = a.bools[k] ? 1 : 0;
+    return a.floats.size();
   }
+  dtype = 12;
+  buf.resize(a.bools.size());
+  for (size_t k = 0; k < a.bools.size(); ++k) buf[k] = a.bools[k] ? 1 : 0;
+  return a.bools.size();
 }
 
 // The tensor a Scalar() input (one value) or ScalarList() input (a list) arrives as: the values in the input's dtype
@@ -173,7 +177,6 @@ bool scalar_tensor(const host::OpInfo& info, size_t i, const std::vector<BindArg
   return true;
 }
 
-std::string kind_name(BindArg::Kind k) { return bind_kind_name(k); }
 }  // namespace
 
 std::string aclnn_open(const std::string& project_dir, const std::string& soc, int* exit_code) {
@@ -249,16 +252,14 @@ std::string exec_aclnn(const std::string& api, std::vector<BindArg>& args, const
                info.inputs[i].value_depend) {
       // A ValueDepend input's generated aclnn parameter is an aclIntArray (integer dtypes), aclFloatArray (DT_FLOAT)
       // or aclBoolArray (DT_BOOL) [S76]; the op sees it as a 1-d tensor of int64, float or bool.
-      value_array(a, scalars[i], t.dtype);
-      t.shape = {static_cast<int64_t>(a.kind == BindArg::IntList ? a.ints.size()
-                                      : a.kind == BindArg::FloatList ? a.floats.size() : a.bools.size())};
+      t.shape = {static_cast<int64_t>(value_array(a, scalars[i], t.dtype))};
       t.data = scalars[i].data();
       t.bytes = scalars[i].size();
     } else if (info.inputs[i].kind == host::ParamKind::Dynamic) {
       if (a.kind != BindArg::TensorList)
         return fail("op-def", host, g_runner->param_line("Input", info.inputs[i].name),
                     api + " argument " + std::to_string(i + 1) + " (input '" + info.inputs[i].name + "') is a " +
-                        kind_name(a.kind) + ", but the input is DYNAMIC: the generated aclnn function takes an "
+                        bind_kind_name(a.kind) + ", but the input is DYNAMIC: the generated aclnn function takes an "
                         "aclTensorList* — pass an at::TensorList")->text;
       t.is_list = true;
       for (const BindArg& x : a.items) {
@@ -273,7 +274,7 @@ std::string exec_aclnn(const std::string& api, std::vector<BindArg>& args, const
     } else if (a.kind != BindArg::Tensor) {
       return fail("op-def", host, g_runner->param_line("Input", info.inputs[i].name),
                   api + " argument " + std::to_string(i + 1) + " (input '" + info.inputs[i].name + "') is a " +
-                      kind_name(a.kind) + ", not a tensor" +
+                      bind_kind_name(a.kind) + ", not a tensor" +
                       (a.kind == BindArg::TensorList ? " — the input is not DYNAMIC in the OpDef: declare it "
                                                                         ".ParamType(DYNAMIC) to take a tensor list, or pass one "
                                                                         "tensor" : ""))->text;
@@ -323,7 +324,7 @@ std::string exec_aclnn(const std::string& api, std::vector<BindArg>& args, const
     if (!ok)
       return fail("op-def", host, g_runner->param_line("Attr", info.attrs[k].name),
                   api + " argument " + std::to_string(ni + k + 1) + " (attr '" + info.attrs[k].name + "') is a " +
-                      kind_name(a.kind) + " but the attr is " + t)->text;
+                      bind_kind_name(a.kind) + " but the attr is " + t)->text;
     spec.attrs.push_back(v);
   }
   // Output instances (runner.h): one per output, a DYNAMIC output's list tensors in turn.
@@ -334,7 +335,7 @@ std::string exec_aclnn(const std::string& api, std::vector<BindArg>& args, const
     std::string where = api + " argument " + std::to_string(ni + na + o + 1) + " (output '" + info.outputs[o].name + "')";
     if (dynamic && a.kind != BindArg::TensorList)
       return fail("op-def", host, g_runner->param_line("Output", info.outputs[o].name),
-                  where + " is a " + kind_name(a.kind) + ", but the output is DYNAMIC: the generated aclnn function "
+                  where + " is a " + bind_kind_name(a.kind) + ", but the output is DYNAMIC: the generated aclnn function "
                   "takes an aclTensorList* — pass an at::TensorList of allocated tensors")->text;
     std::vector<const BindArg*> tensors;
     if (dynamic) {

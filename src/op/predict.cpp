@@ -9,30 +9,26 @@
 
 namespace kgen::op {
 namespace {
+// Type names of the json and ge::DT_ enumerators, each with the C++ name of the kernel's DTYPE_ macros.
+constexpr std::pair<const char*, const char*> kTypeNames[] = {
+    {"float", "float"},         {"float32", "float"},     {"DT_FLOAT", "float"},        {"float16", "half"},
+    {"half", "half"},           {"DT_FLOAT16", "half"},   {"bfloat16", "bfloat16_t"},   {"bf16", "bfloat16_t"},
+    {"DT_BF16", "bfloat16_t"},  {"int8", "int8_t"},       {"DT_INT8", "int8_t"},        {"uint8", "uint8_t"},
+    {"DT_UINT8", "uint8_t"},    {"int16", "int16_t"},     {"DT_INT16", "int16_t"},      {"uint16", "uint16_t"},
+    {"DT_UINT16", "uint16_t"},  {"int32", "int32_t"},     {"DT_INT32", "int32_t"},      {"uint32", "uint32_t"},
+    {"DT_UINT32", "uint32_t"},  {"int64", "int64_t"},     {"DT_INT64", "int64_t"},      {"uint64", "uint64_t"},
+    {"DT_UINT64", "uint64_t"},  {"bool", "bool"},         {"DT_BOOL", "bool"},          {"double", "double"},
+    {"float64", "double"},      {"DT_DOUBLE", "double"}};
 // C++ names of the kernel's DTYPE_ macros, from a type name of the json or a ge::DT_ enumerator.
 std::string cpp_type(const std::string& s) {
-  static const std::pair<const char*, const char*> m[] = {
-      {"float", "float"},         {"float32", "float"},     {"DT_FLOAT", "float"},        {"float16", "half"},
-      {"half", "half"},           {"DT_FLOAT16", "half"},   {"bfloat16", "bfloat16_t"},   {"bf16", "bfloat16_t"},
-      {"DT_BF16", "bfloat16_t"},  {"int8", "int8_t"},       {"DT_INT8", "int8_t"},        {"uint8", "uint8_t"},
-      {"DT_UINT8", "uint8_t"},    {"int16", "int16_t"},     {"DT_INT16", "int16_t"},      {"uint16", "uint16_t"},
-      {"DT_UINT16", "uint16_t"},  {"int32", "int32_t"},     {"DT_INT32", "int32_t"},      {"uint32", "uint32_t"},
-      {"DT_UINT32", "uint32_t"},  {"int64", "int64_t"},     {"DT_INT64", "int64_t"},      {"uint64", "uint64_t"},
-      {"DT_UINT64", "uint64_t"},  {"bool", "bool"},         {"DT_BOOL", "bool"},          {"double", "double"},
-      {"float64", "double"},      {"DT_DOUBLE", "double"}};
-  for (auto& [a, b] : m)
+  for (auto& [a, b] : kTypeNames)
     if (s == a) return b;
   return "";
 }
 // The ge::DT_ enumerator of a DTYPE_ type name (the kernel's ORIG_DTYPE_ macros).
 std::string dt_enum(const std::string& cpp) {
-  static const std::pair<const char*, const char*> m[] = {
-      {"float", "DT_FLOAT"},      {"half", "DT_FLOAT16"},    {"bfloat16_t", "DT_BF16"},  {"int8_t", "DT_INT8"},
-      {"uint8_t", "DT_UINT8"},    {"int16_t", "DT_INT16"},   {"uint16_t", "DT_UINT16"},  {"int32_t", "DT_INT32"},
-      {"uint32_t", "DT_UINT32"},  {"int64_t", "DT_INT64"},   {"uint64_t", "DT_UINT64"},  {"bool", "DT_BOOL"},
-      {"double", "DT_DOUBLE"}};
-  for (auto& [a, b] : m)
-    if (cpp == a) return b;
+  for (auto& [a, b] : kTypeNames)
+    if (cpp == b && std::string(a).rfind("DT_", 0) == 0) return a;
   return "DT_UNDEFINED";
 }
 bool matches(const std::string& column_type, int npy_dtype) {

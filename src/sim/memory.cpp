@@ -148,7 +148,6 @@ void check_piece(Core& c, Mem m, const Seg& s, uint32_t start, uint32_t addr, ui
       }
 }
 
-
 // The history of bytes pipe p has just written: defined, by this instruction (LaneWise may poison lanes of it next).
 void written_by(Seg& w, const Core& c, Pipe p, const char* api, const Loc& loc) {
   w.init = 1;
