@@ -202,6 +202,28 @@ cp -r "$T" "$W/IntCase" && mkdir -p "$W/int" && mv "$W/IntCase" "$W/int/ScaleCus
 echo '4;[8];int8;2' >> "$W/int/ScaleCustom/validation/test_cases.csv"
 expect int8_case "runtime-error 4/5" "$W/int/ScaleCustom" "$T/answer/0" "int8"
 if grep -q 'reference failed' "$W/int8_case.json"; then echo "FAIL: int8_case: the reference failed"; fail=1; fi
+# A ValueDepend input with integer dtypes: the generated aclnn API takes an aclIntArray for it (the binding's
+# ConvertType(at::IntArrayRef(v))), which reaches the op as an int64 tensor (NPUKernelBench's Fill dims). ScaleCustom
+# with its alpha so declared and integer alphas passes; without ValueDepend the int list is no tensor.
+cp -r "$T" "$W/VdCase" && mkdir -p "$W/vd" && mv "$W/VdCase" "$W/vd/ScaleCustom"
+V2=$W/vd/ScaleCustom
+printf 'case_id;input_shape;dtype;alpha\n0;[4, 100];float32;2\n1;[1000];float16;-2\n2;[3, 7, 33];float32;3\n3;[1];float16;3\n' \
+  > "$V2/validation/test_cases.csv"
+sed -i 's|c10::Scalar scale(alpha);.*|std::vector<int64_t> values{static_cast<int64_t>(alpha)};\n    aclIntArray* scale = ConvertType(at::IntArrayRef(values));|' \
+  "$V2/validation/pybind.cpp"
+sed -i 's|Input("alpha").ParamType(REQUIRED).DataType({ge::DT_FLOAT, ge::DT_FLOAT16})|Input("alpha").ParamType(REQUIRED).DataType({ge::DT_INT64, ge::DT_INT64})|; s|.Format({ge::FORMAT_ND, ge::FORMAT_ND}).Scalar();|.Format({ge::FORMAT_ND, ge::FORMAT_ND}).ValueDepend(REQUIRED);|' \
+  "$V2/answer/0/op_host/scale_custom_def.cpp"
+sed -i 's|aGm.SetGlobalBuffer((__gm__ T\*)alpha, 1);|aGm.SetGlobalBuffer((__gm__ int64_t*)alpha, 1);|; s|T a = aGm.GetValue(0);|T a = static_cast<T>(static_cast<float>(aGm.GetValue(0)));|; s|GlobalTensor<T> xGm, yGm, aGm;|GlobalTensor<T> xGm, yGm;\n    GlobalTensor<int64_t> aGm;|' \
+  "$V2/answer/0/op_kernel/scale_custom.cpp"
+expect value_depend_int_array "correct 4/4" "$V2" "$V2/answer/0"
+cp -r "$V2/answer/0" "$W/novd"
+sed -i 's|.ValueDepend(REQUIRED);|;|' "$W/novd/op_host/scale_custom_def.cpp"
+expect value_depend_missing "runtime-error 0/4" "$V2" "$W/novd" "is a int list, not a tensor"
+# A binding that includes a PyTorch header the shim lacks: the system's real one conflicts, and the error says which.
+cp -r "$T" "$W/UnshimmedCase" && mkdir -p "$W/unshimmed" && mv "$W/UnshimmedCase" "$W/unshimmed/ScaleCustom"
+sed -i '1i #include <c10/util/string_view.h>' "$W/unshimmed/ScaleCustom/validation/pybind.cpp"
+expect unshimmed_header "compile-error 0/0" "$W/unshimmed/ScaleCustom" "$T/answer/0" \
+  "includes <c10/util/string_view.h>, which the shim does not provide"
 # A task folder the harness cannot read: a precise error, exit 2 from run-level tools.
 mkdir -p "$W/Broken/validation"
 printf 'import torch\nclass Model:\n    pass\n' > "$W/Broken/validation/module.py"

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "kernel_operator.h"
+#include "lib/math/kernel_operator_acos_intf.h"
+#include "lib/math/kernel_operator_tan_intf.h"
 #include "sim/testing.h"
 
 using namespace AscendC;
@@ -142,6 +144,36 @@ TEST(AdvApi, MathNegative) {
   std::string used = error_of([&] { (void)g.GetValue(3); });
   EXPECT_NE(used.find("error[uninit-read]"), std::string::npos) << used;
   EXPECT_NE(used.find("Erf"), std::string::npos) << used;
+}
+
+// Acos, Asin, Atan, Cosh, Sinh, Tan, Erfc: the float formula, in float and rounded once for half. Included through
+// the per-API headers CANN 8.0 projects use.
+TEST(AdvApi, InverseAndHyperbolicFunctions) {
+  kgen::sim::TestCore tc;
+  Ub ub(120 * 1024);
+  auto s = ub.at<float>(0, 64), d = ub.at<float>(1024, 64);
+  auto tmp = ub.at<uint8_t>(4096, 8192);
+  std::vector<float> x(64);
+  for (int i = 0; i < 64; ++i) x[i] = -0.95f + i * 0.03f;
+  fill(s, x);
+  PipeBarrier<PIPE_ALL>();
+  struct Fn {
+    const char* name;
+    void (*api)(const LocalTensor<float>&, const LocalTensor<float>&, const LocalTensor<uint8_t>&, const uint32_t, kgen::rt::Loc);
+    float (*ref)(float);
+  };
+  const Fn fns[] = {{"Acos", Acos<float, false>, [](float v) { return std::acos(v); }},
+                    {"Asin", Asin<float, false>, [](float v) { return std::asin(v); }},
+                    {"Atan", Atan<float, false>, [](float v) { return std::atan(v); }},
+                    {"Cosh", Cosh<float, false>, [](float v) { return std::cosh(v); }},
+                    {"Sinh", Sinh<float, false>, [](float v) { return std::sinh(v); }},
+                    {"Tan", Tan<float, false>, [](float v) { return std::tan(v); }},
+                    {"Erfc", Erfc<float, false>, [](float v) { return std::erfc(v); }}};
+  for (const Fn& f : fns) {
+    EXPECT_EQ(error_of([&] { f.api(d, s, tmp, 64, kgen::rt::Loc::current()); }), "") << f.name;
+    PipeBarrier<PIPE_ALL>();
+    for (int i = 0; i < 64; i += 7) EXPECT_FLOAT_EQ(d.GetValue(i), f.ref(x[i])) << f.name << " " << i;
+  }
 }
 
 TEST(AdvApi, FrameworkTmpNeedsFreeUb) {

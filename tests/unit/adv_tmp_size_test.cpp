@@ -84,6 +84,13 @@ template <class T> void unary_family(uint32_t ts) {
       {"Erf", GetErfMaxMinTmpSize, KGEN_UNARY_CALL(Erf, T)},
       {"Sin", GetSinMaxMinTmpSize, KGEN_UNARY_CALL(Sin, T)},
       {"Cos", GetCosMaxMinTmpSize, KGEN_UNARY_CALL(Cos, T)},
+      {"Acos", GetAcosMaxMinTmpSize, KGEN_UNARY_CALL(Acos, T)},
+      {"Asin", GetAsinMaxMinTmpSize, KGEN_UNARY_CALL(Asin, T)},
+      {"Atan", GetAtanMaxMinTmpSize, KGEN_UNARY_CALL(Atan, T)},
+      {"Cosh", GetCoshMaxMinTmpSize, KGEN_UNARY_CALL(Cosh, T)},
+      {"Sinh", GetSinhMaxMinTmpSize, KGEN_UNARY_CALL(Sinh, T)},
+      {"Tan", GetTanMaxMinTmpSize, KGEN_UNARY_CALL(Tan, T)},
+      {"Erfc", GetErfcMaxMinTmpSize, KGEN_UNARY_CALL(Erfc, T)},
       {"Log2", GetLog2MaxMinTmpSize, KGEN_UNARY_CALL(Log2, T)},
       {"Floor", GetFloorMaxMinTmpSize, KGEN_UNARY_CALL(Floor, T)},
       {"Ceil", GetCeilMaxMinTmpSize, KGEN_UNARY_CALL(Ceil, T)},
@@ -122,6 +129,28 @@ template <class T> void unary_family(uint32_t ts) {
 }  // namespace
 
 TEST(AdvTmpSize, UnaryMinimumIsWhatTheKernelRequiresFloat) { unary_family<float>(4); }
+
+// The inverse, hyperbolic and complementary functions: CANN's live-tensor factors (float / half) times one 256-byte
+// repeat at the minimum, times the input at the maximum (asc-devkit impl/adv_api/tiling/math/*_tiling_impl.cpp, S74).
+TEST(AdvTmpSize, InverseAndHyperbolicFactorsAreCanns) {
+  struct Row {
+    HostFn fn;
+    uint32_t f32, f16;
+  };
+  const Row rows[] = {{GetAcosMaxMinTmpSize, 2, 6}, {GetAsinMaxMinTmpSize, 2, 6}, {GetAtanMaxMinTmpSize, 5, 12},
+                      {GetCoshMaxMinTmpSize, 2, 6}, {GetSinhMaxMinTmpSize, 1, 4}, {GetTanMaxMinTmpSize, 4, 10},
+                      {GetErfcMaxMinTmpSize, 7, 16}};
+  const ge::Shape shape({1024});
+  for (const Row& r : rows) {
+    uint32_t mx = 0, mn = 0;
+    r.fn(shape, 4, false, mx, mn);
+    EXPECT_EQ(mn, r.f32 * 256);
+    EXPECT_EQ(mx, r.f32 * 1024 * 4);
+    r.fn(shape, 2, false, mx, mn);
+    EXPECT_EQ(mn, r.f16 * 256);
+    EXPECT_EQ(mx, r.f16 * 1024 * 2);
+  }
+}
 TEST(AdvTmpSize, UnaryMinimumIsWhatTheKernelRequiresHalf) { unary_family<half>(2); }
 
 // isReuseSource = true lowers CANN's float minimum of Sin, Cos (3 -> 2 tensors) and Exp; the kernel agrees.

@@ -222,6 +222,33 @@ TEST(VecCompare, RepeatFormIgnoresMaskPacksBits) {
       EXPECT_EQ(bit(g, r * 128 + k), static_cast<float>(hx[lane_index(r, k, 2, 1, 16)]) < 0.0f) << r << " " << k;
 }
 
+// The dense repeat form reads whole repeats whatever the mask, lane by lane: lanes past a short source buffer inside
+// UB (here never written) give garbage bits, not a fault; they fail where used (NPUKernelBench's CrossEntropyLossGrad).
+TEST(VecCompare, DenseRepeatFormReadsPastItsBufferAsGarbage) {
+  kgen::sim::TestCore tc;
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> ta, untouched, tb, tout;
+  pipe.InitBuffer(ta, 32);           // 8 floats: the repeat reads 64
+  pipe.InitBuffer(untouched, 256);   // what lies after them, never written
+  pipe.InitBuffer(tb, 256);
+  pipe.InitBuffer(tout, 32);
+  auto a = ta.Get<float>(), b = tb.Get<float>();
+  auto out = tout.Get<uint8_t>();
+  for (int i = 0; i < 8; ++i) a.SetValue(i, static_cast<float>(i));
+  for (int i = 0; i < 64; ++i) b.SetValue(i, 3.0f);
+  PipeBarrier<PIPE_ALL>();
+  EXPECT_EQ(kgen::sim::error_of([&] { Compare(out, a, b, CMPMODE::EQ, static_cast<uint64_t>(8), 1, {1, 1, 1, 8, 8, 8}); }), "");
+  PipeBarrier<PIPE_ALL>();
+  EXPECT_EQ(out.GetValue(0), 1u << 3);   // lanes 0..7: only a[3] == 3
+  const std::string e = kgen::sim::error_of([&] { (void)out.GetValue(4); });
+  EXPECT_NE(e.find("error[uninit-read]"), std::string::npos) << e;
+  EXPECT_NE(e.find("Compare"), std::string::npos) << e;
+  // a strided walk still faults at the buffer's end
+  EXPECT_NE(kgen::sim::error_of([&] { Compare(out, a, b, CMPMODE::EQ, static_cast<uint64_t>(8), 1, {1, 2, 1, 8, 8, 8}); })
+                .find("error[ub-overflow]"),
+            std::string::npos);
+}
+
 TEST(VecCompare, CompareScalarCountForm) {
   Env env;
   auto a = env.at<float>(0, 512);
