@@ -281,7 +281,7 @@ struct CoreState {
   bool done = false, at_sync = false, at_cross = false;
   uint64_t instrs = 0;
   size_t issue_ev = SIZE_MAX;    // Result::events index of the core's current scalar-issue span (keep_events)
-  std::unordered_map<int64_t, Mark> flags;              // (event, id) -> set
+  std::unordered_map<int64_t, std::deque<Mark>> flags;  // (event, id) -> sets not yet waited, oldest first
   std::unordered_map<int32_t, std::deque<Mark>> fifo;   // queue handle -> EnQue marks
   std::unordered_map<int64_t, Mark> freed;              // (queue, buffer) -> FreeTensor mark
   std::unordered_map<int32_t, std::deque<Mark>> xpend;  // cross-core flag -> delivered marks
@@ -427,16 +427,16 @@ struct Model {
             int src = op.pipe < kPipes ? static_cast<int>(op.pipe) : static_cast<int>(P_S);
             s.ts += k.issue;
             double tm = src == P_S ? s.ts : std::max(s.ts, s.pf[src]);
-            s.flags[(static_cast<int64_t>(op.event) << 16) | static_cast<uint16_t>(op.id)] = mark(li, src, tm);
+            s.flags[(static_cast<int64_t>(op.event) << 16) | static_cast<uint16_t>(op.id)].push_back(mark(li, src, tm));
             break;
           }
           case Op::WaitFlag: {
             int dst = op.pipe2 < kPipes ? static_cast<int>(op.pipe2) : static_cast<int>(P_S);
             s.ts += k.issue;
             auto it = s.flags.find((static_cast<int64_t>(op.event) << 16) | static_cast<uint16_t>(op.id));
-            if (it != s.flags.end()) {
-              const Mark m = it->second;
-              s.flags.erase(it);
+            if (it != s.flags.end() && !it->second.empty()) {
+              const Mark m = it->second.front();
+              it->second.pop_front();
               double& t_dst = dst == P_S ? s.ts : s.pf[dst];
               flow(Flow::Flag, m, li, dst, t_dst);
               t_dst = std::max(t_dst, m.tm);

@@ -129,10 +129,15 @@ struct Queue {
   std::vector<VClock> fifo_tokens;
 };
 
+// A SetFlag/WaitFlag event id: the hardware flag counts. CANN calls a second SetFlag before the WaitFlag undefined
+// behaviour that hangs a PipeBarrier<PIPE_ALL> between them, yet answers correct on the chip set twice and wait
+// twice (double_set_flag.h); each WaitFlag takes the oldest set.
 struct Flag {
-  bool set = false;
-  VClock token{};
-  uint32_t line = 0;
+  struct Set {
+    VClock token{};
+    uint32_t line = 0;
+  };
+  std::vector<Set> pending;
 };
 
 // One trace record: a pipe instruction or a synchronisation edge.
@@ -187,7 +192,7 @@ struct Core {
   // happens-before: clock[p] counts p's instructions; vc[q][p] is how much of p's history q has waited for
   uint32_t clock[kPipeCount] = {};
   VClock vc[kPipeCount] = {};
-  VClock scalar_waited{};
+  VClock scalar_waited{};          // what the scalar unit blocked on: every later-issued instruction is after it
   // L0C unit flags (Mmad/Fixpipe unitFlag 2 or 3, 910B): one bit per 512-byte block, set by a Mmad with unitFlag 3
   // and cleared by a Fixpipe with unitFlag 3; the waiting instruction takes the other pipe's clock (unit_flag.h).
   struct UnitFlag {
@@ -195,8 +200,9 @@ struct Core {
     VClock setter{}, clearer{};
   };
   std::vector<UnitFlag> unit_flags;
-  bool auto_sync_scalar = true;     // KGEN_AUTO_SYNC=0: kernels built with --cce-auto-sync=off           // what the scalar unit blocked on: every later-issued instruction is after it
+  bool auto_sync_scalar = true;     // KGEN_AUTO_SYNC=0: kernels built with --cce-auto-sync=off
   Flag flags[64][8];
+  int flags_set_twice = 0;          // flags with two or more sets pending: a PipeBarrier<PIPE_ALL> now hangs
   // vector mask registers
   bool mask_counter = false;
   uint64_t mask_hi = ~0ull, mask_lo = ~0ull;

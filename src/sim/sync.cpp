@@ -3,6 +3,7 @@
 #include <string>
 
 #include "sim/core.h"
+#include "sim/double_set_flag.h"
 
 namespace kgen::sim {
 VClock flag_token(Pipe src) {
@@ -33,43 +34,66 @@ using namespace kgen::sim;
 
 void set_flag(AscendC::HardEvent evt, int32_t id, Loc loc) {
   Flag& f = flag_slot(evt, id, "SetFlag", loc);
-  if (f.set)
-    fail("param", "SetFlag", loc,
-         std::string("SetFlag<HardEvent::") + event_name(evt) + ">(" + std::to_string(id) +
-             ") while the SetFlag at line " + std::to_string(f.line) +
-             " has not been waited; every SetFlag needs its WaitFlag before the id is set again");
+  if (!f.pending.empty()) {
+    note_double_set("SetFlag", loc);
+    if (f.pending.size() == 1) ++cur().flags_set_twice;
+  }
   Pipe src, dst;
   event_pipes(evt, src, dst);
-  f.token = flag_token(src);
-  f.set = true;
-  f.line = loc.line();
+  f.pending.push_back({flag_token(src), loc.line()});
   trace_sync(TraceRec::SetFlag, src, dst, static_cast<int32_t>(evt), id, loc);
 }
 
 void wait_flag(AscendC::HardEvent evt, int32_t id, Loc loc) {
   Flag& f = flag_slot(evt, id, "WaitFlag", loc);
-  if (!f.set)
+  if (f.pending.empty())
     fail("deadlock", "WaitFlag", loc,
          std::string("WaitFlag<HardEvent::") + event_name(evt) + ">(" + std::to_string(id) +
              ") with no SetFlag pending for that event and id: the pipe would wait forever; add the matching "
              "SetFlag before it");
   Pipe src, dst;
   event_pipes(evt, src, dst);
-  flag_wait(dst, f.token);
-  f.set = false;
+  flag_wait(dst, f.pending.front().token);
+  f.pending.erase(f.pending.begin());
+  if (f.pending.size() == 1) --cur().flags_set_twice;
   trace_sync(TraceRec::WaitFlag, src, dst, static_cast<int32_t>(evt), id, loc);
 }
 
-void pipe_barrier(pipe_t pipe, Loc loc) {
+namespace {
+// PipeBarrier<PIPE_ALL> while an id holds two unwaited SetFlags: the hang CANN's SetFlag/WaitFlag page shows.
+[[noreturn]] void fail_barrier_after_double_set(const Loc& loc) {
+  const Core& c = cur();
+  for (int e = 0; e < 64; ++e)
+    for (int id = 0; id < 8; ++id) {
+      const Flag& f = c.flags[e][id];
+      if (f.pending.size() < 2) continue;
+      fail("deadlock", "PipeBarrier", loc,
+           std::string("PipeBarrier<PIPE_ALL> while SetFlag<HardEvent::") +
+               event_name(static_cast<AscendC::HardEvent>(e)) + ">(" + std::to_string(id) + ") is set twice (lines " +
+               std::to_string(f.pending[0].line) + " and " + std::to_string(f.pending[1].line) +
+               ") with no WaitFlag between: the chip hangs here; wait each SetFlag before setting its id again");
+    }
+  fail("deadlock", "PipeBarrier", loc, "PipeBarrier<PIPE_ALL> while an event id is set twice");
+}
+}  // namespace
+
+namespace {
+void barrier_all(const Loc& loc) {
   Core& c = cur();
+  VClock all{};
+  for (int p = 0; p < kPipeCount; ++p) join(all, c.vc[p]);
+  for (int p = 0; p < kPipeCount; ++p) c.vc[p] = all;
+  c.scalar_waited = all;
+  trace_sync(TraceRec::Barrier, kS, kS, PIPE_ALL, 0, loc);
+}
+}  // namespace
+
+void pipe_barrier(pipe_t pipe, Loc loc) {
   if (pipe == PIPE_S)
     fail("param", "PipeBarrier", loc, "PipeBarrier<PIPE_S> raises a hardware error; the scalar unit is already in order");
   if (pipe == PIPE_ALL) {
-    VClock all{};
-    for (int p = 0; p < kPipeCount; ++p) join(all, c.vc[p]);
-    for (int p = 0; p < kPipeCount; ++p) c.vc[p] = all;
-    c.scalar_waited = all;
-    trace_sync(TraceRec::Barrier, kS, kS, PIPE_ALL, 0, loc);
+    if (cur().flags_set_twice > 0) fail_barrier_after_double_set(loc);
+    barrier_all(loc);
     return;
   }
   Pipe p = pipe_from(pipe);
@@ -77,7 +101,7 @@ void pipe_barrier(pipe_t pipe, Loc loc) {
   trace_sync(TraceRec::Barrier, p, p, pipe, 0, loc);
 }
 
-void data_sync_barrier(Loc loc) { pipe_barrier(PIPE_ALL, loc); }
+void data_sync_barrier(Loc loc) { barrier_all(loc); }
 
 void set_atomic(DType dt, int op, Loc loc) {
   Core& c = cur();

@@ -793,6 +793,47 @@ TEST(CoreChecks, NoFalseAlarmPreSetFlags) {
   for (int i = 0; i < kTile * kTiles; ++i) ASSERT_EQ(z[i], 2 * x[i]) << i;
 }
 
+// A second SetFlag on an id not yet waited: the flag counts, each WaitFlag takes the oldest set (NPUKernelBench's
+// AddRmsNorm answer sets MTE2_V 0 after each of two loads and waits it twice). One wait orders only the first load.
+TEST(CoreChecks, SetFlagTwiceCountsOldestFirst) {
+  TestCore tc;
+  RaceRig r;
+  DataCopy(r.x, r.gm.tensor(), 64);
+  SetFlag<HardEvent::MTE2_V>(0);
+  DataCopy(r.z, r.gm.tensor()[64], 64);
+  SetFlag<HardEvent::MTE2_V>(0);
+  WaitFlag<HardEvent::MTE2_V>(0);
+  EXPECT_EQ(error_of([&] { Adds(r.x, r.x, 1.0f, 64); }), "");          // the first set covers the load of x
+  std::string e = error_of([&] { Adds(r.z, r.z, 1.0f, 64); });          // z's load is ordered only by the second
+  EXPECT_TRUE(IsError(e, "race", "Adds")) << e;
+}
+
+TEST(CoreChecks, SetFlagTwiceThenWaitTwice) {
+  TestCore tc;
+  RaceRig r;
+  DataCopy(r.x, r.gm.tensor(), 64);
+  SetFlag<HardEvent::MTE2_V>(0);
+  DataCopy(r.z, r.gm.tensor()[64], 64);
+  SetFlag<HardEvent::MTE2_V>(0);
+  WaitFlag<HardEvent::MTE2_V>(0);
+  WaitFlag<HardEvent::MTE2_V>(0);
+  EXPECT_EQ(error_of([&] { Add(r.x, r.x, r.z, 64); }), "");
+  EXPECT_SIM_ERROR(WaitFlag<HardEvent::MTE2_V>(0), "deadlock", "WaitFlag");   // both sets taken
+}
+
+// CANN's SetFlag/WaitFlag constraints: a PipeBarrier<PIPE_ALL> while one id is set twice hangs the chip.
+TEST(CoreChecks, BarrierAllWhileSetTwiceHangs) {
+  TestCore tc;
+  SetFlag<HardEvent::MTE2_V>(3);
+  SetFlag<HardEvent::MTE2_V>(3);
+  std::string e = error_of([&] { PipeBarrier<PIPE_ALL>(); });
+  EXPECT_TRUE(IsError(e, "deadlock", "PipeBarrier")) << e;
+  EXPECT_NE(e.find("MTE2_V>(3) is set twice"), std::string::npos) << e;
+  WaitFlag<HardEvent::MTE2_V>(3);
+  EXPECT_EQ(error_of([&] { PipeBarrier<PIPE_ALL>(); }), "");   // one pending set: no hang
+  WaitFlag<HardEvent::MTE2_V>(3);
+}
+
 // ---------------------------------------------------------------- deadlock
 TEST(CoreChecks, WaitFlagWithoutSetFlag) {
   TestCore tc;
@@ -831,8 +872,6 @@ TEST(CoreChecks, SyncAllWithMoreBlocksThanCores) {
 // ---------------------------------------------------------------- param
 TEST(CoreChecks, FlagParams) {
   TestCore tc;
-  SetFlag<HardEvent::V_MTE3>(2);
-  EXPECT_SIM_ERROR(SetFlag<HardEvent::V_MTE3>(2), "param", "SetFlag");
   EXPECT_SIM_ERROR(SetFlag<HardEvent::V_MTE3>(8), "param", "SetFlag");
   EXPECT_SIM_ERROR(WaitFlag<HardEvent::V_MTE3>(8), "param", "WaitFlag");
   EXPECT_SIM_ERROR(SetFlag<HardEvent::V_MTE3>(-1), "param", "SetFlag");
