@@ -260,6 +260,9 @@ void issue(Pipe p);
 // Checks a tensor handed to an API: live buffer, known position, address alignment of its memory.
 // Returns the start of its memory. `align` = 0 uses the memory's rule.
 uint8_t* resolve(const rt::LocalRef& t, const char* api, const Loc& loc, uint32_t align = 0);
+// Bounds of bytes [off, off+bytes) of tensor t: beyond its memory is error[ub-overflow]; past its buffer only is
+// counted (buffer_overrun.h), since the chip checks no buffer bounds.
+void check_extent(const rt::LocalRef& t, uint64_t off, uint64_t bytes, bool write, const char* api, const Loc& loc);
 // Declares that pipe p reads or writes bytes [off, off+bytes) of tensor t: bounds, init, race. Returns the pointer.
 uint8_t* touch(const rt::LocalRef& t, uint64_t off, uint64_t bytes, bool write, Pipe p, const char* api, const Loc& loc);
 // touch() for each of the byte ranges `runs` (offset from t's start, length) in turn; in one pass over the memory's

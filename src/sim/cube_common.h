@@ -15,7 +15,7 @@ inline bool is_ub_pos(TPosition p) {
 }
 inline Mem mem_of_ref(const rt::LocalRef& t) { return mem_of(t.pos, *cur().soc); }
 
-// Bounds of a local tensor access, without recording it (ub-overflow when past the tensor's buffer).
+// Bounds of a local tensor access, without recording it (check_extent).
 void cube_check_bounds(const rt::LocalRef& t, uint64_t off, uint64_t bytes, bool write, const char* api, const Loc& loc);
 
 // Per-byte "was written" flags of [addr, addr+bytes) of memory m; empty when every byte is initialised.

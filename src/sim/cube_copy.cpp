@@ -13,22 +13,7 @@
 namespace kgen::sim {
 void cube_check_bounds(const rt::LocalRef& t, uint64_t off, uint64_t bytes, bool write, const char* api,
                        const Loc& loc) {
-  Core& c = cur();
-  Mem m = mem_of(t.pos, *c.soc);
-  uint64_t start = static_cast<uint64_t>(t.addr) + off;
-  uint64_t buf_start = 0, limit = c.soc->mem_size[static_cast<int>(m)];
-  const char* what = "memory";
-  if (t.buf >= 0) {
-    buf_start = c.bufs[t.buf].addr;
-    limit = buf_start + c.bufs[t.buf].len;
-    what = "buffer";
-  }
-  if (start + bytes > limit)
-    fail("ub-overflow", api, loc,
-         std::string(write ? "writes " : "reads ") + mem_name(m) + "[" + std::to_string(start) + ", " +
-             std::to_string(start + bytes) + ") past the end of its " + what + " " + mem_name(m) + "[" +
-             std::to_string(buf_start) + ", " + std::to_string(limit) + ") by " + fmt_bytes(start + bytes - limit) +
-             "; the repeat/stride parameters exceed the tensor (size the buffer with InitBuffer or reduce them)");
+  check_extent(t, off, bytes, write, api, loc);
 }
 
 std::vector<uint8_t> cube_init_mask(Mem m, uint32_t addr, uint32_t bytes) {

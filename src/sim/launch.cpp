@@ -22,6 +22,7 @@
 #include "sim/trace_io.h"
 #include "sim/gm.h"
 #include "sim/int_div_trap.h"
+#include "sim/buffer_overrun.h"
 #include "sim/double_set_flag.h"
 #include "sim/stale_tensor.h"
 #include "perf/report.h"
@@ -459,6 +460,7 @@ void run_launch(const char* kernel, uint32_t block_dim, const Soc& soc, void (*t
     cross_core_reset();
     reset_stale_uses();
     reset_double_sets();
+    reset_buffer_overruns();
     schedule(L);
     if (!L.restart || !L.error.empty()) break;
     L.restart = false;
@@ -467,6 +469,7 @@ void run_launch(const char* kernel, uint32_t block_dim, const Soc& soc, void (*t
   g_launch = nullptr;
   if (const std::string w = stale_use_warning(kernel); !w.empty()) std::fprintf(stderr, "%s\n", w.c_str());
   if (const std::string w = double_set_warning(kernel); !w.empty()) std::fprintf(stderr, "%s\n", w.c_str());
+  if (const std::string w = buffer_overrun_warning(kernel); !w.empty()) std::fprintf(stderr, "%s\n", w.c_str());
   if (const uint64_t n = IntDivNoTrap::count())
     std::fprintf(stderr,
                  "warning[div-by-zero] kernel %s: %llu integer division(s) by zero ran without a trap, as on the chip "

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "sim/core.h"
+#include "sim/buffer_overrun.h"
 #include "sim/stale_tensor.h"
 #include "sim/timing.h"
 
@@ -353,43 +354,39 @@ uint8_t* resolve(const rt::LocalRef& t, const char* api, const Loc& loc, uint32_
   return mem_base(m);
 }
 
-uint8_t* touch(const rt::LocalRef& t, uint64_t off, uint64_t bytes, bool write, Pipe p, const char* api, const Loc& loc) {
+void check_extent(const rt::LocalRef& t, uint64_t off, uint64_t bytes, bool write, const char* api, const Loc& loc) {
   Core& c = cur();
-  Mem m = mem_of(t.pos, *c.soc);
-  uint8_t* base = mem_base(m);
-  uint64_t start = static_cast<uint64_t>(t.addr) + off;
+  const Mem m = mem_of(t.pos, *c.soc);
+  const uint64_t start = static_cast<uint64_t>(t.addr) + off;
+  const uint64_t mem_end = c.soc->mem_size[static_cast<int>(m)];
+  if (start + bytes > mem_end) {
+    if (t.buf >= 0 && !c.bufs[t.buf].past_end.empty())
+      fail("ub-overflow", api, loc,
+           std::string(write ? "writes " : "reads ") + range_str(m, start, bytes) + ", beyond the memory: " +
+               c.bufs[t.buf].past_end);
+    fail("ub-overflow", api, loc,
+         std::string(write ? "writes " : "reads ") + range_str(m, start, bytes) + " beyond the " + fmt_bytes(mem_end) +
+             " of " + mem_name(m) + " on " + c.soc->name +
+             (t.buf >= 0 ? "; the count or repeat parameters exceed the tensor (size the buffer with InitBuffer or "
+                           "reduce the count)"
+                         : ""));
+  }
+  if (t.buf < 0) return;
+  const Buffer& b = c.bufs[t.buf];
+  const uint64_t limit = static_cast<uint64_t>(b.addr) + b.len;
+  if (start + bytes > limit)
+    note_buffer_overrun(api, loc,
+                        std::string(write ? "writes " : "reads ") + range_str(m, start, bytes) +
+                            " past the end of its buffer " + range_str(m, b.addr, b.len) + " by " +
+                            fmt_bytes(start + bytes - limit));
+}
+
+uint8_t* touch(const rt::LocalRef& t, uint64_t off, uint64_t bytes, bool write, Pipe p, const char* api, const Loc& loc) {
+  uint8_t* base = mem_base(mem_of(t.pos, *cur().soc));
+  const uint64_t start = static_cast<uint64_t>(t.addr) + off;
   if (bytes == 0) return base + start;
-  uint64_t limit = c.pools[static_cast<int>(m)].size;
-  const char* what = "memory";
-  if (t.buf >= 0) {
-    const Buffer& b = c.bufs[t.buf];
-    limit = static_cast<uint64_t>(b.addr) + b.len;
-    what = "buffer";
-  }
-  LaneScope& ls = c.lanes;
-  if (start + bytes > limit && !write && ls.operand && t.buf >= 0 && start < limit &&
-      start + bytes <= c.pools[static_cast<int>(m)].size) {
-    // A lane-wise instruction reading past its tensor's buffer, still inside the memory: the chip reads whatever
-    // the next bytes hold (another buffer's, or nothing's) without a fault, so those lanes are garbage, which fail
-    // where they are used (core.h LaneScope): FeedsRepeat's Cast of a count rounded up past its TBuf.
-    touch_abs(m, static_cast<uint32_t>(start), limit - start, false, p, api, loc);
-    const uint64_t o0 = limit - ls.base, o1 = start + bytes - ls.base;
-    ls.poisoned.push_back({o0 / ls.unit * ls.lanes, (o1 + ls.unit - 1) / ls.unit * ls.lanes});
-    ls.note_source(loc.file_name(), loc.line(), api);
-    return base + start;
-  }
-  if (t.buf >= 0 && start + bytes > c.pools[static_cast<int>(m)].size && !c.bufs[t.buf].past_end.empty())
-    fail("ub-overflow", api, loc,
-         std::string(write ? "writes " : "reads ") + range_str(m, start, bytes) + ", beyond the memory: " +
-             c.bufs[t.buf].past_end);
-  if (start + bytes > limit) {
-    uint64_t buf_start = t.buf >= 0 ? c.bufs[t.buf].addr : 0;
-    fail("ub-overflow", api, loc,
-         std::string(write ? "writes " : "reads ") + range_str(m, start, bytes) + " past the end of its " + what +
-             " " + range_str(m, buf_start, limit - buf_start) + " by " + fmt_bytes(start + bytes - limit) +
-             "; the count or repeat parameters exceed the tensor (size the buffer with InitBuffer or reduce the count)");
-  }
-  touch_abs(m, static_cast<uint32_t>(start), bytes, write, p, api, loc);
+  check_extent(t, off, bytes, write, api, loc);
+  touch_abs(mem_of(t.pos, *cur().soc), static_cast<uint32_t>(start), bytes, write, p, api, loc);
   return base + start;
 }
 

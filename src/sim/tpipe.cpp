@@ -314,11 +314,13 @@ LocalRef tbuf_get(int32_t handle, uint32_t count, uint32_t elem, uint32_t byte_o
   Buffer& b = c.bufs[q.bufs[0]];
   if (byte_offset % 32 != 0)
     fail("align", api, loc, "byte offset " + std::to_string(byte_offset) + " is not a multiple of 32");
+  // More than the TBuf holds: CANN checks it in CPU-debug builds only (kernel_tbuf_impl.h), so the tensor is
+  // handed out; its accesses past the buffer are the chip's (buffer_overrun.h), beyond the memory the error.
   uint64_t bytes = whole ? b.len : static_cast<uint64_t>(count) * elem;
-  if (byte_offset + bytes > b.len)
+  if (static_cast<uint64_t>(b.addr) + byte_offset + bytes > UINT32_MAX)
     fail("ub-overflow", api, loc,
          "asks for " + std::to_string(bytes) + " bytes at offset " + std::to_string(byte_offset) + " of a " +
-             std::to_string(b.len) + "-byte TBuf");
+             std::to_string(b.len) + "-byte TBuf: beyond any on-chip memory");
   LocalRef r;
   r.addr = b.addr + byte_offset;
   r.len = static_cast<uint32_t>(bytes);

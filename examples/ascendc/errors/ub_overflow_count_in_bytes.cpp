@@ -1,9 +1,11 @@
-// Negative: a repeat count that runs past the tensor. The level-0 Muls covers 64 floats per repeat, but the repeat
-// count was computed from the byte size (1024 * 4 / 64 = 64 repeats = 4096 floats) instead of 1024 / 64 = 16.
+// Negative: a count given in bytes instead of elements. The two 64 KB tiles fill UB up to 128 KB; Muls is asked for
+// LENGTH * sizeof(float) = 65536 floats (256 KB) instead of 16384, which runs past the end of UB itself. (A count that
+// overran only its own buffer would, as on the chip, touch the next buffer's bytes: a warning, and wrong results only
+// where live data is overwritten.)
 #include "kernel_operator.h"
 
-constexpr int32_t LENGTH = 1024;
-constexpr uint8_t REPEAT = LENGTH * sizeof(float) / 64;   // wrong: should be LENGTH / 64
+constexpr int32_t LENGTH = 16384;
+constexpr uint32_t COUNT = LENGTH * sizeof(float);   // wrong: should be LENGTH
 
 class KernelScale {
  public:
@@ -20,7 +22,7 @@ class KernelScale {
     inQueueX.EnQue(xLocal);
     xLocal = inQueueX.DeQue<float>();
     AscendC::LocalTensor<float> yLocal = outQueueY.AllocTensor<float>();
-    AscendC::Muls(yLocal, xLocal, 2.0f, 64, REPEAT, {1, 1, 8, 8});  // EXPECT-ERROR: ub-overflow
+    AscendC::Muls(yLocal, xLocal, 2.0f, COUNT);  // EXPECT-ERROR: ub-overflow
     outQueueY.EnQue(yLocal);
     inQueueX.FreeTensor(xLocal);
     yLocal = outQueueY.DeQue<float>();
@@ -53,7 +55,7 @@ int main() {
   ICPU_RUN_KF(scale_custom, 1, (GM_ADDR)x, (GM_ADDR)y);
   int bad = 0;
   for (int i = 0; i < LENGTH; ++i) bad += y[i] != 2.0f * x[i];
-  std::printf("ub_overflow_repeat_count: %d mismatches\n", bad);
+  std::printf("ub_overflow_count_in_bytes: %d mismatches\n", bad);
   AscendC::GmFree(x);
   AscendC::GmFree(y);
   return bad == 0 ? 0 : 1;
