@@ -262,13 +262,22 @@ expect accessor_dtype "compile-error 0/0" "$W/ScaleSigmoidListCustom" "$S/answer
 cp -r "$S/answer/0" "$W/nofp16path"      # without the ORIG_DTYPE_X branch float16 data is read as float
 sed -i 's/#if ORIG_DTYPE_X == DT_FLOAT16/#if ORIG_DTYPE_X == DT_BF16/' "$W/nofp16path/op_kernel/scale_sigmoid_list_custom.cpp"
 expect orig_dtype_path "runtime-error 2/4" "$S" "$W/nofp16path"
+# Scalar() inputs only (NPUKernelBench's Arange): the output tensor's dtype selects the OpDef column, and the scalar
+# arrives in that column's dtype (FillCustom passes its int32 and float32 cases in the checkout run below). An OpDef
+# whose output has no int32 column fails those cases with the op's error.
+F=$SRC/tests/data/npukb/tasks/level1/TensorCreation/FillCustom
+cp -r "$F/answer/0" "$W/nointout"
+sed -i 's/this->Output("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT, ge::DT_INT32})/this->Output("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT, ge::DT_FLOAT})/' \
+  "$W/nointout/op_host/fill_custom.cpp"
+expect scalar_only_output_column "runtime-error 2/4" "$F" "$W/nointout" "in the OpDef column used"
 # The tree as a suite, read unchanged: ids <Category>/<Op>, the level from levelN, a case per test_cases.csv row.
 out=$("$KGEN" tasks list --suite "$SRC/tests/data/npukb" 2>&1)
 if grep -Eq '^Foreach/AxpyListCustom +2 +4 +NPUKernelBench' <<<"$out" && grep -Eq '^Math/ScaleCustom +1 +4 +NPUKernelBench' <<<"$out" \
-   && grep -q '^3 NPUKernelBench task folders' <<<"$out"; then echo "ok: tasks list reads the NPUKernelBench layout"
+   && grep -Eq '^TensorCreation/FillCustom +1 +4 +NPUKernelBench' <<<"$out" \
+   && grep -q '^4 NPUKernelBench task folders' <<<"$out"; then echo "ok: tasks list reads the NPUKernelBench layout"
 else echo "FAIL: tasks list"; echo "$out"; fail=1; fi
 out=$("$KGEN" tasks check --suite "$SRC/tests/data/npukb/tasks" 2>&1)
-if grep -q '^3 tasks, 12 cases checked.* 0 with problems' <<<"$out"; then echo "ok: tasks check runs every case's reference"
+if grep -q '^4 tasks, 16 cases checked.* 0 with problems' <<<"$out"; then echo "ok: tasks check runs every case's reference"
 else echo "FAIL: tasks check"; echo "$out"; fail=1; fi
 # A task folder with problems: no api_desc.md, and a case whose inputs the CPU cannot make (torch.randn of qint8).
 mkdir -p "$W/suite/level1/Math" && cp -r "$T" "$W/suite/level1/Math/ScaleCustom"
@@ -282,10 +291,11 @@ else echo "FAIL: tasks check of a broken folder (status $st)"; echo "$out"; fail
 # The checkout script (kgen bench --generator answer): every answer passes every case — ScaleCustom's split op_host
 # (OpDef / tiling + infershape by IMPL_OP_* / an aclnn layer that is not built), TilingParse compile info, Scalar()
 # input, kernel chosen by name, ASSERT without ';', float32_t; AxpyListCustom's tensor lists; ScaleSigmoidListCustom's
-# Foreach idioms — with the totals,
+# Foreach idioms; FillCustom's scalar-only inputs — with the totals,
 # modeled speedups against eager PyTorch on the first case and NPUKernelBench's weighted score.
 out=$(bash "$SRC/scripts/npukb_check.sh" "$SRC/tests/data/npukb" "$KGEN" 1 2>&1)
-if grep -q '^total: 3/3 tasks pass every case, 12/12 cases pass' <<<"$out" \
+if grep -q '^total: 4/4 tasks pass every case, 16/16 cases pass' <<<"$out" \
+   && grep -Eq '^L1 TensorCreation/FillCustom: correct 4/4 cases' <<<"$out" \
    && grep -Eq '^L2 Foreach/AxpyListCustom: correct 4/4 cases [0-9.]+x \(modeled\)' <<<"$out" \
    && grep -Eq '^L2 Foreach/ScaleSigmoidListCustom: correct 4/4 cases' <<<"$out" \
    && grep -q '^NPUKernelBench score .*: 100.0 = 0.4 x L1 100.0% + 0.6 x L2 100.0%' <<<"$out"; then echo "ok: npukb_check.sh"

@@ -1,4 +1,5 @@
 // CANN's OpDef builder classes (register/op_def.h) and the registry OP_ADD fills (ops::OpDefFactory).
+#include <cctype>
 #include <cstdio>
 #include <exception>
 #include <mutex>
@@ -289,11 +290,32 @@ void expand_columns(std::vector<ops::OpParamDef*>& all, std::vector<ParamInfo*>&
   }
 }
 
+std::string& target_soc() {
+  static std::string soc;
+  return soc;
+}
+
+// AddConfig's name for kgen's SoC: "Ascend910B2" -> "ascend910b", "Ascend310P3" -> "ascend310p".
+std::string config_name(const std::string& soc) {
+  std::string n;
+  for (char ch : soc) n += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  while (!n.empty() && std::isdigit(static_cast<unsigned char>(n.back()))) n.pop_back();
+  return n;
+}
+
 OpEntry make_entry(ops::OpDef& def) {
   auto& im = Access::impl(def);
-  // Params an AddConfig(soc, config) declares but the OpDef itself leaves without dtypes take the config's.
+  // The AddConfig of the target SoC's family redefines the params it declares and keeps the OpDef's others (CANN's
+  // prototype guide: an OpAICoreConfig's params override the OpDef's for that SoC; NPUKernelBench's GroupNormSwish
+  // adds bfloat16 for ascend910b only there). Any other config's params fill only those left without dtypes.
+  std::string own;
+  {
+    std::lock_guard<std::mutex> lock(reg_mutex());
+    own = config_name(target_soc());
+  }
   for (auto& c : Access::impl(im.aicore).configs) {
     auto& ci = Access::impl(c.second);
+    const bool for_target = !own.empty() && c.first == own;
     for (int side = 0; side < 2; ++side) {
       auto& from = side ? ci.outputs : ci.inputs;
       auto& to = side ? im.outputs : im.inputs;
@@ -303,7 +325,7 @@ OpEntry make_entry(ops::OpDef& def) {
         for (auto& q : to)
           if (Access::impl(q).name == n) {
             found = true;
-            if (Access::impl(q).dtypes.empty()) q = p;
+            if (for_target || Access::impl(q).dtypes.empty()) q = p;
           }
         if (!found) to.push_back(p);
       }
@@ -342,6 +364,11 @@ OpEntry make_entry(ops::OpDef& def) {
   return e;
 }
 }  // namespace
+
+void set_target_soc(const std::string& soc) {
+  std::lock_guard<std::mutex> lock(reg_mutex());
+  target_soc() = soc;
+}
 
 std::vector<OpInfo> registered_ops() {
   std::lock_guard<std::mutex> lock(reg_mutex());

@@ -46,6 +46,10 @@ struct OpInfo {
 };
 // The operators registered (OP_ADD) by every library loaded so far, in registration order.
 std::vector<OpInfo> registered_ops();
+// The SoC the operators registered from now on run on (kgen's name, "Ascend910B2"): an AddConfig for its family
+// ("ascend910b", "ascend310p") redefines the params it names, as CANN builds the op for that SoC. Unset: every
+// config's params fill only those the OpDef leaves without dtypes.
+void set_target_soc(const std::string& soc);
 
 struct TensorArg {
   bool present = true;             // false: an optional input that is not given

@@ -87,18 +87,24 @@ double float_read_as_double(float f) {
   return d;
 }
 
-// The dtype an aclScalar / aclScalarList input arrives in: the param's dtype in the OpDef column the tensor inputs
-// select (else its first dtype); -1 when the param lists none.
+// The dtype an aclScalar / aclScalarList input arrives in: the param's dtype in the first OpDef column that the
+// tensors passed fit, the outputs' included (NPUKernelBench's Arange: three Scalar() inputs, the int32 output picks
+// the int32 column), else its first dtype; -1 when the param lists none.
 int scalar_dtype(const host::OpInfo& info, size_t i, const std::vector<BindArg>& args) {
   const auto& dts = info.inputs[i].dtypes;
   if (dts.empty()) return -1;
+  const size_t ni = info.inputs.size(), na = info.attrs.size(), no = info.outputs.size();
+  auto fits = [](const BindArg& a, const std::vector<int>& param_dts, size_t col) {
+    const BindArg& t = a.kind == BindArg::TensorList && !a.items.empty() ? a.items[0] : a;
+    if (t.kind != BindArg::Tensor || col >= param_dts.size()) return true;
+    return param_dts[col] == t.dtype || (t.dtype == 7 && param_dts[col] == kDtBf16);   // uint16: bf16's bits
+  };
   for (size_t col = 0; col < dts.size(); ++col) {
-    bool fits = true;
-    for (size_t k = 0; k < info.inputs.size() && k < args.size() && fits; ++k) {
-      const BindArg& t = args[k].kind == BindArg::TensorList && !args[k].items.empty() ? args[k].items[0] : args[k];
-      if (t.kind == BindArg::Tensor && col < info.inputs[k].dtypes.size()) fits = info.inputs[k].dtypes[col] == t.dtype;
-    }
-    if (fits) return dts[col];
+    bool ok = true;
+    for (size_t k = 0; k < ni && k < args.size() && ok; ++k) ok = fits(args[k], info.inputs[k].dtypes, col);
+    if (args.size() == ni + na + no)
+      for (size_t o = 0; o < no && ok; ++o) ok = fits(args[ni + na + o], info.outputs[o].dtypes, col);
+    if (ok) return dts[col];
   }
   return dts[0];
 }

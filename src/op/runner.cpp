@@ -117,6 +117,7 @@ std::optional<Failure> OpRunner::open(const Project& p, const std::string& soc, 
   }
   host_cached_ = b.cached;
   host_build_s_ = b.cached ? 0 : b.seconds;
+  host::set_target_soc(soc);   // its AddConfig for this SoC's family redefines params (op_host.h)
   void* h = dlopen(b.so.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!h)
     return fail("compile", p.host_cpp, 0, std::string("the host library does not load: ") + dlerror() +

@@ -330,6 +330,26 @@ LocalRef tbuf_get(int32_t handle, uint32_t count, uint32_t elem, uint32_t byte_o
   return r;
 }
 
+LocalRef pop_stack_buffer(TPosition pos, Loc loc) {
+  const char* api = "PopStackBuffer";
+  Core& c = cur();
+  if (mem_of(pos, *c.soc) != Mem::UB)
+    fail("param", api, loc, std::string("the stack buffer is in UB; position ") + position_name(pos) + " is not");
+  if (!c.pipe || c.pipe->destroyed)
+    fail("param", api, loc, "no TPipe is live (GetTPipePtr() is null): create the TPipe first");
+  // CANN's GetEndAddress: on arch 2201 the last sizeof(KfcMsg) = 128 bytes of UB carry the cube-vector messages.
+  const uint64_t end = c.soc->mem_size[static_cast<int>(Mem::UB)] - (c.soc->arch == 2201 ? 128 : 0);
+  const uint64_t used = (c.pipe->bump[static_cast<int>(Mem::UB)] + 31) / 32 * 32;
+  if (used >= end)
+    fail("ub-overflow", api, loc, "the TPipe's buffers use " + std::to_string(used) + " bytes of UB, leaving nothing "
+                                  "before the stack's end at " + std::to_string(end) + ": shrink the InitBuffer sizes");
+  LocalRef r;
+  r.addr = static_cast<uint32_t>(used);
+  r.len = static_cast<uint32_t>(end - used);
+  r.pos = pos;
+  return r;
+}
+
 int32_t pipe_alloc_event(int32_t pipe, AscendC::HardEvent evt, Loc loc) {
   TPipeState& p = live_pipe(pipe, "AllocEventID", loc);
   uint32_t& mask = p.events_alloc[static_cast<int>(evt)];

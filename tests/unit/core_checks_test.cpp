@@ -69,6 +69,24 @@ TEST(CoreChecks, InitBufferPastUbOn910B2) {
   EXPECT_EQ(error_of([&] { b1.Get<float>(); }), "");   // the buffers inside UB still work
 }
 
+// PopStackBuffer (CANN's kernel_pop_stack_buffer.h): the UB after the TPipe's buffers up to the stack's end, which on
+// arch 2201 leaves the last 128 bytes (one KfcMsg); DuplicateImpl works on its raw address (NPUKernelBench's GeGluV2).
+TEST(CoreChecks, PopStackBufferIsTheUbAfterTheTPipesBuffers) {
+  TestCore tc;
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> tb;
+  pipe.InitBuffer(tb, 1000);   // rounded to 1024
+  LocalTensor<int16_t> stack;
+  ASSERT_TRUE((PopStackBuffer<int16_t, TPosition::LCM>(stack)));
+  EXPECT_EQ(stack.GetPhyAddr(), 1024u);
+  EXPECT_EQ(stack.GetSize() * sizeof(int16_t), 192u * 1024 - 128 - 1024);
+  DuplicateImpl<int16_t>(reinterpret_cast<int16_t*>(stack.GetPhyAddr()), 7, 64);
+  EXPECT_EQ(stack.GetValue(63), 7);
+  EXPECT_EQ(static_cast<int64_t>(block_idx), 0);   // bisheng's built-in variables (S81)
+  EXPECT_EQ(static_cast<int64_t>(block_num), 1);
+  EXPECT_EQ(static_cast<int64_t>(sub_block_idx), 0);
+}
+
 // A TBuf never given InitBuffer hands out an unbound tensor, as on the chip; using it is the error.
 TEST(CoreChecks, TBufWithoutInitBufferFaultsOnUse) {
   TestCore tc;

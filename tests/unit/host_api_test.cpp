@@ -243,6 +243,37 @@ TEST(HostApi, RegistryDescribesTheOpDef) {
   EXPECT_TRUE(op->has_tiling && op->has_infer_shape && op->has_infer_dtype);
 }
 
+// An AddConfig's OpAICoreConfig redefines, for its SoC family, the params it declares; the others stay the OpDef's
+// (NPUKernelBench's GroupNormSwish: float16/float in the OpDef, bfloat16 added for ascend910b by the config).
+TEST(HostApi, SocConfigRedefinesItsParams) {
+  auto def = [](const char* n) -> ops::OpDef {
+    ops::OpDef d(n);
+    d.Input("x").ParamType(ops::REQUIRED).DataType({ge::DT_FLOAT16});
+    d.Input("g").ParamType(ops::REQUIRED).DataType({ge::DT_FLOAT16});
+    d.Output("y").ParamType(ops::REQUIRED).DataType({ge::DT_FLOAT16});
+    ops::OpAICoreConfig cfg;
+    cfg.Input("x").ParamType(ops::REQUIRED).DataType({ge::DT_FLOAT16, ge::DT_BF16});
+    cfg.Output("y").ParamType(ops::REQUIRED).DataType({ge::DT_FLOAT16, ge::DT_BF16});
+    d.AICore().AddConfig("ascend910b", cfg);
+    return d;
+  };
+  set_target_soc("Ascend910B2");
+  ops::OpDefFactory::OpDefRegister("KgenSocConfigOp", def);
+  std::vector<OpInfo> ops = registered_ops();
+  const OpInfo* op = find(ops, "KgenSocConfigOp");
+  ASSERT_NE(op, nullptr);
+  EXPECT_EQ(op->inputs[0].dtypes, (std::vector<int>{ge::DT_FLOAT16, ge::DT_BF16}));
+  EXPECT_EQ(op->inputs[1].dtypes, (std::vector<int>{ge::DT_FLOAT16, ge::DT_FLOAT16}));   // kept, one per column
+  EXPECT_EQ(op->outputs[0].dtypes, (std::vector<int>{ge::DT_FLOAT16, ge::DT_BF16}));
+  set_target_soc("Ascend310P3");   // another family: the config does not apply
+  ops::OpDefFactory::OpDefRegister("KgenSocConfigOp", def);
+  ops = registered_ops();
+  op = find(ops, "KgenSocConfigOp");
+  ASSERT_NE(op, nullptr);
+  EXPECT_EQ(op->inputs[0].dtypes, (std::vector<int>{ge::DT_FLOAT16}));
+  set_target_soc("");
+}
+
 TEST(HostApi, InferShapeAndDataType) {
   OpCall c = make_call("ok");
   c.inputs[0].dtype = ge::DT_FLOAT16;

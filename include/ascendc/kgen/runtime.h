@@ -59,6 +59,8 @@ void queue_free(int32_t handle, const LocalRef& t, Loc loc);
 int32_t queue_query(int32_t handle, int what);   // 0 vacant, 1 has tensor, 2 count in queue, 3 has idle buffer
 void queue_free_all_events(int32_t handle);
 LocalRef tbuf_get(int32_t handle, uint32_t count, uint32_t elem, uint32_t byte_offset, bool whole, Loc loc);
+// PopStackBuffer: the UB from the end of the live TPipe's buffers to the end CANN gives the stack.
+LocalRef pop_stack_buffer(AscendC::TPosition pos, Loc loc);
 int32_t pipe_alloc_event(int32_t pipe, AscendC::HardEvent evt, Loc loc);
 void pipe_release_event(int32_t pipe, AscendC::HardEvent evt, int32_t id);
 int32_t pipe_fetch_event(int32_t pipe, AscendC::HardEvent evt);

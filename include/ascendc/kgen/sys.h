@@ -45,6 +45,18 @@ inline int64_t get_block_num() { return kgen::rt::block_num(); }
 inline int64_t get_subblockid() { return kgen::rt::sub_block_idx(); }
 inline int64_t get_subblockdim() { return kgen::rt::task_ratio(); }
 
+// bisheng's built-in variables (S81): block_idx is get_block_idx() (the two AIVs of a MIX block share it, unlike
+// GetBlockIdx()), block_num blockDim, sub_block_idx / sub_block_num an AIV's index in its block and the task ratio.
+// Objects, not macros: a kernel's own variable of the same name shadows them, as it does bisheng's.
+struct KgenBuiltinVar {
+  int64_t (*get)();
+  operator int64_t() const { return get(); }
+};
+inline constexpr KgenBuiltinVar block_idx{get_block_idx};
+inline constexpr KgenBuiltinVar block_num{get_block_num};
+inline constexpr KgenBuiltinVar sub_block_idx{get_subblockid};
+inline constexpr KgenBuiltinVar sub_block_num{get_subblockdim};
+
 #ifdef KGEN_CORE_TYPE
 // A per-core-type build (op/build.h: a kernel that uses g_coreType as a constant, e.g. as a template argument, is
 // built once per core type, as bisheng builds a MIX kernel for dav-c220-cube and dav-c220-vec): the constant CANN
