@@ -31,6 +31,7 @@
 #include "kgen/adv_norm2.h"
 #include "kgen/adv_reduce.h"
 #include "kgen/adv_broadcast.h"
+#include "kgen/adv_select.h"
 #include "kgen/raw_impl.h"
 #include "kgen/api_by_address.h"   // CANN's exact function types, for kernels that take an API's address
 #include "kgen/cube.h"

@@ -327,4 +327,77 @@ void GetCumSumMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, 
   minValue = clamp32(kgen::sim::cumsum_min_tmp_bytes(typeSize, o, i, isLastAxis));
   maxValue = clamp32(kgen::sim::cumsum_max_tmp_bytes(typeSize, o, i, isLastAxis));
 }
+
+void GetMeanMaxMinTmpSize(const uint32_t n, const uint32_t srcTypeSize, const uint32_t accTypeSize, const bool,
+                          uint32_t& maxSize, uint32_t& minSize) {
+  const char* fn = "GetMeanMaxMinTmpSize";
+  if (!((srcTypeSize == 2 && accTypeSize == 2) || (srcTypeSize == 4 && accTypeSize == 4) ||
+        (srcTypeSize == 2 && accTypeSize == 4)))
+    return tmp_error(fn, "(srcTypeSize, accTypeSize) must be (2, 2), (4, 4) or (2, 4)");
+  if (n == 0) return tmp_error(fn, "n must be greater than 0");
+  maxSize = minSize = clamp32(kgen::sim::mean_min_tmp_bytes(n, srcTypeSize, accTypeSize));
+}
+
+void GetMeanTmpBufferFactorSize(const uint32_t, uint32_t& maxLiveNodeCount, uint32_t& extraBuffer) {
+  maxLiveNodeCount = 1;   // CANN's MEAN_CALC_PROC
+  extraBuffer = 0;
+}
+
+namespace {
+// CANN's selectwithbytesmask_tiling_impl.cpp ComputeBufferSize; 0 (and an error line) for shapes it rejects.
+uint32_t select_tmp_bytes(const char* fn, const ge::Shape& s0, const ge::Shape& s1, const ge::Shape& mask,
+                          uint32_t mask_size, bool reuse, bool min) {
+  auto is_scalar = [](const ge::Shape& s) { return s.GetDimNum() == 0 || s.GetShapeSize() == 1; };
+  if (mask_size != 1 && mask_size != 2 && mask_size != 4) {
+    tmp_error(fn, "maskTypeSize must be 1, 2 or 4");
+    return 0;
+  }
+  if ((s0.GetDimNum() != 2 && s1.GetDimNum() != 2) || mask.GetDimNum() != 2) {
+    tmp_error(fn, "the tensor operand's shape and maskShape must have 2 dimensions");
+    return 0;
+  }
+  const ge::Shape& src = is_scalar(s0) ? s1 : s0;
+  const int64_t n = src.GetShapeSize();
+  if (n <= 0) {
+    tmp_error(fn, "the source shape size must be greater than 0");
+    return 0;
+  }
+  const int64_t src_last = src.GetDim(src.GetDimNum() - 1), mask_last = mask.GetDim(mask.GetDimNum() - 1);
+  const uint64_t cal = min && n > 4096 ? 4096 : static_cast<uint64_t>(n);
+  uint64_t bytes = std::max<uint64_t>(1024, (cal + 31) / 32 * 32 * 2 + 512);
+  if (mask_last != src_last && !reuse && mask_last > 1) bytes += (static_cast<uint64_t>(n) * mask_size + 31) / 32 * 32;
+  return clamp32(bytes);
+}
+}  // namespace
+
+uint32_t GetSelectMinTmpSize(const ge::Shape& src0Shape, const ge::Shape& src1Shape, const uint32_t,
+                             const ge::Shape& maskShape, const uint32_t maskTypeSize, const bool isReuseMask) {
+  return select_tmp_bytes("GetSelectMinTmpSize", src0Shape, src1Shape, maskShape, maskTypeSize, isReuseMask, true);
+}
+uint32_t GetSelectMaxTmpSize(const ge::Shape& src0Shape, const ge::Shape& src1Shape, const uint32_t,
+                             const ge::Shape& maskShape, const uint32_t maskTypeSize, const bool isReuseMask) {
+  return select_tmp_bytes("GetSelectMaxTmpSize", src0Shape, src1Shape, maskShape, maskTypeSize, isReuseMask, false);
+}
+void GetSelectMaxMinTmpSize(const ge::Shape& src0Shape, const ge::Shape& src1Shape, const uint32_t srcTypeSize,
+                            const ge::Shape& maskShape, const uint32_t maskTypeSize, const bool isReuseMask,
+                            uint32_t& maxValue, uint32_t& minValue) {
+  maxValue = GetSelectMaxTmpSize(src0Shape, src1Shape, srcTypeSize, maskShape, maskTypeSize, isReuseMask);
+  minValue = GetSelectMinTmpSize(src0Shape, src1Shape, srcTypeSize, maskShape, maskTypeSize, isReuseMask);
+}
+uint32_t GetSelectWithBytesMaskMinTmpSize(const ge::Shape& src0Shape, const ge::Shape& src1Shape,
+                                          const uint32_t srcTypeSize, const ge::Shape& maskShape,
+                                          const uint32_t maskTypeSize, const bool isReuseMask) {
+  return GetSelectMinTmpSize(src0Shape, src1Shape, srcTypeSize, maskShape, maskTypeSize, isReuseMask);
+}
+uint32_t GetSelectWithBytesMaskMaxTmpSize(const ge::Shape& src0Shape, const ge::Shape& src1Shape,
+                                          const uint32_t srcTypeSize, const ge::Shape& maskShape,
+                                          const uint32_t maskTypeSize, const bool isReuseMask) {
+  return GetSelectMaxTmpSize(src0Shape, src1Shape, srcTypeSize, maskShape, maskTypeSize, isReuseMask);
+}
+void GetSelectWithBytesMaskMaxMinTmpSize(const ge::Shape& src0Shape, const ge::Shape& src1Shape,
+                                         const uint32_t srcTypeSize, const ge::Shape& maskShape,
+                                         const uint32_t maskTypeSize, const bool isReuseMask, uint32_t& maxValue,
+                                         uint32_t& minValue) {
+  GetSelectMaxMinTmpSize(src0Shape, src1Shape, srcTypeSize, maskShape, maskTypeSize, isReuseMask, maxValue, minValue);
+}
 }  // namespace AscendC

@@ -108,4 +108,10 @@ uint64_t cumsum_max_tmp_bytes(uint32_t type_size, uint64_t outter, uint64_t inne
   uint64_t rows = (outter + 15) / 16 * 16;
   return (h ? inner * rows * 2 : 0) + rows * inner * type_size * 2;
 }
+uint64_t mean_min_tmp_bytes(uint32_t n, uint32_t src_size, uint32_t acc_size) {
+  const uint64_t per_rep = 256 / acc_size, reps = (static_cast<uint64_t>(n) + per_rep - 1) / per_rep;
+  uint64_t bytes = (reps + 31) / 32 * 32;   // CANN counts the repeat sums as bytes
+  if (src_size == 2 && acc_size == 4) bytes += (static_cast<uint64_t>(n) * 2 + 31) / 32 * 32 / 2 * 4;
+  return bytes;
+}
 }  // namespace kgen::sim

@@ -27,4 +27,7 @@ uint64_t power_max_tmp_bytes(bool type_is_int, uint32_t type_size, bool tensor_t
 // CumSum of [outter, inner] along the last axis (last_axis) or the first.
 uint64_t cumsum_min_tmp_bytes(uint32_t type_size, uint64_t outter, uint64_t inner, bool last_axis);
 uint64_t cumsum_max_tmp_bytes(uint32_t type_size, uint64_t outter, uint64_t inner, bool last_axis);
+// Mean of n elements per row (mean_tiling.cpp): the repeat count rounded up to 32 bytes, and for a half source summed
+// in float (acc_size 4) also the row cast to float, n padded to 32 bytes times 4. Minimum = maximum.
+uint64_t mean_min_tmp_bytes(uint32_t n, uint32_t src_size, uint32_t acc_size);
 }  // namespace kgen::sim

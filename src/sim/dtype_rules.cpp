@@ -35,7 +35,9 @@ constexpr Rule kRules[] = {
     {"Copy", kDup, kDup & ~bit(D::BF16)},   // int16/uint16/half/bfloat16/int32/uint32/float on A2 [S65]
     {"Compare", kHalfFloat | bit(D::I32), kHalfFloat}, {"CompareScalar", kHalfFloat | bit(D::I32), kHalfFloat},
     {"Select", kHalfFloat, kHalfFloat},
+    {"SelectWithBytesMask", kHalfFloat, kHalfFloat},
     {"Sum", kHalfFloat, kHalfFloat},
+    {"Mean", kHalfFloat, kHalfFloat},
     {"Broadcast", kHalfFloat | bit(D::I8) | bit(D::U8), kHalfFloat | bit(D::I8) | bit(D::U8)},
     {"ReduceSum", kHalfFloat, kHalfFloat}, {"ReduceMax", kHalfFloat, kHalfFloat}, {"ReduceMin", kHalfFloat, kHalfFloat},
     {"WholeReduceSum", kHalfFloat, kHalfFloat}, {"WholeReduceMax", kHalfFloat, kHalfFloat},

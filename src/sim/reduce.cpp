@@ -5,7 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "kgen/adv_reduce.h"
 #include "kgen/vec_reduce.h"
+#include "sim/adv_common.h"
+#include "sim/adv_tmp_sizes.h"
 #include "sim/elementwise.h"
 
 namespace kgen::sim {
@@ -450,20 +453,20 @@ void pair_reduce_sum(DType dt, const LocalRef& dst, const LocalRef& src, int64_t
   trace_vec(api, dt, static_cast<uint64_t>(w.repeat) * w.per_block * 8, w.repeat, &dst, &src, nullptr, loc);
 }
 
-void adv_sum(DType dt, const LocalRef& dst, const LocalRef& src, const LocalRef* tmp, uint32_t outter, uint32_t inner,
-             uint32_t n, Loc loc) {
-  const char* api = "Sum";
-  require_dtype(api, dt, loc);
-  vec_operand(dst, api, loc);
-  vec_operand(src, api, loc);
-  if (tmp) vec_operand(*tmp, api, loc);
-  const uint32_t es = dtype_size(dt), R = 256 / es;
+namespace {
+// Sum and Mean: each of `outter` rows' first n elements (rows `inner` apart, n padded to 32 bytes) summed per 256-byte
+// repeat by ReduceSum's tree, the repeat sums again the same way (RepeatReduceSum in counter mode, then on its own
+// results until one remains), in `acc` (float for a half source with Mean's accType float). The params are checked.
+std::vector<float> row_sums(const char* api, DType dt, DType acc, const LocalRef& dst, const LocalRef& src,
+                            uint32_t outter, uint32_t inner, uint32_t n, const Loc& loc) {
+  const uint32_t es = dtype_size(dt), R = 256 / dtype_size(acc);
   const uint64_t want_inner = (static_cast<uint64_t>(n) * es + 31) / 32 * 32 / es;
+  const std::string params = std::string(api) + "Params";
   if (outter == 0 || n == 0 || n > inner)
-    fail("param", api, loc, "SumParams {outter " + std::to_string(outter) + ", inner " + std::to_string(inner) + ", n " +
-                                std::to_string(n) + "}: outter and n must be at least 1 and n at most inner");
+    fail("param", api, loc, params + " {outter " + std::to_string(outter) + ", inner " + std::to_string(inner) +
+                                ", n " + std::to_string(n) + "}: outter and n must be at least 1 and n at most inner");
   if (inner != want_inner)
-    fail("param", api, loc, "SumParams.inner is " + std::to_string(inner) + " but must be n padded to 32 bytes: (n * " +
+    fail("param", api, loc, params + ".inner is " + std::to_string(inner) + " but must be n padded to 32 bytes: (n * " +
                                 std::to_string(es) + " + 31) / 32 * 32 / " + std::to_string(es) + " = " +
                                 std::to_string(want_inner));
   const uint64_t src_bytes = static_cast<uint64_t>(outter) * inner * es;
@@ -472,25 +475,67 @@ void adv_sum(DType dt, const LocalRef& dst, const LocalRef& src, const LocalRef*
     fail("param", api, loc, std::to_string(outter) + " rows of " + std::to_string(inner) + " elements need " +
                                 std::to_string(src_bytes) + " bytes but srcTensor holds " + std::to_string(src.len));
   if (static_cast<uint64_t>(outter) * es > dst.len)
-    fail("param", api, loc, std::to_string(outter) + " sums need " + std::to_string(outter * es) +
+    fail("param", api, loc, std::to_string(outter) + " results need " + std::to_string(outter * es) +
                                 " bytes but dstTensor holds " + std::to_string(dst.len));
   if (src.pos == dst.pos && src.addr < dst.addr + dst_bytes && dst.addr < src.addr + src_bytes)
-    fail("param", api, loc, "srcTensor and dstTensor overlap; Sum does not allow it (use separate buffers)");
-  issue(kV);
-  const bool is_half = dt == DType::F16;
-  std::vector<float> buf(R), row_sum(outter);
+    fail("param", api, loc, std::string("srcTensor and dstTensor overlap; ") + api + " does not allow it (use separate buffers)");
+  const bool is_half = acc == DType::F16;
+  std::vector<float> buf(R), sums_of_rows(outter);
   for (uint32_t r = 0; r < outter; ++r) {   // each row's n elements (the padding is never read)
     const uint8_t* row = touch(src, static_cast<uint64_t>(r) * inner * es, static_cast<uint64_t>(n) * es, false, kV, api, loc);
-    std::vector<float> sums;   // per repeat of R elements, ReduceSum's tree; then the repeat sums the same way
+    std::vector<float> sums;
     for (uint32_t g = 0; g < n; g += R) {
       for (uint32_t k = 0; k < R; ++k) buf[k] = g + k < n ? load_f(dt, row + static_cast<uint64_t>(g + k) * es) : 0.0f;
       sums.push_back(tree_sum(buf.data(), R, is_half));
     }
-    row_sum[r] = combine_sums(sums, false, is_half, R);
+    sums_of_rows[r] = combine_sums(sums, false, is_half, R);
   }
+  return sums_of_rows;
+}
+}  // namespace
+
+void adv_sum(DType dt, const LocalRef& dst, const LocalRef& src, const LocalRef* tmp, uint32_t outter, uint32_t inner,
+             uint32_t n, Loc loc) {
+  const char* api = "Sum";
+  require_dtype(api, dt, loc);
+  vec_operand(dst, api, loc);
+  vec_operand(src, api, loc);
+  if (tmp) vec_operand(*tmp, api, loc);
+  issue(kV);
+  const std::vector<float> sums = row_sums(api, dt, dt, dst, src, outter, inner, n, loc);
+  const uint32_t es = dtype_size(dt);
   uint8_t* out = touch(dst, 0, static_cast<uint64_t>(outter) * es, true, kV, api, loc);
-  for (uint32_t r = 0; r < outter; ++r) store_f(dt, out + static_cast<uint64_t>(r) * es, row_sum[r]);
-  trace_vec(api, dt, static_cast<uint64_t>(outter) * inner, static_cast<uint32_t>((src_bytes + 255) / 256), &dst, &src,
-            tmp, loc);
+  for (uint32_t r = 0; r < outter; ++r) store_f(dt, out + static_cast<uint64_t>(r) * es, sums[r]);
+  trace_vec(api, dt, static_cast<uint64_t>(outter) * inner,
+            static_cast<uint32_t>((static_cast<uint64_t>(outter) * inner * es + 255) / 256), &dst, &src, tmp, loc);
+}
+
+void adv_mean(DType dt, bool acc_float, const LocalRef& dst, const LocalRef& src, const LocalRef* tmp, uint32_t outter,
+              uint32_t inner, uint32_t n, Loc loc) {
+  const char* api = "Mean";
+  require_dtype(api, dt, loc);
+  if (acc_float && dt != DType::F16)
+    fail("dtype", api, loc, "accType float is for a half source only ((T, accType) is (half, half), (float, float) or "
+                            "(half, float))");
+  vec_operand(dst, api, loc);
+  vec_operand(src, api, loc);
+  if (tmp) vec_operand(*tmp, api, loc);
+  const uint32_t es = dtype_size(dt);
+  adv_tmp(tmp, mean_min_tmp_bytes(n, es, acc_float ? 4 : es), api, loc, "Mean of n = " + std::to_string(n));
+  issue(kV);
+  const DType acc = acc_float ? DType::F32 : dt;
+  const std::vector<float> sums = row_sums(api, dt, acc, dst, src, outter, inner, n, loc);
+  // CANN's MeanCommon / MeanCast: the sums times 1/n, the scalar and the product in accType, then (half with float
+  // accumulation) cast back to half.
+  const float inv = 1.0f / static_cast<float>(static_cast<int32_t>(n));
+  const bool half_math = acc == DType::F16;
+  const float scale = half_math ? static_cast<float>(half(inv)) : inv;
+  uint8_t* out = touch(dst, 0, static_cast<uint64_t>(outter) * es, true, kV, api, loc);
+  for (uint32_t r = 0; r < outter; ++r) {
+    const float m = sums[r] * scale;
+    store_f(dt, out + static_cast<uint64_t>(r) * es, half_math ? static_cast<float>(half(m)) : m);
+  }
+  trace_vec(api, dt, static_cast<uint64_t>(outter) * inner,
+            static_cast<uint32_t>((static_cast<uint64_t>(outter) * inner * es + 255) / 256), &dst, &src, tmp, loc);
 }
 }  // namespace kgen::rt

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kernel_operator.h"
+#include "tiling/tiling_api.h"
 #include "sim/testing.h"
 
 using namespace AscendC;
@@ -594,6 +595,78 @@ TEST(AdvApi2, Broadcast) {
   EXPECT_TRUE(has(error_of([&] { Broadcast<float, 2, 1>(dst, src, col_dst, bad_src); }), "does not broadcast"));
   const uint32_t odd_src[2] = {1, 6}, odd_dst[2] = {4, 6};
   EXPECT_TRUE(has(error_of([&] { Broadcast<float, 2, 0>(dst, src, odd_dst, odd_src); }), "error[align]"));
+}
+
+// SelectWithBytesMask: the tensor's element where the byte mask is 0, the scalar elsewhere (scalar first: the other
+// way round); mask rows of 32 for source rows of 16 are compacted in place first (isReuseMask). The host's
+// GetSelectWithBytesMaskMaxMinTmpSize is CANN's: max(1024, 32 * 2 + 512), plus the compacted mask when not reused.
+TEST(AdvApi2, SelectWithBytesMaskRowsOfALongerMask) {
+  Ub ub;
+  auto src = ub.at<float>(0, 32), dst = ub.at<float>(1024, 32);
+  auto mask = ub.at<bool>(2048, 64);
+  auto tmp = ub.at<uint8_t>(4096, 1024);
+  for (uint32_t i = 0; i < 32; ++i) src.SetValue(i, static_cast<float>(i));
+  for (uint32_t r = 0; r < 2; ++r)
+    for (uint32_t k = 0; k < 32; ++k) mask.SetValue(r * 32 + k, k < 16 ? (k % 3 == 0) : true);
+  PipeBarrier<PIPE_ALL>();
+  SelectWithBytesMaskShapeInfo info;
+  info.firstAxis = 2;
+  info.srcLastAxis = 16;
+  info.maskLastAxis = 32;
+  ASSERT_EQ(error_of([&] { SelectWithBytesMask(dst, src, -1.0f, mask, tmp, info); }), "");
+  PipeBarrier<PIPE_ALL>();
+  for (uint32_t i = 0; i < 32; ++i) EXPECT_EQ(get(dst, i), i % 16 % 3 == 0 ? -1.0f : static_cast<float>(i)) << i;
+  EXPECT_EQ(mask.GetValue(16), true);   // row 1's first element, compacted into row 0's tail
+  ASSERT_EQ(error_of([&] { Select(dst, -1.0f, src, mask, tmp, info); }), "");   // scalar first, the mask now compact
+  PipeBarrier<PIPE_ALL>();
+  for (uint32_t i = 0; i < 32; ++i) EXPECT_EQ(get(dst, i), i % 16 % 3 == 0 ? static_cast<float>(i) : -1.0f) << i;
+  info.maskLastAxis = 8;
+  EXPECT_TRUE(has(error_of([&] { SelectWithBytesMask(dst, src, -1.0f, mask, tmp, info); }), "at least srcLastAxis"));
+  uint32_t mx = 0, mn = 0;
+  AscendC::GetSelectWithBytesMaskMaxMinTmpSize(ge::Shape({2, 16}), ge::Shape({1}), 4, ge::Shape({2, 32}), 1, false,
+                                               mx, mn);
+  EXPECT_EQ(mn, 1024u + 32u);
+  EXPECT_EQ(mx, mn);
+}
+
+// Mean (MeanParams {outter, inner, n}): Sum's row sums times 1/n in accType; half summed in half rounds, half with
+// accType float is summed in float and cast back. Its sharedTmpBuffer is CANN's GetMeanMaxMinTmpSize (mean_tiling.cpp)
+// at least: 32 bytes for 300 halves summed in half, 32 + 304 * 4 summed in float.
+TEST(AdvApi2, MeanRowsInAccType) {
+  Ub ub;
+  auto src = ub.at<half>(0, 2 * 304), dst = ub.at<half>(2048, 16);
+  auto tmp = ub.at<uint8_t>(4096, 2048);
+  std::vector<float> v = rnd(2 * 304, 21, 0.5f, 1.5f);
+  fill(src, v);
+  PipeBarrier<PIPE_ALL>();
+  MeanParams p;
+  p.outter = 2;
+  p.inner = 304;
+  p.n = 300;
+  ASSERT_EQ(error_of([&] { Mean<half, float>(dst, src, tmp, p); }), "");
+  PipeBarrier<PIPE_ALL>();
+  for (uint32_t r = 0; r < 2; ++r) {
+    double ref = 0;
+    for (uint32_t k = 0; k < 300; ++k) ref += as_t(true, v[r * 304 + k]);
+    ref /= 300;
+    EXPECT_NEAR(get(dst, r), ref, 1e-3) << r;                 // float accumulation: one half rounding at the end
+    EXPECT_EQ(get(dst, r), static_cast<float>(half(static_cast<float>(get(dst, r))))) << r;
+  }
+  ASSERT_EQ(error_of([&] { Mean<half>(dst, src, tmp, p); }), "");
+  PipeBarrier<PIPE_ALL>();
+  for (uint32_t r = 0; r < 2; ++r) {
+    double ref = 0;
+    for (uint32_t k = 0; k < 300; ++k) ref += as_t(true, v[r * 304 + k]);
+    EXPECT_NEAR(get(dst, r), ref / 300, 2e-2) << r;          // half sums round at every step
+  }
+  uint32_t mx = 0, mn = 0;
+  AscendC::GetMeanMaxMinTmpSize(300, 2, 4, false, mx, mn);
+  EXPECT_EQ(mn, 32u + 304u * 4);
+  EXPECT_EQ(mx, mn);
+  AscendC::GetMeanMaxMinTmpSize(300, 2, 2, false, mx, mn);
+  EXPECT_EQ(mn, 32u);
+  auto small = ub.at<uint8_t>(4096, 1024);   // less than 32 + 1216 bytes
+  EXPECT_TRUE(has(error_of([&] { Mean<half, float>(dst, src, small, p); }), "needs at least 1248 bytes"));
 }
 
 // Sum (SumParams {outter, inner, n}): each row's first n elements, rows inner apart; the padding is never read (left

@@ -49,6 +49,8 @@ enum class AdvRed : uint8_t { Sum, Mean, Max, Min, Prod, Any, All };
 // framework-allocated form.
 void adv_reduce(AdvRed op, DType dt, const LocalRef& dst, const LocalRef& src, const LocalRef* tmp, const uint32_t* shape,
                 bool inner_pad, bool ra, bool reuse_source, Loc loc);
+void adv_mean(DType dt, bool acc_float, const LocalRef& dst, const LocalRef& src, const LocalRef* tmp, uint32_t outter,
+              uint32_t inner, uint32_t n, Loc loc);
 void adv_sum(DType dt, const LocalRef& dst, const LocalRef& src, const LocalRef* tmp, uint32_t outter, uint32_t inner,
              uint32_t n, Loc loc);
 }  // namespace kgen::rt
@@ -100,6 +102,33 @@ void Sum(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const
          kgen::rt::Loc loc = kgen::rt::Loc::current()) {
   kgen::rt::adv_sum(kgen::dtype_of<T>(), kgen::TensorAccess::ref(dstTensor), kgen::TensorAccess::ref(srcTensor),
                     nullptr, sumParams.outter, sumParams.inner, sumParams.n, loc);
+}
+
+// Mean (CANN docs: 高阶API/归约操作/Mean): each of `outter` rows' first n elements summed as Sum does, times 1/n, in
+// accType (float for a half source computes in float and casts back). Without sharedTmpBuffer the space comes from
+// the UB the TPipe leaves free; GetMeanMaxMinTmpSize gives the size.
+struct MeanParams {
+  uint32_t outter = 1;
+  uint32_t inner;
+  uint32_t n;
+};
+template <typename T, typename accType = T, bool isReuseSource = false, bool isBasicBlock = false,
+          int32_t reduceDim = -1>
+void Mean(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const LocalTensor<uint8_t>& sharedTmpBuffer,
+          const MeanParams& meanParams, kgen::rt::Loc loc = kgen::rt::Loc::current()) {
+  static_assert(sizeof(accType) >= sizeof(T), "Mean: accType must be T or float");
+  kgen::rt::adv_mean(kgen::dtype_of<T>(), sizeof(accType) > sizeof(T), kgen::TensorAccess::ref(dstTensor),
+                     kgen::TensorAccess::ref(srcTensor), &kgen::TensorAccess::ref(sharedTmpBuffer), meanParams.outter,
+                     meanParams.inner, meanParams.n, loc);
+}
+template <typename T, typename accType = T, bool isReuseSource = false, bool isBasicBlock = false,
+          int32_t reduceDim = -1>
+void Mean(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const MeanParams& meanParams,
+          kgen::rt::Loc loc = kgen::rt::Loc::current()) {
+  static_assert(sizeof(accType) >= sizeof(T), "Mean: accType must be T or float");
+  kgen::rt::adv_mean(kgen::dtype_of<T>(), sizeof(accType) > sizeof(T), kgen::TensorAccess::ref(dstTensor),
+                     kgen::TensorAccess::ref(srcTensor), nullptr, meanParams.outter, meanParams.inner, meanParams.n,
+                     loc);
 }
 }  // namespace AscendC
 #undef KGEN_ADV_REDUCE

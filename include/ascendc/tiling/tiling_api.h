@@ -323,6 +323,31 @@ void GetSiluTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bo
                     uint32_t& min);
 void GetSwishTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource, uint32_t& max,
                      uint32_t& min);
+// SelectWithBytesMask (also named Select): 2-D shapes; the scalar operand's shape is {1} (or has no dims). The larger
+// of 1024 bytes and the source padded to 32 elements in half plus 512; the minimum counts at most 4096 elements; plus
+// the compacted mask when its rows are longer than the source's and isReuseMask is false.
+using TensorShape = ge::Shape;
+uint32_t GetSelectWithBytesMaskMinTmpSize(const ge::Shape& src0Shape, const ge::Shape& src1Shape,
+                                          const uint32_t srcTypeSize, const ge::Shape& maskShape,
+                                          const uint32_t maskTypeSize, const bool isReuseMask);
+uint32_t GetSelectWithBytesMaskMaxTmpSize(const ge::Shape& src0Shape, const ge::Shape& src1Shape,
+                                          const uint32_t srcTypeSize, const ge::Shape& maskShape,
+                                          const uint32_t maskTypeSize, const bool isReuseMask);
+void GetSelectWithBytesMaskMaxMinTmpSize(const ge::Shape& src0Shape, const ge::Shape& src1Shape,
+                                         const uint32_t srcTypeSize, const ge::Shape& maskShape,
+                                         const uint32_t maskTypeSize, const bool isReuseMask, uint32_t& maxValue,
+                                         uint32_t& minValue);
+uint32_t GetSelectMinTmpSize(const ge::Shape& src0Shape, const ge::Shape& src1Shape, const uint32_t srcTypeSize,
+                             const ge::Shape& maskShape, const uint32_t maskTypeSize, const bool isReuseMask);
+uint32_t GetSelectMaxTmpSize(const ge::Shape& src0Shape, const ge::Shape& src1Shape, const uint32_t srcTypeSize,
+                             const ge::Shape& maskShape, const uint32_t maskTypeSize, const bool isReuseMask);
+void GetSelectMaxMinTmpSize(const ge::Shape& src0Shape, const ge::Shape& src1Shape, const uint32_t srcTypeSize,
+                            const ge::Shape& maskShape, const uint32_t maskTypeSize, const bool isReuseMask,
+                            uint32_t& maxValue, uint32_t& minValue);
+// Mean of n elements per row, source and accumulation element sizes (2, 2), (4, 4) or (2, 4): max = min.
+void GetMeanMaxMinTmpSize(const uint32_t n, const uint32_t srcTypeSize, const uint32_t accTypeSize,
+                          const bool isReuseSource, uint32_t& maxSize, uint32_t& minSize);
+void GetMeanTmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCount, uint32_t& extraBuffer);
 // CumSum of a 2-D srcShape {outter, inner} along the last axis (isLastAxis) or the first.
 void GetCumSumMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isLastAxis,
                             const bool isReuseSource, uint32_t& maxValue, uint32_t& minValue);
