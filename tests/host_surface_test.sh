@@ -81,6 +81,22 @@ static ge::graphStatus InferDataType(gert::InferDataTypeContext* context) {     
   context->SetOutputDataType(0, context->GetInputDataType(0));
   return ge::GRAPH_SUCCESS;
 }
+static ge::graphStatus InferShapeRange(gert::InferShapeRangeContext* context) {            // 13b shape ranges
+  const gert::Range<gert::Shape>* x = context->GetInputShapeRange(0);
+  gert::Range<gert::Shape>* y = context->GetOutputShapeRange(0);
+  if (x == nullptr || y == nullptr || x->GetMax() == nullptr) return GRAPH_FAILED;
+  *y->GetMax() = *x->GetMax();
+  *y->GetMin() = *x->GetMin();
+  return GRAPH_SUCCESS;
+}
+static ge::graphStatus CheckSupported(const ge::Operator& op, ge::AscendString& result) {   // 13c check support
+  ge::TensorDesc x = op.GetInputDescByName("x");
+  int64_t k = 0;
+  bool ok = op.GetAttr("k", k) == GRAPH_SUCCESS && x.GetShape().GetDimNum() <= 8 &&
+            ge::GetSizeByDataType(x.GetDataType()) > 0 && op.GetOutputDescByName("y").GetFormat() == FORMAT_ND;
+  result = ge::AscendString(ok ? R"({"isSupported": "True"})" : R"({"isSupported": "False"})");
+  return ok ? GRAPH_SUCCESS : GRAPH_FAILED;
+}
 }  // namespace ge
 namespace ops {
 class GoodCustom : public OpDef {                                                         // 14 OpDef
@@ -96,7 +112,9 @@ class GoodCustom : public OpDef {                                               
     this->Attr("mode").AttrType(OPTIONAL).String("sum");
     this->Attr("axes").AttrType(OPTIONAL).ListInt({0, 1});
     this->SetInferShape(ge::InferShape).SetInferDataType(ge::InferDataType);
+    this->SetInferShapeRange(ge::InferShapeRange);
     this->AICore().SetTiling(optiling::TilingFunc);
+    this->AICore().SetCheckSupport(ge::CheckSupported);
     this->AICore().AddConfig("ascend910b");
     OpAICoreConfig cfg;                                                                    // 15 AddConfig with a config
     cfg.DynamicCompileStaticFlag(true).DynamicShapeSupportFlag(true);
@@ -107,6 +125,26 @@ OP_ADD(GoodCustom);
 }  // namespace ops
 K
 compile "$TMP/good.cpp" 2>"$TMP/err" || { cat "$TMP/err"; fail "correct CANN host forms do not compile"; }
+# ge::Operator, as a check-support function reads it: descriptions by name, attributes by type.
+cat > "$TMP/operator.cpp" <<'K'
+#include "register/op_def_registry.h"
+int main() {
+  ge::Operator op("n0", "ReverseSequence");
+  op.UpdateInputDesc("x", ge::TensorDesc(ge::Shape({4, 8}), ge::FORMAT_ND, ge::DT_FLOAT16));
+  op.SetAttr("seq_dim", static_cast<int64_t>(1));
+  int64_t seq = 0, missing = 7;
+  float wrong = 0;
+  if (op.GetInputDescByName("x").GetShape().GetDim(1) != 8 || op.GetInputDescByName("x").GetDataType() != ge::DT_FLOAT16)
+    return 1;
+  if (op.GetInputDescByName("nope").GetShape().GetDimNum() != 0) return 2;
+  if (op.GetAttr("seq_dim", seq) != ge::GRAPH_SUCCESS || seq != 1) return 3;
+  if (op.GetAttr("batch_dim", missing) != ge::GRAPH_FAILED || missing != 7) return 4;
+  if (op.GetAttr("seq_dim", wrong) != ge::GRAPH_FAILED) return 5;
+  return 0;
+}
+K
+"$CXX" -std=c++17 -I "$ROOT/include/ascendc" "$TMP/operator.cpp" -o "$TMP/operator" 2>"$TMP/err" || { cat "$TMP/err"; fail "ge::Operator does not compile"; }
+"$TMP/operator" || fail "ge::Operator answered wrongly (exit $?)"
 # What cann-ops op_host files take from CANN headers beside the tiling API: metadef's error reports, the aclnn opdev
 # log macros, and std::array / std::find through the tiling headers (NPUKernelBench's FeedsRepeat, ReverseSequence).
 cat > "$TMP/good2.cpp" <<'K'

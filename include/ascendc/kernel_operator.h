@@ -26,6 +26,7 @@
 #include "kgen/vec_gather.h"
 #include "kgen/adv_math.h"
 #include "kgen/adv_norm.h"
+#include "kgen/adv_softmax_grad.h"
 #include "kgen/debug.h"
 #include "kgen/adv_math2.h"
 #include "kgen/adv_norm2.h"

@@ -204,11 +204,17 @@ def cmd_judge(a):
         ref = torch.load(os.path.join(a.ref, "ref", f"case_{i}.pt"))
         refs = list(ref) if isinstance(ref, (list, tuple)) else [ref]
         new = _load_new(os.path.join(a.cand, f"case_{i}"))
-        if len(new) != len(refs):
-            results.append({"case": i, "acc": False, "message": f"ModelNew returned {len(new)} output(s), the "
-                                                                 f"reference Model {len(refs)}"})
-            continue
         notes = []
+        if len(new) != len(refs):
+            # The harness passes both lists as they are to custom_check_precision, or to check_precision, which zips
+            # them: only the first min(n, m) outputs are compared (NPUKernelBench's CrossEntropyLoss binding returns 2
+            # of the reference's 4). The task's own pybind.cpp and ModelNew decide the count, not the op project.
+            if not new:
+                results.append({"case": i, "acc": False, "message": f"ModelNew returned {len(new)} output(s), the "
+                                                                     f"reference Model {len(refs)}"})
+                continue
+            notes.append(f"ModelNew returned {len(new)} output(s), the reference Model {len(refs)}: the first "
+                         f"{min(len(new), len(refs))} compared, as the harness's check_precision zips them")
         for k, (r, n) in enumerate(zip(refs, new)):
             if isinstance(r, torch.Tensor) and tuple(r.shape) != tuple(n.shape):
                 # The harness subtracts the two (check_precision: out - out_new), so shapes that differ only by

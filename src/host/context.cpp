@@ -41,6 +41,8 @@ struct CallState {
   // the node as GetComputeNodeInfo() describes it: the instances of each IR input (in_inst), filled on first use
   gert::ComputeNodeInfo node;
   std::vector<gert::AnchorInstanceInfo> anchors;
+  // InferShapeRangeContext: static shapes, so each range is [shape, shape]; built on first use
+  std::vector<gert::Range<gert::Shape>> in_ranges, out_ranges;
 };
 
 namespace {
@@ -483,6 +485,34 @@ const Shape* InferShapeContext::GetRequiredInputShape(const size_t ir_index) con
 }
 Shape* InferShapeContext::GetOutputShape(const size_t index) {
   return index < kgen_state_->out_plain.size() ? &kgen_state_->out_plain[index] : nullptr;
+}
+
+// InferShapeRangeContext
+namespace {
+void build_ranges(kgen::host::CallState& st) {
+  if (st.in_ranges.size() == st.in_plain.size() && st.out_ranges.size() == st.out_plain.size()) return;
+  st.in_ranges.clear();
+  st.out_ranges.clear();
+  for (auto& s : st.in_plain) st.in_ranges.emplace_back(&s);
+  for (auto& s : st.out_plain) st.out_ranges.emplace_back(&s);
+}
+}  // namespace
+const Range<Shape>* InferShapeRangeContext::GetInputShapeRange(const size_t index) const {
+  build_ranges(*kgen_state_);
+  return index < kgen_state_->in_ranges.size() ? &kgen_state_->in_ranges[index] : nullptr;
+}
+const Range<Shape>* InferShapeRangeContext::GetOptionalInputShapeRange(const size_t ir_index) const {
+  return GetDynamicInputShapeRange(ir_index, 0);
+}
+const Range<Shape>* InferShapeRangeContext::GetDynamicInputShapeRange(const size_t ir_index,
+                                                                      const size_t relative_index) const {
+  build_ranges(*kgen_state_);
+  const int k = kgen::host::ir_inst(*kgen_state_, ir_index, relative_index);
+  return k < 0 ? nullptr : &kgen_state_->in_ranges[k];
+}
+Range<Shape>* InferShapeRangeContext::GetOutputShapeRange(const size_t index) {
+  build_ranges(*kgen_state_);
+  return index < kgen_state_->out_ranges.size() ? &kgen_state_->out_ranges[index] : nullptr;
 }
 
 // InferDataTypeContext

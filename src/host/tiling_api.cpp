@@ -39,13 +39,16 @@ uint64_t softmax_row_tmp(uint64_t k, uint32_t type_size) {
   uint32_t ts = type_size == 0 ? 4 : type_size;
   return (32 / ts + k + 64) * 4;
 }
+// `row`: the temporary bytes of one row (0: SoftMax's); SoftmaxGrad's split keeps a multiple of 8 rows when some
+// rows are left over (softmax_tiling.cpp SoftMaxGradTilingFunc).
 template <class T>
-void softmax_tiling(const ge::Shape& src, uint32_t type_size, uint32_t work, T& t) {
+void softmax_tiling(const ge::Shape& src, uint32_t type_size, uint32_t work, T& t, uint64_t grad_row = 0) {
   uint64_t m, k;
   rows_cols(src, m, k);
   uint32_t ts = type_size == 0 ? 4 : type_size;
-  uint64_t row = softmax_row_tmp(k, ts);
+  uint64_t row = grad_row ? grad_row : softmax_row_tmp(k, ts);
   uint64_t split = std::min<uint64_t>(m, row ? work / row : 0);
+  if (grad_row && split < m && split > 8) split = split / 8 * 8;
   uint64_t blk = 32 / ts;
   t.set_srcM(clamp32(m));
   t.set_srcK(clamp32(k));
@@ -95,6 +98,29 @@ uint32_t GetSoftMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t dataType
 void SoftMaxTilingFunc(const ge::Shape& srcShape, const uint32_t dataTypeSize, const uint32_t localWorkSpaceSize,
                        optiling::SoftMaxTiling& softmaxTiling) {
   softmax_tiling(srcShape, dataTypeSize, localWorkSpaceSize, softmaxTiling);
+}
+uint32_t GetSoftMaxGradMaxTmpSize(const ge::Shape& srcShape, const uint32_t dataTypeSize, const bool isFront, const bool) {
+  uint64_t m, k;
+  rows_cols(srcShape, m, k);
+  return clamp32(kgen::sim::softmax_grad_row_bytes(dataTypeSize, k, isFront) * std::max<uint64_t>(m, 1));
+}
+uint32_t GetSoftMaxGradMinTmpSize(const ge::Shape& srcShape, const uint32_t dataTypeSize, const bool isFront, const bool) {
+  uint64_t m, k;
+  rows_cols(srcShape, m, k);
+  return clamp32(kgen::sim::softmax_grad_row_bytes(dataTypeSize, k, isFront));
+}
+void SoftMaxGradTilingFunc(const ge::Shape& srcShape, const uint32_t dataTypeSize, const uint32_t localWorkSpaceSize,
+                           optiling::SoftMaxTiling& softmaxGradTiling, const bool isFront) {
+  uint64_t m, k;
+  rows_cols(srcShape, m, k);
+  softmax_tiling(srcShape, dataTypeSize, localWorkSpaceSize, softmaxGradTiling,
+                 kgen::sim::softmax_grad_row_bytes(dataTypeSize, k, isFront));
+}
+void SoftMaxGradTilingFunc(const ge::Shape& srcShape, const uint32_t dataTypeSize, const uint32_t localWorkSpaceSize,
+                           AscendC::tiling::SoftMaxTiling& softmaxGradTiling, const bool isFront) {
+  optiling::SoftMaxTiling t;
+  SoftMaxGradTilingFunc(srcShape, dataTypeSize, localWorkSpaceSize, t, isFront);
+  t.SaveToBuffer(&softmaxGradTiling, t.GetDataSize());   // the same fields in the same order
 }
 uint32_t GetLogSoftMaxMaxTmpSize(const ge::Shape srcShape, const uint32_t dataTypeSize, const bool isReuseSource) {
   return GetSoftMaxMaxTmpSize(srcShape, dataTypeSize, isReuseSource);

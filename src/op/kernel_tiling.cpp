@@ -23,6 +23,7 @@ std::string kernel_tiling_text(const std::string& header) {
   static const std::regex registration(R"(^\s*REGISTER_TILING_(DATA_CLASS|DEFAULT)\s*\()");
   static const std::regex constant(R"(^\s*(static\s+)?(inline\s+)?(constexpr|const)\s+[\w:<>\s]+?\b\w+\s*(=|\{)[^;]*;\s*$)");
   static const std::regex define(R"(^\s*#\s*define\s+\w+\s+\S)");   // object-like, with a value
+  static const std::regex host_type(R"(^[^=\{]*(\bstd::|\b(string|vector|map|set|AscendString)\b))");
   static const std::regex ns_open(R"(\bnamespace\s+[\w:]*\s*$)");
   std::vector<char> braces;   // 'n' namespace, 'o' any other
   std::string kept;
@@ -79,7 +80,10 @@ std::string kernel_tiling_text(const std::string& header) {
         kept += stmt_clean.substr(stmt_clean.find_first_not_of(" \t\r\n")) + "\n";
         stmt = i + 1;
       } else if (c == ';') {
-        if (std::regex_search(stmt_clean, constant)) kept += stmt_clean.substr(stmt_clean.find_first_not_of(" \t\r\n")) + "\n";
+        // constants the structs may use; one of a library class type (std::string OP_NAME, a std::vector table:
+        // NPUKernelBench's ReverseSequence) is host code no tiling field can name
+        if (std::regex_search(stmt_clean, constant) && !std::regex_search(stmt_clean, host_type))
+          kept += stmt_clean.substr(stmt_clean.find_first_not_of(" \t\r\n")) + "\n";
         stmt = i + 1;
       } else if (c == '\n' && stmt_clean.find_first_not_of(" \t\r\n") == std::string::npos) {
         stmt = i + 1;

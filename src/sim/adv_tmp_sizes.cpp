@@ -114,4 +114,9 @@ uint64_t mean_min_tmp_bytes(uint32_t n, uint32_t src_size, uint32_t acc_size) {
   if (src_size == 2 && acc_size == 4) bytes += (static_cast<uint64_t>(n) * 2 + 31) / 32 * 32 / 2 * 4;
   return bytes;
 }
+uint64_t softmax_grad_row_bytes(uint32_t type_size, uint64_t k, bool is_front) {
+  const uint64_t blk = 32 / (type_size ? type_size : 4);
+  const uint64_t floats = type_size == 2 ? 2 * blk + 3 * k + 64 : is_front ? blk + k + 64 : 2 * blk + k + 64;
+  return floats * 4;
+}
 }  // namespace kgen::sim

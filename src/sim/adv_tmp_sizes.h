@@ -30,4 +30,7 @@ uint64_t cumsum_max_tmp_bytes(uint32_t type_size, uint64_t outter, uint64_t inne
 // Mean of n elements per row (mean_tiling.cpp): the repeat count rounded up to 32 bytes, and for a half source summed
 // in float (acc_size 4) also the row cast to float, n padded to 32 bytes times 4. Minimum = maximum.
 uint64_t mean_min_tmp_bytes(uint32_t n, uint32_t src_size, uint32_t acc_size);
+// SoftmaxGrad of rows of k elements of type_size bytes, one row (softmax_tiling.cpp GetSoftMaxGradMinTmpSize on
+// 910B): half 2 blocks + 3k + 64 floats; float 2 blocks + k + 64, or with isFront 1 block + k + 64; in bytes.
+uint64_t softmax_grad_row_bytes(uint32_t type_size, uint64_t k, bool is_front);
 }  // namespace kgen::sim

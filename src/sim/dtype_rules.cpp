@@ -48,7 +48,8 @@ constexpr Rule kRules[] = {
     {"GatherMask", k16and32, k16and32 & ~bit(D::BF16)},
     {"CreateVecIndex", bit(D::I16) | bit(D::F16) | bit(D::I32) | bit(D::F32), bit(D::I16) | bit(D::F16) | bit(D::I32) | bit(D::F32)},
     {"Sigmoid", kHalfFloat, kHalfFloat}, {"Tanh", kHalfFloat, kHalfFloat}, {"Gelu", kHalfFloat, kHalfFloat},
-    {"SoftMax", kHalfFloat, kHalfFloat}, {"LayerNorm", kHalfFloat, kHalfFloat}, {"Erf", kHalfFloat, kHalfFloat},
+    {"SoftMax", kHalfFloat, kHalfFloat}, {"SoftmaxGrad", kHalfFloat, kHalfFloat},
+    {"SoftmaxGradFront", kHalfFloat, kHalfFloat}, {"LayerNorm", kHalfFloat, kHalfFloat}, {"Erf", kHalfFloat, kHalfFloat},
     {"Sin", kHalfFloat, kHalfFloat}, {"Cos", kHalfFloat, kHalfFloat},
     // high-level APIs of adv_math2 / adv_norm2 / adv_reduce (the pattern reduces and Exp<T, taylorExpandLevel> are
     // named apart from the basic APIs of the same name, and do not exist on 310P)

@@ -324,7 +324,11 @@ void whole_reduce(RedOp op, DType dt, const LocalRef& dst, const LocalRef& src, 
                   const char* api, Loc loc) {
   require_dtype(api, dt, loc);
   uint32_t es = dtype_size(dt);
-  uint8_t* bd = red_operand(dst, op == RedOp::Sum ? es : 2 * es, api, loc);
+  // dst holds one element per repeat, or a value-index pair for Max/Min with both: aligned to what it holds
+  // (NPUKernelBench's CrossEntropyLoss, correct on the chip, writes ORDER_ONLY_VALUE float results 4 bytes in).
+  const bool pairs = op != RedOp::Sum && order != AscendC::ReduceOrder::ORDER_ONLY_VALUE &&
+                     order != AscendC::ReduceOrder::ORDER_ONLY_INDEX;
+  uint8_t* bd = red_operand(dst, pairs ? 2 * es : es, api, loc);
   uint8_t* bs = red_operand(src, 32, api, loc);
   check_repeat255(repeat, api, loc);
   check_stride(dst_rep_stride, "dstRepStride", api, loc);

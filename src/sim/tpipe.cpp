@@ -48,7 +48,8 @@ uint32_t live_in_position(const Core& c, TPosition pos) {
 Buffer& owned_buffer(Queue& q, int32_t handle, const rt::LocalRef& t, const char* api, const Loc& loc) {
   Core& c = cur();
   if (t.buf < 0 || static_cast<size_t>(t.buf) >= c.bufs.size() || c.bufs[t.buf].queue != handle)
-    fail("queue", api, loc, "tensor does not belong to this queue (it came from another queue, a TBuf or no buffer)");
+    fail("queue", api, loc, "tensor does not belong to this queue (it came from a queue between other pipes, a TBuf or "
+                            "no buffer; on the chip the other queue's AllocTensor would wait for an event never set)");
   Buffer& b = c.bufs[t.buf];
   if (b.gen != t.gen)
     fail("use-after-free", api, loc, "tensor was already released by FreeTensor; it cannot be used again");
@@ -266,8 +267,20 @@ LocalRef queue_deque(int32_t handle, Loc loc) {
 }
 
 void queue_free(int32_t handle, const LocalRef& t, Loc loc) {
-  Queue& q = queue_at(handle, "FreeTensor", loc);
-  Buffer& b = owned_buffer(q, handle, t, "FreeTensor", loc);
+  Core& c = cur();
+  queue_at(handle, "FreeTensor", loc);
+  // CANN's FreeTensor frees the tensor's own buffer and sets the calling queue's free event (checking that the buffer
+  // is the queue's in CPU-debug builds only, kernel_tquebind_impl.h): through another queue between the same pipes
+  // that is the owner's own free (NPUKernelBench's DeepNormGrad frees its mean and rstd through each other's queue).
+  int32_t owner = handle;
+  if (t.buf >= 0 && static_cast<size_t>(t.buf) < c.bufs.size() && c.bufs[t.buf].queue != handle) {
+    const int32_t o = c.bufs[t.buf].queue;
+    if (o >= 0 && static_cast<size_t>(o) < c.queues.size() && !c.queues[o].is_tbuf &&
+        c.queues[o].prod == c.queues[handle].prod && c.queues[o].cons == c.queues[handle].cons)
+      owner = o;
+  }
+  Queue& q = c.queues[owner];
+  Buffer& b = owned_buffer(q, owner, t, "FreeTensor", loc);
   if (b.state == Buffer::Queued)
     fail("queue", "FreeTensor", loc, "tensor is still in the queue; DeQue it before FreeTensor");
   if (b.state == Buffer::Free) fail("use-after-free", "FreeTensor", loc, "tensor was already freed (double FreeTensor)");
@@ -275,7 +288,7 @@ void queue_free(int32_t handle, const LocalRef& t, Loc loc) {
   b.has_token = true;
   b.state = Buffer::Free;
   ++b.gen;
-  trace_sync(TraceRec::FreeTensor, q.cons, q.prod, handle, t.buf, loc);
+  trace_sync(TraceRec::FreeTensor, q.cons, q.prod, owner, t.buf, loc);
 }
 
 int32_t queue_query(int32_t handle, int what) {

@@ -629,6 +629,48 @@ TEST(AdvApi2, SelectWithBytesMaskRowsOfALongerMask) {
   EXPECT_EQ(mx, mn);
 }
 
+// SoftmaxGrad: (g - sum(g * x)) * x per row; isFront writes the row sums over one 32-byte block per row. Its
+// temporary space is CANN's GetSoftMaxGradMinTmpSize (one row: 2 blocks + K + 64 floats for float).
+TEST(AdvApi2, SoftmaxGradRows) {
+  Ub ub;
+  auto g = ub.at<float>(0, 32), x = ub.at<float>(256, 32), dst = ub.at<float>(512, 32);
+  auto tmp = ub.at<uint8_t>(1024, 512);
+  std::vector<float> gv = rnd(32, 31, -1.f, 1.f), xv = rnd(32, 32, 0.f, 1.f);
+  for (uint32_t i = 0; i < 32; ++i) {
+    if (i % 16 >= 12) continue;   // the padding of each row is never written
+    g.SetValue(i, gv[i]);
+    x.SetValue(i, xv[i]);
+  }
+  PipeBarrier<PIPE_ALL>();
+  SoftMaxTiling tiling;
+  AscendC::SoftMaxGradTilingFunc(ge::Shape({2, 16}), 4, 512, tiling);
+  EXPECT_EQ(tiling.srcM, 2u);
+  EXPECT_EQ(tiling.splitM, 1u);   // 512 bytes hold one row of 384
+  EXPECT_EQ(AscendC::GetSoftMaxGradMinTmpSize(ge::Shape({2, 16}), 4, false, false), 384u);
+  EXPECT_EQ(AscendC::GetSoftMaxGradMaxTmpSize(ge::Shape({2, 16}), 4, false, false), 768u);
+  SoftMaxShapeInfo shape{2, 16, 2, 12};   // only the first 12 of each row count in the sum
+  ASSERT_EQ(error_of([&] { SoftmaxGrad<float>(dst, g, x, tmp, tiling, false, shape); }), "");
+  PipeBarrier<PIPE_ALL>();
+  for (uint32_t r = 0; r < 2; ++r) {
+    double s = 0;
+    for (uint32_t k = 0; k < 12; ++k) s += static_cast<double>(gv[r * 16 + k]) * xv[r * 16 + k];
+    for (uint32_t k = 0; k < 12; ++k)
+      EXPECT_NEAR(get(dst, r * 16 + k), (gv[r * 16 + k] - s) * xv[r * 16 + k], 1e-5) << r << " " << k;
+  }
+  // the padding lanes were garbage in, so they are garbage out: an error only where used
+  EXPECT_TRUE(has(error_of([&] { (void)dst.GetValue(14); }), "error[uninit-read]"));
+  ASSERT_EQ(error_of([&] { SoftmaxGradFront<float>(dst, g, x, tmp, tiling, shape); }), "");
+  PipeBarrier<PIPE_ALL>();
+  for (uint32_t r = 0; r < 2; ++r) {
+    double s = 0;
+    for (uint32_t k = 0; k < 12; ++k) s += static_cast<double>(gv[r * 16 + k]) * xv[r * 16 + k];
+    for (uint32_t e = 0; e < 8; ++e) EXPECT_NEAR(get(dst, r * 8 + e), s, 1e-5) << r;
+  }
+  auto small = ub.at<uint8_t>(1024, 256);
+  EXPECT_TRUE(has(error_of([&] { SoftmaxGrad<float>(dst, g, x, small, tiling, false, shape); }),
+                  "needs at least 384 bytes"));
+}
+
 // Mean (MeanParams {outter, inner, n}): Sum's row sums times 1/n in accType; half summed in half rounds, half with
 // accType float is summed in float and cast back. Its sharedTmpBuffer is CANN's GetMeanMaxMinTmpSize (mean_tiling.cpp)
 // at least: 32 bytes for 300 halves summed in half, 32 + 304 * 4 summed in float.

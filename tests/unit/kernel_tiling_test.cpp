@@ -23,6 +23,7 @@ TEST(KernelTiling, HostCodeIsLeftOutAndTheTilingDataKept) {
 namespace optiling {
 constexpr uint32_t SLOTS = 8;  // sizes the array below
 static const std::map<int, int> NOT_FOR_THE_KERNEL = {{1, 2}};
+static const std::string OP_NAME_NOT_FOR_THE_KERNEL = "Op";
 BEGIN_TILING_DATA_DEF(OpTilingData)
   TILING_DATA_FIELD_DEF(uint64_t, formerCoreNum); // a comment with { a brace
   TILING_DATA_FIELD_DEF_ARR(uint32_t, SLOTS, offsets);
@@ -51,7 +52,7 @@ class OpTiling {
   EXPECT_NE(k.find("REGISTER_TILING_DATA_CLASS(Op, OpTilingData)"), std::string::npos) << k;
   EXPECT_NE(k.find("namespace optiling {"), std::string::npos) << k;
   for (const char* host : {"gert::", "GetCompileInfoPtr", "INSIDE", "OpCompileInfo", "set_formerCoreNum",
-                           "NOT_FOR_THE_KERNEL", "platform_ascendc", "a brace"})
+                           "NOT_FOR_THE_KERNEL", "OP_NAME", "platform_ascendc", "a brace"})
     EXPECT_EQ(k.find(host), std::string::npos) << host << " in\n" << k;
   // The blocks keep their order: the constant before the struct that uses it.
   EXPECT_LT(k.find("SLOTS = 8"), k.find("BEGIN_TILING_DATA_DEF"));

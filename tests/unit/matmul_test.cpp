@@ -438,6 +438,22 @@ TEST(MatmulApi, OperandBoundsAndBiasChecks) {
   EXPECT_NE(e.find("error[gm-out-of-bounds]"), std::string::npos) << e;   // C is a row short
 }
 
+// The bias type is checked when a bias is set: a BIAS_TYPE no combination takes is harmless while unused
+// (NPUKernelBench's InplaceFusedMatmulSoftmaxGrad declares bfloat16 for bfloat16 x bfloat16 -> float, sets none).
+TEST(MatmulApi, BiasTypeCheckedAtSetBias) {
+  TestCore tc;
+  using AB = MatmulType<TPosition::GM, CubeFormat::ND, bfloat16_t>;
+  using BiasI = MatmulType<TPosition::GM, CubeFormat::ND, int32_t>;
+  TCubeTiling t = host_tiling(64, 64, 64, matmul_tiling::DataType::DT_FLOAT16, matmul_tiling::DataType::DT_FLOAT, false);
+  TPipe pipe;
+  Matmul<AB, AB, CF, BiasI> mm;
+  EXPECT_EQ(error_of([&] { REGIST_MATMUL_OBJ(&pipe, nullptr, mm, &t); }), "");
+  GmBuf<int32_t> bias(64);
+  std::string e = error_of([&] { mm.SetBias(bias.gt()); });
+  EXPECT_NE(e.find("error[dtype]"), std::string::npos) << e;
+  EXPECT_NE(e.find("a bias of int32_t"), std::string::npos) << e;
+}
+
 TEST(MatmulApi, TraceRecordsCubePipes) {
   TestCore tc;
   kgen::sim::g_trace_on = true;

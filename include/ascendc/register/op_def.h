@@ -12,11 +12,9 @@
 #include "exe_graph/runtime/tiling_context.h"
 #include "graph/ascend_string.h"
 #include "graph/ge_error_codes.h"
+#include "graph/operator.h"
 #include "graph/types.h"
 
-namespace ge {
-class Operator;
-}  // namespace ge
 
 namespace kgen::host {
 struct Access;

@@ -252,6 +252,19 @@ uint32_t GetSoftMaxMaxTmpSize(const ge::Shape& srcShape, const uint32_t dataType
 uint32_t GetSoftMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t dataTypeSize, const bool isReuseSource);
 void SoftMaxTilingFunc(const ge::Shape& srcShape, const uint32_t dataTypeSize, const uint32_t localWorkSpaceSize,
                        optiling::SoftMaxTiling& softmaxTiling);
+namespace tiling {
+struct SoftMaxTiling;   // the kernel's struct (kgen/adv_norm.h): optiling::SoftMaxTiling's fields in the same order
+}  // namespace tiling
+// SoftmaxGrad (isFront: the row sums only, as SoftmaxGradFront): the minimum is one row, the maximum every row; the
+// tiling splits the rows by the work space.
+uint32_t GetSoftMaxGradMaxTmpSize(const ge::Shape& srcShape, const uint32_t dataTypeSize, const bool isFront,
+                                  const bool isReuseSource);
+uint32_t GetSoftMaxGradMinTmpSize(const ge::Shape& srcShape, const uint32_t dataTypeSize, const bool isFront,
+                                  const bool isReuseSource);
+void SoftMaxGradTilingFunc(const ge::Shape& srcShape, const uint32_t dataTypeSize, const uint32_t localWorkSpaceSize,
+                           optiling::SoftMaxTiling& softmaxGradTiling, const bool isFront = false);
+void SoftMaxGradTilingFunc(const ge::Shape& srcShape, const uint32_t dataTypeSize, const uint32_t localWorkSpaceSize,
+                           AscendC::tiling::SoftMaxTiling& softmaxGradTiling, const bool isFront = false);
 uint32_t GetLogSoftMaxMaxTmpSize(const ge::Shape srcShape, const uint32_t dataTypeSize, const bool isReuseSource);
 uint32_t GetLogSoftMaxMinTmpSize(const ge::Shape srcShape, const uint32_t dataTypeSize, const bool isReuseSource);
 void LogSoftMaxTilingFunc(const ge::Shape srcShape, const uint32_t dataTypeSize, const uint32_t localWorkSpaceSize,
