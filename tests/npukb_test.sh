@@ -224,6 +224,13 @@ cp -r "$T" "$W/UnshimmedCase" && mkdir -p "$W/unshimmed" && mv "$W/UnshimmedCase
 sed -i '1i #include <c10/util/string_view.h>' "$W/unshimmed/ScaleCustom/validation/pybind.cpp"
 expect unshimmed_header "compile-error 0/0" "$W/unshimmed/ScaleCustom" "$T/answer/0" \
   "includes <c10/util/string_view.h>, which the shim does not provide"
+# A reference with more outputs than ModelNew returns: the harness's check_precision zips the two lists, so the first
+# is compared (NPUKernelBench's CrossEntropyLoss returns 2 of 4); kgen does the same and says so.
+cp -r "$T" "$W/ZipCase" && mkdir -p "$W/zip" && mv "$W/ZipCase" "$W/zip/ScaleCustom"
+sed -i 's/        return x \* self.alpha/        return [x * self.alpha, x]/' "$W/zip/ScaleCustom/validation/module.py"
+sed -i '/^def custom_check_precision/,$d' "$W/zip/ScaleCustom/validation/prepare_inputs.py"   # the harness's default rule
+grep -q 'return \[x \* self.alpha, x\]' "$W/zip/ScaleCustom/validation/module.py" || { echo "FAIL: zip variant not written"; fail=1; }
+expect zip_outputs "correct 4/4" "$W/zip/ScaleCustom" "$T/answer/0" "the first 1 compared"
 # A task folder the harness cannot read: a precise error, exit 2 from run-level tools.
 mkdir -p "$W/Broken/validation"
 printf 'import torch\nclass Model:\n    pass\n' > "$W/Broken/validation/module.py"
