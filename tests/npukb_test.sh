@@ -252,6 +252,15 @@ sed -i 's/return result;/return x1;/' "$W/AxpyListCustom/validation/pybind.cpp"
 sed -i 's/yGm.SetGlobalBuffer(yList.GetDataPtr<T>(i), n);/yGm.SetGlobalBuffer(x1List.GetDataPtr<T>(i), n);/' \
   "$W/AxpyListCustom/answer/0/op_kernel/axpy_list_custom.cpp"
 expect list_in_place "correct 4/4" "$W/AxpyListCustom" "$W/AxpyListCustom/answer/0"
+# A DYNAMIC ref parameter: the OpDef's output list named as its input list x1, so the generated aclnn function takes
+# x1 once and the op writes its tensors in place (NPUKernelBench's ScatterList); the binding returns x1.
+mkdir -p "$W/reflist" && cp -r "$L" "$W/reflist/AxpyListCustom"
+RL=$W/reflist/AxpyListCustom
+sed -i 's/this->Output("y").ParamType(DYNAMIC)/this->Output("x1").ParamType(DYNAMIC)/' "$RL/answer/0/op_host/axpy_list_custom.cpp"
+sed -i 's/    EXEC_NPU_CMD(aclnnCustomOp, in1, in2, alpha, out);/    EXEC_NPU_CMD(aclnnCustomOp, in1, in2, alpha);/; s/    return result;/    return x1;/' \
+  "$RL/validation/pybind.cpp"
+grep -q 'Output("x1")' "$RL/answer/0/op_host/axpy_list_custom.cpp" || { echo "FAIL: reflist variant not written"; fail=1; }
+expect list_ref_parameter "correct 4/4" "$RL" "$RL/answer/0"
 # A list passed to an input the OpDef does not declare DYNAMIC: the op's error, naming the param.
 cp -r "$L/answer/0" "$W/notdynamic"
 sed -i '0,/ParamType(DYNAMIC)/s//ParamType(REQUIRED)/' "$W/notdynamic/op_host/axpy_list_custom.cpp"

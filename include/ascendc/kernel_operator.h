@@ -24,6 +24,7 @@
 #include "kgen/vec_compare.h"
 #include "kgen/vec_reduce.h"
 #include "kgen/vec_gather.h"
+#include "kgen/vec_transpose.h"
 #include "kgen/adv_math.h"
 #include "kgen/adv_norm.h"
 #include "kgen/adv_softmax_grad.h"

@@ -749,7 +749,7 @@ std::optional<Failure> OpRunner::run(const RunSpec& spec, RunResult& res) {
   }
   std::vector<uint8_t*> out_ptr;
   std::vector<size_t> out_bytes;
-  std::vector<bool> out_is_ref;   // an output named as a (non-list) input: that input's GM, written in place
+  std::vector<bool> out_is_ref;   // an output named as an input: that input's GM (a list's: its tensor), written in place
   for (size_t k = 0; k < outs.size() && !alloc_failed; ++k) {
     size_t n = 1;
     for (int64_t d : outs[k].shape) n *= static_cast<size_t>(d);
@@ -760,11 +760,17 @@ std::optional<Failure> OpRunner::run(const RunSpec& spec, RunResult& res) {
                       " " + dname(outs[k].dtype) + ") but the caller's tensor has " +
                       std::to_string(spec.output_dest_bytes[k]) + " — allocate the output with the shape InferShape gives");
     uint8_t* ref = nullptr;
-    if (const int i = ref_input(info_, outs[k].param); i >= 0 && outs[k].k < 0) {
+    if (const int i = ref_input(info_, outs[k].param); i >= 0) {
+      // a ref output is its input's GM: the tensor itself, or for a DYNAMIC list the list's tensor of the same
+      // index (NPUKernelBench's ScatterList updates its var list in place)
       const Tensor& in = inputs[static_cast<size_t>(i)];
-      if (in.present && !in.is_list && in.bytes == bytes)
+      const Tensor* same = nullptr;
+      if (in.present && !in.is_list && outs[k].k < 0) same = &in;
+      if (in.present && in.is_list && outs[k].k >= 0 && static_cast<size_t>(outs[k].k) < in.items.size())
+        same = &in.items[static_cast<size_t>(outs[k].k)];
+      if (same && same->bytes == bytes)
         for (auto& [t, gp] : input_gm)
-          if (t == &in) ref = gp;
+          if (t == same) ref = gp;
     }
     out_is_ref.push_back(ref != nullptr);
     if (ref) {

@@ -196,3 +196,53 @@ TEST(VecGather, GatherMaskNegative) {
   std::string e = error_of([&] { GatherMask(dst, src, (uint8_t)7, false, 0, {1, 2, 8, 0}, cnt); });
   EXPECT_NE(e.find("error["), std::string::npos) << e;
 }
+
+// TransDataTo5HD: 16 source blocks per repeat into 16 destination blocks. 16-bit: a 16 x 16 transpose; 32-bit: block
+// 2e + h holds element e of sources 8h..8h+7 (C0 = 16 channels of one position in two blocks); 8-bit: half blocks.
+TEST(VecTranspose, TransDataTo5HDBlockLayouts) {
+  kgen::sim::TestCore tc;
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> tb;
+  pipe.InitBuffer(tb, 4096);
+  auto h = tb.Get<int16_t>();
+  for (int i = 0; i < 256; ++i) h.SetValue(i, static_cast<int16_t>(i));
+  uint64_t dl[16], sl[16];
+  for (int i = 0; i < 16; ++i) {
+    sl[i] = h.GetPhyAddr() + 32 * i;
+    dl[i] = h.GetPhyAddr() + 1024 + 32 * i;
+  }
+  TransDataTo5HDParams p;
+  p.repeatTimes = 1;   // with one repeat the blocks start one stride past the lists: stride 0 keeps them
+  PipeBarrier<PIPE_ALL>();
+  ASSERT_EQ(kgen::sim::error_of([&] { TransDataTo5HD<int16_t>(dl, sl, p); }), "");
+  PipeBarrier<PIPE_ALL>();
+  for (int j = 0; j < 16; ++j)
+    for (int i = 0; i < 16; ++i) ASSERT_EQ(h.GetValue(512 + j * 16 + i), i * 16 + j) << j << " " << i;
+  auto f = tb.Get<int32_t>();
+  for (int i = 0; i < 128; ++i) f.SetValue(i, 1000 + i);   // source i: elements 8i .. 8i + 7
+  for (int i = 0; i < 16; ++i) {
+    sl[i] = f.GetPhyAddr() + 32 * i;
+    dl[i] = f.GetPhyAddr() + 2048 + 32 * i;
+  }
+  PipeBarrier<PIPE_ALL>();
+  ASSERT_EQ(kgen::sim::error_of([&] { TransDataTo5HD<int32_t>(dl, sl, p); }), "");
+  PipeBarrier<PIPE_ALL>();
+  for (int e = 0; e < 8; ++e)
+    for (int hh = 0; hh < 2; ++hh)
+      for (int i = 0; i < 8; ++i) ASSERT_EQ(f.GetValue(512 + (2 * e + hh) * 8 + i), 1000 + (8 * hh + i) * 8 + e);
+  auto b = tb.Get<uint8_t>();
+  for (int i = 0; i < 512; ++i) b.SetValue(i, static_cast<uint8_t>(i % 251));
+  for (int i = 0; i < 16; ++i) {
+    sl[i] = b.GetPhyAddr() + 32 * i;
+    dl[i] = b.GetPhyAddr() + 3072 + 32 * i;
+  }
+  p.srcHighHalf = true;
+  p.dstHighHalf = true;
+  PipeBarrier<PIPE_ALL>();
+  ASSERT_EQ(kgen::sim::error_of([&] { TransDataTo5HD<uint8_t>(dl, sl, p); }), "");
+  PipeBarrier<PIPE_ALL>();
+  for (int j = 0; j < 16; ++j)
+    for (int i = 0; i < 16; ++i) ASSERT_EQ(b.GetValue(3072 + j * 32 + 16 + i), (i * 32 + j + 16) % 251) << j << " " << i;
+  sl[3] += 8;   // not 32-byte aligned
+  EXPECT_NE(kgen::sim::error_of([&] { TransDataTo5HD<uint8_t>(dl, sl, p); }).find("error[align]"), std::string::npos);
+}
