@@ -25,6 +25,7 @@
 #include "kgen/vec_reduce.h"
 #include "kgen/vec_gather.h"
 #include "kgen/vec_transpose.h"
+#include "kgen/ccec_vector.h"
 #include "kgen/adv_math.h"
 #include "kgen/adv_norm.h"
 #include "kgen/adv_softmax_grad.h"

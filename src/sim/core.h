@@ -202,6 +202,7 @@ struct Core {
   std::vector<UnitFlag> unit_flags;
   bool auto_sync_scalar = true;     // KGEN_AUTO_SYNC=0: kernels built with --cce-auto-sync=off
   Flag flags[64][8];
+  uint64_t va_regs[8][8] = {};      // bisheng's VA0-VA7: UB addresses for scatter_vnchwconv (set_va_reg_sb)
   int flags_set_twice = 0;          // flags with two or more sets pending: a PipeBarrier<PIPE_ALL> now hangs
   // vector mask registers
   bool mask_counter = false;

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <string>
 
+#include "kgen/ccec_vector.h"
 #include "kgen/vec_transpose.h"
 #include "sim/elementwise.h"
 
@@ -11,8 +12,7 @@ namespace kgen::rt {
 using namespace kgen::sim;
 
 void trans_data_5hd(uint32_t elem, const uint64_t* dst, const uint64_t* src, const AscendC::TransDataTo5HDParams& p,
-                    Loc loc) {
-  const char* api = "TransDataTo5HD";
+                    Loc loc, const char* api) {
   Core& c = cur();
   const uint64_t ub = c.soc->mem_size[static_cast<int>(Mem::UB)];
   for (int i = 0; i < 16; ++i)
@@ -59,4 +59,26 @@ void trans_data_5hd(uint32_t elem, const uint64_t* dst, const uint64_t* src, con
   trace_instr(kV, api, elem == 1 ? DType::U8 : elem == 2 ? DType::U16 : DType::U32, 16ull * 32 / elem * p.repeatTimes,
               512ull * p.repeatTimes, p.repeatTimes, loc);
 }
+
+void set_va_reg(int va, const uint64_t* addrs, Loc loc) {
+  if (va < 0 || va > 7) fail("param", "set_va_reg_sb", loc, "VA register " + std::to_string(va) + " is not VA0-VA7");
+  for (int i = 0; i < 8; ++i) cur().va_regs[va][i] = addrs[i];
+}
+
+void vnchwconv(uint32_t elem, int dst_va, int src_va, const AscendC::TransDataTo5HDParams& p, Loc loc) {
+  const char* api = elem == 1 ? "scatter_vnchwconv_b8" : elem == 2 ? "scatter_vnchwconv_b16" : "scatter_vnchwconv_b32";
+  if (dst_va < 0 || dst_va > 6 || src_va < 0 || src_va > 6)
+    fail("param", api, loc, "the address lists are VA registers n and n + 1 with n in VA0-VA6");
+  const Core& c = cur();
+  uint64_t d[16], s[16];
+  for (int i = 0; i < 8; ++i) {
+    d[i] = c.va_regs[dst_va][i];
+    d[8 + i] = c.va_regs[dst_va + 1][i];
+    s[i] = c.va_regs[src_va][i];
+    s[8 + i] = c.va_regs[src_va + 1][i];
+  }
+  trans_data_5hd(elem, d, s, p, loc, api);
+}
+
+uint32_t ub_bytes() { return cur().soc->mem_size[static_cast<int>(Mem::UB)]; }
 }  // namespace kgen::rt

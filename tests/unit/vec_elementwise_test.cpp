@@ -600,3 +600,24 @@ TEST(VecGarbage, ReadPastTheBufferIsGarbageNotAFault) {
   EXPECT_NE(e.find("error[ub-overflow]"), std::string::npos) << e;
   EXPECT_NE(e.find("beyond the 196608 bytes of UB"), std::string::npos) << e;
 }
+
+// FusedMulAdd (dst = src0 * dst + src1) and MulAddDst (dst = src0 * src1 + dst): the two binary APIs that read dst.
+TEST(VecBinary, FusedMulAddAndMulAddDstReadDst) {
+  vt::Env env;
+  auto a = env.at<float>(0, 64), b = env.at<float>(256, 64), d = env.at<float>(512, 64);
+  std::vector<float> av(64), bv(64), dv(64);
+  for (int i = 0; i < 64; ++i) {
+    av[i] = 0.5f * i;
+    bv[i] = 1.0f + i;
+    dv[i] = 2.0f;
+  }
+  vt::fill(a, av);
+  vt::fill(b, bv);
+  vt::fill(d, dv);
+  FusedMulAdd(d, a, b, 64);
+  std::vector<float> r = vt::read(d, 64);
+  for (int i = 0; i < 64; ++i) EXPECT_EQ(r[i], av[i] * 2.0f + bv[i]) << i;
+  MulAddDst(d, a, b, 64);
+  std::vector<float> r2 = vt::read(d, 64);
+  for (int i = 0; i < 64; ++i) EXPECT_EQ(r2[i], av[i] * bv[i] + r[i]) << i;
+}

@@ -246,3 +246,47 @@ TEST(VecTranspose, TransDataTo5HDBlockLayouts) {
   sl[3] += 8;   // not 32-byte aligned
   EXPECT_NE(kgen::sim::error_of([&] { TransDataTo5HD<uint8_t>(dl, sl, p); }).find("error[align]"), std::string::npos);
 }
+
+// bisheng's raw intrinsics on UB addresses (kgen/ccec_vector.h), as NPUKernelBench's AddLayerNorm broadcasts: the
+// AscendC instructions of the same encoding under the mask already set, VA registers for scatter_vnchwconv.
+TEST(VecTranspose, RawIntrinsicsOnUbAddresses) {
+  kgen::sim::TestCore tc;
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> tb;
+  pipe.InitBuffer(tb, 4096);
+  auto h = tb.Get<int16_t>();
+  int16_t* base = reinterpret_cast<int16_t*>(h.GetPhyAddr());
+  set_vector_mask(0, 0xFFFF);   // 16 lanes
+  vector_dup(base, static_cast<int16_t>(5), 1, 1, 0, 0, 0);
+  PipeBarrier<PIPE_ALL>();
+  EXPECT_EQ(h.GetValue(15), 5);
+  EXPECT_NE(kgen::sim::error_of([&] { (void)h.GetValue(16); }).find("uninit-read"), std::string::npos);
+  for (int i = 0; i < 256; ++i) h.SetValue(256 + i, static_cast<int16_t>(i));
+  PipeBarrier<PIPE_ALL>();
+  copy_ubuf_to_ubuf(base + 512, base + 256, 0, 1, 16, 0, 0);   // 16 blocks
+  PipeBarrier<PIPE_ALL>();
+  EXPECT_EQ(h.GetValue(512 + 200), 200);
+  vtranspose(reinterpret_cast<uint16_t*>(base + 768), reinterpret_cast<uint16_t*>(base + 512));
+  PipeBarrier<PIPE_ALL>();
+  EXPECT_EQ(h.GetValue(768 + 3 * 16 + 7), 7 * 16 + 3);
+  set_vector_mask(0, 0xFFFF);
+  vor(base + 1024, base + 768, base, 1, 1, 1, 0, 8, 8, 0);   // src1 block stride 0: the 5s
+  PipeBarrier<PIPE_ALL>();
+  EXPECT_EQ(h.GetValue(1024 + 1), static_cast<int16_t>((1 * 16) | 5));
+  uint64_t va0[8], va1[8], va2[8], va3[8];
+  for (int i = 0; i < 8; ++i) {
+    va0[i] = h.GetPhyAddr() + 2560 + 32 * i;
+    va1[i] = h.GetPhyAddr() + 2560 + 32 * (8 + i);
+    va2[i] = h.GetPhyAddr() + 512 * 2 + 32 * i;   // the copy at element 512
+    va3[i] = h.GetPhyAddr() + 512 * 2 + 32 * (8 + i);
+  }
+  set_va_reg_sb(VA0, va0);
+  set_va_reg_sb(VA1, va1);
+  set_va_reg_sb(VA2, va2);
+  set_va_reg_sb(VA3, va3);
+  scatter_vnchwconv_b16(VA0, VA2, 1, 0, 0);
+  PipeBarrier<PIPE_ALL>();
+  EXPECT_EQ(h.GetValue(1280 + 3 * 16 + 7), 7 * 16 + 3);   // the same transpose through the VA registers
+  EXPECT_NE(kgen::sim::error_of([&] { scatter_vnchwconv_b16(VA7, VA2, 1, 0, 0); }).find("error[param]"),
+            std::string::npos);
+}

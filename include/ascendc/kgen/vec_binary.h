@@ -1,4 +1,5 @@
-// Elementwise binary vector APIs: Add, Sub, Mul, Div, Max, Min, And, Or, AddRelu, SubRelu.
+// Elementwise binary vector APIs: Add, Sub, Mul, Div, Max, Min, And, Or, AddRelu, SubRelu, and the two that also read
+// dst: FusedMulAdd (dst = src0 * dst + src1) and MulAddDst (dst = src0 * src1 + dst).
 // Each has the count form and the two mask/repeat forms (contiguous mask, bit mask).
 #pragma once
 #include "kgen/tensor.h"
@@ -39,5 +40,7 @@ KGEN_VEC_BINARY(And)
 KGEN_VEC_BINARY(Or)
 KGEN_VEC_BINARY(AddRelu)
 KGEN_VEC_BINARY(SubRelu)
+KGEN_VEC_BINARY(FusedMulAdd)
+KGEN_VEC_BINARY(MulAddDst)
 }  // namespace AscendC
 #undef KGEN_VEC_BINARY

@@ -25,9 +25,14 @@ struct TransDataTo5HDParams {
 }  // namespace AscendC
 
 namespace kgen::rt {
-// elem: 1, 2 or 4 bytes; dst/src: 16 UB byte addresses each.
+// elem: 1, 2 or 4 bytes; dst/src: 16 UB byte addresses each; api: the name errors give (TransDataTo5HD, or bisheng's
+// scatter_vnchwconv / vtranspose).
 void trans_data_5hd(uint32_t elem, const uint64_t* dst, const uint64_t* src, const AscendC::TransDataTo5HDParams& p,
-                    Loc loc);
+                    Loc loc, const char* api = "TransDataTo5HD");
+// bisheng's VA registers: set_va_reg_sb stores 8 UB addresses in register va (0-7); scatter_vnchwconv takes its 16
+// destination addresses from registers dst, dst + 1 and its sources from src, src + 1.
+void set_va_reg(int va, const uint64_t* addrs, Loc loc);
+void vnchwconv(uint32_t elem, int dst_va, int src_va, const AscendC::TransDataTo5HDParams& p, Loc loc);
 }  // namespace kgen::rt
 
 namespace AscendC {
