@@ -60,6 +60,7 @@ void k_mix12(GM_ADDR) { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2); recor
 void k_mix11(GM_ADDR) { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_1); record(); }
 void k_mix_aiv10(GM_ADDR) { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIV_1_0); record(); }
 void k_mix_aic10(GM_ADDR) { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_0); record(); }
+void k_mix_vector_core(GM_ADDR) { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_VECTOR_CORE); record(); }
 
 // The identities the docs give (GetTaskRatio/GetSubBlockNum table, GetBlockIdx = block*ratio + sub on an AIV).
 std::vector<Ident> expected(int blocks, int aic, int aiv) {
@@ -122,6 +123,9 @@ TEST(Mix, IdentitiesPerKernelType) {
   expect_ids(expected(2, 1, 1), "KERNEL_TYPE_MIX_AIC_1_1");
   run_ids(k_mix12, "k_mix12", 3);   // a second launch starts in the learnt type
   expect_ids(expected(3, 1, 2), "KERNEL_TYPE_MIX_AIC_1_2 again");
+  // a 310P kernel type: CANN's build for 910B ignores it (kernel_info_infer.py) and the code decides
+  run_ids(k_mix_vector_core, "k_mix_vector_core", 3);
+  expect_ids(expected(3, 0, 1), "KERNEL_TYPE_MIX_VECTOR_CORE on 910B (ignored)");
 }
 
 TEST(Mix, HostKernelMode) {
