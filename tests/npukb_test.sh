@@ -231,6 +231,18 @@ sed -i 's/        return x \* self.alpha/        return [x * self.alpha, x]/' "$
 sed -i '/^def custom_check_precision/,$d' "$W/zip/ScaleCustom/validation/prepare_inputs.py"   # the harness's default rule
 grep -q 'return \[x \* self.alpha, x\]' "$W/zip/ScaleCustom/validation/module.py" || { echo "FAIL: zip variant not written"; fail=1; }
 expect zip_outputs "correct 4/4" "$W/zip/ScaleCustom" "$T/answer/0" "the first 1 compared"
+# An output the binding zeroes keeps its zeros on the device: a kernel that atomically adds its result into it is
+# right (NPUKernelBench's CoalesceSparse); into torch::empty's garbage it is not.
+mkdir -p "$W/atomic" && cp -r "$T" "$W/atomic/ScaleCustom"
+AT=$W/atomic/ScaleCustom
+sed -i 's/            DataCopyPad(yGm\[off\], yl, params);/            SetAtomicAdd<T>();\n            DataCopyPad(yGm[off], yl, params);\n            SetAtomicNone();/' \
+  "$AT/answer/0/op_kernel/scale_custom.cpp"
+sed -i 's/    at::Tensor result = torch::empty_like(x);/    at::Tensor result = torch::empty_like(x);\n    result.zero_();/' "$AT/validation/pybind.cpp"
+grep -q 'SetAtomicAdd' "$AT/answer/0/op_kernel/scale_custom.cpp" && grep -q 'result.zero_()' "$AT/validation/pybind.cpp" \
+  || { echo "FAIL: atomic variant not written"; fail=1; }
+expect atomic_into_zeros "correct 4/4" "$AT" "$AT/answer/0"
+sed -i 's/    result.zero_();//' "$AT/validation/pybind.cpp"
+expect atomic_into_garbage "wrong-answer 0/4" "$AT" "$AT/answer/0"
 # A task folder the harness cannot read: a precise error, exit 2 from run-level tools.
 mkdir -p "$W/Broken/validation"
 printf 'import torch\nclass Model:\n    pass\n' > "$W/Broken/validation/module.py"

@@ -345,6 +345,10 @@ class Tensor {
     st_->own.assign(static_cast<size_t>(numel()) * elementSize(t), 0);
     strides_ = contiguous_strides(shape_);
   }
+  // Every byte of the tensor's own storage set to b (the factories' garbage, see empty()).
+  void fill_bytes(uint8_t b) {
+    if (st_ && !st_->ext) std::fill(st_->own.begin(), st_->own.end(), b);
+  }
   // A view of memory somebody else owns (the runner's argument buffers).
   static Tensor wrap(void* data, size_t bytes, std::vector<int64_t> shape, ScalarType t) {
     Tensor r;
@@ -581,19 +585,26 @@ class Tensor {
 };
 using TensorList = std::vector<Tensor>;
 
-// Factories (allocation and fills only: these are what a binding needs to create its outputs).
+// Factories (allocation and fills only: these are what a binding needs to create its outputs). An empty tensor's
+// device memory holds whatever was there: here the 0xFF bytes by which the op runner finds the elements a kernel
+// never wrote; a zeroed one holds zeros, which a kernel may add to (NPUKernelBench's CoalesceSparse: atomic adds
+// into `newValues.zero_()`).
+inline Tensor garbage_filled(Tensor t) {
+  t.fill_bytes(0xFF);
+  return t;
+}
 inline Tensor empty(IntArrayRef size, const TensorOptions& o = {}, std::optional<MemoryFormat::V> = std::nullopt) {
-  return Tensor(size.vec(), o.scalar_type());
+  return garbage_filled(Tensor(size.vec(), o.scalar_type()));
 }
-inline Tensor empty(IntArrayRef size, ScalarType t) { return Tensor(size.vec(), t); }
+inline Tensor empty(IntArrayRef size, ScalarType t) { return garbage_filled(Tensor(size.vec(), t)); }
 inline Tensor empty_like(const Tensor& t, const TensorOptions& o, std::optional<MemoryFormat::V> = std::nullopt) {
-  return Tensor(t.sizes().vec(), o.scalar_type());
+  return garbage_filled(Tensor(t.sizes().vec(), o.scalar_type()));
 }
-inline Tensor empty_like(const Tensor& t) { return Tensor(t.sizes().vec(), t.scalar_type()); }
+inline Tensor empty_like(const Tensor& t) { return garbage_filled(Tensor(t.sizes().vec(), t.scalar_type())); }
 inline Tensor empty_like(const Tensor& t, std::optional<MemoryFormat::V>) { return empty_like(t); }
 inline Tensor zeros(IntArrayRef size, const TensorOptions& o = {}) { return Tensor(size.vec(), o.scalar_type()); }
-inline Tensor zeros_like(const Tensor& t) { return empty_like(t); }
-inline Tensor zeros_like(const Tensor& t, const TensorOptions& o) { return empty_like(t, o); }
+inline Tensor zeros_like(const Tensor& t) { return Tensor(t.sizes().vec(), t.scalar_type()); }
+inline Tensor zeros_like(const Tensor& t, const TensorOptions& o) { return Tensor(t.sizes().vec(), o.scalar_type()); }
 inline Tensor full(IntArrayRef size, const Scalar& v, const TensorOptions& o = {}) {
   Tensor r(size.vec(), o.scalar_type()); r.fill_(v); return r;
 }

@@ -750,6 +750,7 @@ std::optional<Failure> OpRunner::run(const RunSpec& spec, RunResult& res) {
   std::vector<uint8_t*> out_ptr;
   std::vector<size_t> out_bytes;
   std::vector<bool> out_is_ref;   // an output named as an input: that input's GM (a list's: its tensor), written in place
+  std::vector<std::vector<uint8_t>> out_init;   // a caller's output tensor as it came (empty: poisoned, or a ref)
   for (size_t k = 0; k < outs.size() && !alloc_failed; ++k) {
     size_t n = 1;
     for (int64_t d : outs[k].shape) n *= static_cast<size_t>(d);
@@ -774,13 +775,22 @@ std::optional<Failure> OpRunner::run(const RunSpec& spec, RunResult& res) {
     }
     out_is_ref.push_back(ref != nullptr);
     if (ref) {
+      out_init.emplace_back();
       out_ptr.push_back(ref);
       out_bytes.push_back(bytes);
       continue;
     }
     uint8_t* p = alloc(bytes, "output '" + outs[k].name + "'", spec.timing_only);
     if (alloc_failed) break;
-    if (!spec.timing_only) std::memset(p, 0xFF, bytes);   // poison: NaN for floats; elements still all-0xFF afterwards were never written
+    // The output's device memory as the caller left it (a binding's tensor: torch::empty's garbage, which the shim
+    // makes 0xFF, or the zeros of zero_() a kernel may add to), else the 0xFF poison: NaN for floats; elements still
+    // all-0xFF afterwards were never written.
+    const bool given = k < spec.output_dest.size() && spec.output_dest[k];
+    if (!spec.timing_only) {
+      if (given) std::memcpy(p, spec.output_dest[k], bytes);
+      else std::memset(p, 0xFF, bytes);
+    }
+    out_init.push_back(given && !spec.timing_only ? std::vector<uint8_t>(p, p + bytes) : std::vector<uint8_t>());
     out_ptr.push_back(p);
     out_bytes.push_back(bytes);
   }
@@ -864,12 +874,15 @@ std::optional<Failure> OpRunner::run(const RunSpec& spec, RunResult& res) {
     // output keeps its input's values where the kernel does not write: nothing to count.
     std::vector<bool> written = kgen::sim::gm_written_elements(out_ptr[k], r.elements, static_cast<uint32_t>(es));
     if (out_is_ref[k]) written.assign(r.elements, true);
-    // Untraced: no traced write, yet no longer the poison: something outside the emulated API wrote it.
+    // Untraced: no traced write, yet neither the poison nor the caller's value: something outside the emulated API
+    // wrote it. An element that keeps the value the caller's tensor came with (zero_() before the call) is fine.
+    const std::vector<uint8_t>& init = out_init[k];
     for (size_t e = 0; e < r.elements; ++e) {
       if (written[e]) continue;
       const uint8_t* q = out_ptr[k] + e * es;
       bool all = true;
       for (size_t b = 0; b < es && all; ++b) all = q[b] == 0xFF;
+      if (!all && !init.empty() && std::memcmp(q, init.data() + e * es, es) == 0) continue;
       (all ? r.unwritten : r.untraced) += 1;
     }
     if (k < spec.output_dest.size() && spec.output_dest[k]) {
