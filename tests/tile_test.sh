@@ -199,18 +199,29 @@ PY
 # store and by hand, round() in an RMSNorm + int8 quantisation); a position's value repeated along the axis (softmax,
 # softmin, a one-hot of the maximum over a chosen dim, both modes, at tails); inputs of one value per outer index
 # (lengths[b]: a masked mean) and per inner index (a feature's temperature); GEGLU; a soft-capped log-sum-exp; causal
-# conv1d + SiLU (a crop and silu in the epilogue), depthwise and dense ----
+# conv1d + SiLU (a crop and silu in the epilogue), depthwise and dense; a min-max scaling of rows longer than UB, fewer
+# than the cores (several cores share a row and fold their partial minima and maxima) ----
 O=$SRC/tests/data/tile_ops
 "$KGEN" bench --suite "$O/tasks" --candidates "$O/programs" --trials 1 --jobs 2 --out ops > ops.log 2>&1
 check "bench tile_ops: exit 0" test "$?" = 0
 py_check "bench tile_ops: every program correct in f32 and f16, at several shapes" <<'PY'
 import json; j = json.load(open("ops/results.json"))
 got = sorted((r["task_id"], r["verdict"]) for r in j["results"])
-assert len(got) == 12 and all(v == "correct" for _, v in got), got
+assert len(got) == 13 and all(v == "correct" for _, v in got), got
 for r in j["results"]:
     names = [c["name"] for c in r["cases"]]
     assert any("float16" in n for n in names) and len(names) >= 3, (r["task_id"], names)
 PY
+
+# rows shared by cores: the host's split, and a kernel whose cores skip the fold of each other's partials is wrong
+"$KGEN" tile explain "$O/programs/reduce/row_range_scale.tile" \
+  --input-shape x=float32:2,70000 weight=float32:70000 bias=float32:70000 > rrs_explain.txt 2>&1
+check "explain row_range_scale at 2 x 70000: 13 cores share each row" grep -q "so 13 cores share each row (block dim 26" rrs_explain.txt
+check "compile row_range_scale" compile "$O/programs/reduce/row_range_scale.tile" rrs
+sed -i 's/for (uint32_t q = 1; q < parts_; ++q)/for (uint32_t q = 1; q < 1; ++q)/' rrs/op_kernel/row_range_scale_custom.cpp
+"$KGEN" eval --task "$O/tasks/reduce/row_range_scale.py" --candidate rrs --trials 1 --secret-trials 0 --no-perf-shape \
+  > rrs_eval.log 2>&1
+check "row_range_scale without the fold of the row's partials: wrong answer" grep -q "^wrong-answer" rrs_eval.log
 
 # lengths must have x's dims before the axis: a wrong shape is refused by the host, naming the input and the rule
 check "compile masked_mean" compile "$O/programs/reduce/masked_mean.tile" masked

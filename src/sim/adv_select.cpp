@@ -32,10 +32,7 @@ void adv_select_bytes_mask(DType dt, DType mask_dt, const LocalRef& dst, const L
       mask_dt != DType::U16 && mask_dt != DType::I32 && mask_dt != DType::U32)
     fail("dtype", api, loc, std::string("mask of ") + dtype_name(mask_dt) +
                                 "; it must be bool, int8_t, uint8_t, int16_t, uint16_t, int32_t or uint32_t");
-  uint8_t* bd = vec_operand(dst, api, loc);
-  const uint8_t* bs = vec_operand(src, api, loc);
-  vec_operand(mask, api, loc);
-  uint8_t* bt = vec_operand(tmp, api, loc);
+  for (const LocalRef* t : {&dst, &src, &mask, &tmp}) vec_operand(*t, api, loc);   // each a UB tensor on the AIV
   const uint32_t es = dtype_size(dt), ms = dtype_size(mask_dt);
   const std::string shape = "SelectWithBytesMaskShapeInfo {firstAxis " + std::to_string(first_axis) + ", srcLastAxis " +
                             std::to_string(src_last) + ", maskLastAxis " + std::to_string(mask_last) + "}";
@@ -97,9 +94,6 @@ void adv_select_bytes_mask(DType dt, DType mask_dt, const LocalRef& dst, const L
       if (!take_tensor[i]) std::memcpy(out.data() + i * es, &scalar.bits, es);
     std::memcpy(touch(dst, off * es, n * es, true, kV, api, loc), out.data(), out.size());
   }
-  (void)bd;
-  (void)bs;
-  (void)bt;
   trace_vec(api, dt, total, static_cast<uint32_t>((total * es + 255) / 256), &dst, &src, &mask, loc);
 }
 }  // namespace kgen::rt

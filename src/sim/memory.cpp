@@ -382,11 +382,12 @@ void check_extent(const rt::LocalRef& t, uint64_t off, uint64_t bytes, bool writ
 }
 
 uint8_t* touch(const rt::LocalRef& t, uint64_t off, uint64_t bytes, bool write, Pipe p, const char* api, const Loc& loc) {
-  uint8_t* base = mem_base(mem_of(t.pos, *cur().soc));
+  const Mem m = mem_of(t.pos, *cur().soc);
+  uint8_t* base = mem_base(m);
   const uint64_t start = static_cast<uint64_t>(t.addr) + off;
   if (bytes == 0) return base + start;
   check_extent(t, off, bytes, write, api, loc);
-  touch_abs(mem_of(t.pos, *cur().soc), static_cast<uint32_t>(start), bytes, write, p, api, loc);
+  touch_abs(m, static_cast<uint32_t>(start), bytes, write, p, api, loc);
   return base + start;
 }
 

@@ -282,20 +282,13 @@ void vcadd(DType dt, uint64_t dst_addr, uint64_t src_addr, bool has_dst, int64_t
            int64_t src_blk_stride, int64_t src_rep_stride, bool accumulate, Loc loc) {
   const char* api = "vcadd";
   const uint32_t es = dtype_size(dt);
-  auto raw = [](uint64_t addr, uint64_t len) {
-    LocalRef r;
-    r.addr = static_cast<uint32_t>(addr);
-    r.len = static_cast<uint32_t>(len);
-    r.pos = AscendC::TPosition::VECCALC;
-    return r;
-  };
   const uint64_t reps = repeat > 0 ? static_cast<uint64_t>(repeat) : 0;
-  const LocalRef src = raw(src_addr, (reps ? (reps - 1) * src_rep_stride * 32 : 0) + 7 * src_blk_stride * 32 + 32);
+  const LocalRef src = ub_ref(src_addr, (reps ? (reps - 1) * src_rep_stride * 32 : 0) + 7 * src_blk_stride * 32 + 32);
   MaskArg external;
   external.kind = MaskArg::External;
   if (!accumulate) {
     if (!has_dst) fail("param", api, loc, "dst is null but mode (accumulate into ACC_VAL) is false: give a UB address");
-    const LocalRef dst = raw(dst_addr, (reps ? (reps - 1) * dst_rep_stride : 0) * es + es);
+    const LocalRef dst = ub_ref(dst_addr, (reps ? (reps - 1) * dst_rep_stride : 0) * es + es);
     whole_reduce(RedOp::Sum, dt, dst, src, external, repeat, dst_rep_stride, src_blk_stride, src_rep_stride,
                  AscendC::ReduceOrder::ORDER_ONLY_VALUE, api, loc);
     return;

@@ -462,8 +462,8 @@ std::string emit_host(const Kernel& k) {
     line("  // A row longer than UB: one row at a time in chunks of `chunk` columns (a multiple of 64), as large as fit.");
     line("  uint64_t chunk = 0;");
     line("  if (tileUnits == 0) {");
-    line(fmt::format("    const double colBytes = {} * 768.0;   // the row's columns and partials (512 B each + alignment)",
-                     cols));
+    line(fmt::format("    const double colBytes = {} * 768.0{};   // the row's columns and partials (512 B each + alignment)",
+                     cols, k.chunks.split ? " + 32.0 * coreNum + 256.0" : ""));
     line("    for (depth = " + std::to_string(k.queue_depth) + "; depth >= 1 && chunk == 0; --depth) {");
     line("      double p0 = 0, f0 = 0, p1 = 0, f1 = 0;");
     line("      ubBytes(0, depth, p0, f0);");
@@ -479,7 +479,19 @@ std::string emit_host(const Kernel& k) {
   }
   if (k.axis) axis_split(k, line);
   else extent_split(k, line);
-  line("  const uint64_t blockDim = total == 0 ? 1 : (total + perCore - 1) / perCore;");
+  const bool split = k.rows && k.chunks.possible && k.chunks.split;
+  if (split) {
+    line("  // Chunked rows, fewer than the cores: `parts` cores share each row, each a range of its columns, as many as");
+    line("  // there are cores for (a chunk each at least); their partial reductions meet in the workspace.");
+    line("  uint64_t parts = 1;");
+    line("  if (chunk > 0 && total > 0 && total < coreNum) {");
+    line(fmt::format("    const uint64_t chunksPerRow = ({} + chunk - 1) / chunk;", k.row_sym >= 0 ? sym_var(k.syms[k.row_sym].name) : std::string("1")));
+    line("    parts = coreNum / total < chunksPerRow ? coreNum / total : chunksPerRow;");
+    line("    if (parts < 1) parts = 1;");
+    line("  }");
+  }
+  line(std::string("  const uint64_t blockDim = total == 0 ? 1 : (total + perCore - 1) / perCore") +
+       (split ? " * parts;" : ";"));
   // Attrs.
   for (size_t a = 0; a < k.attrs.size(); ++a) {
     const AttrArg& at = k.attrs[a];
@@ -497,7 +509,12 @@ std::string emit_host(const Kernel& k) {
   line("  size_t* workspace = context->GetWorkspaceSizes(1);");
   int nacc = 0;
   for (const Value& v : k.values) nacc += v.accumulator;
+  int nred = 0;   // chunked rows shared by cores: a 32-byte slot per core and reduction
+  for (const Instr& in : k.body) nred += split && in.op == Op::Reduce;
   if (nacc > 0) line(fmt::format("  workspace[0] = {} * blockDim * 32;   // a 32-byte slot per core and accumulator", nacc));
+  else if (nred > 0)
+    line(fmt::format("  workspace[0] = parts > 1 ? {} * blockDim * 32 : 0;   // a 32-byte slot per core and reduction",
+                     nred));
   else line("  workspace[0] = 0;");
   line("  return ge::GRAPH_SUCCESS;");
   line("}");

@@ -3,6 +3,7 @@
 // and the three stages CopyIn / Compute / CopyOut; each computation is preceded by the line of the program it
 // implements. Conversions that are no-ops in some dtype columns are `if constexpr` aliases.
 #include <fmt/format.h>
+#include <algorithm>
 #include <set>
 
 #include "tile/emit.h"
@@ -157,8 +158,17 @@ class KernelEmitter {
   std::string args_decl() const {
     std::string s;
     for (const auto& t : k_.tensors) s += "GM_ADDR " + camel_lower(t.name) + ", ";
-    if (!k_.epilogue.empty()) s += "GM_ADDR workspace, ";
+    if (uses_workspace()) s += "GM_ADDR workspace, ";
     return s + "const " + k_.op_type + "TilingData& tiling";
+  }
+  // Chunked rows that several cores may share (plan_chunks): their partial reductions meet in the workspace.
+  bool split() const { return k_.rows && k_.chunks.possible && k_.chunks.split; }
+  bool uses_workspace() const { return !k_.epilogue.empty() || split(); }
+  // A reduction's 32-byte workspace slot index (per core) when cores share rows: reductions in body order.
+  int reduce_slot(int body_index) const {
+    int j = 0;
+    for (int i = 0; i < body_index; ++i) j += k_.body[i].op == Op::Reduce;
+    return j;
   }
   int n_accumulators() const {
     int n = 0;
@@ -171,12 +181,27 @@ class KernelEmitter {
     for (const auto& f : k_.fields) line(fmt::format("    {}_ = tiling.{};", f.name, f.name));
     if (k_.axis) return init_axis();
     line("    // This core's range of the extent (" + std::string(k_.rows ? "rows" : "elements") + ").");
-    line("    const uint64_t begin = AscendC::GetBlockIdx() * perCore_;");
+    if (split())
+      line("    const uint64_t begin = (chunk_ > 0 && parts_ > 1 ? AscendC::GetBlockIdx() / parts_ : AscendC::GetBlockIdx()) "
+           "* perCore_;   // parts_ cores share a row");
+    else line("    const uint64_t begin = AscendC::GetBlockIdx() * perCore_;");
     line("    count_ = begin >= total_ ? 0 : (total_ - begin < perCore_ ? total_ - begin : perCore_);");
     if (k_.rows) {
       line(std::string("    npad_ = kt::RoundUp(n_, ") + (one_byte() ? "32" : "16") + ");   // row stride in UB");
       if (k_.chunks.possible) line("    if (chunk_ > 0) npad_ = chunk_;   // rows longer than UB: one chunk of a row per tile");
       line("    len_ = n_;");
+    }
+    if (split()) {
+      line("    colEnd_ = n_;");
+      line("    if (chunk_ > 0 && parts_ > 1) {   // this core's range of its row's columns, whole 512-byte blocks of f32");
+      line("      const uint64_t span = ((n_ + parts_ - 1) / parts_ + 127) / 128 * 128;");
+      line("      colBegin_ = (AscendC::GetBlockIdx() % parts_) * span;");
+      line("      if (colBegin_ > n_) colBegin_ = n_;");
+      line("      colEnd_ = colBegin_ + span < n_ ? colBegin_ + span : n_;");
+      line(fmt::format("      wsGm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(workspace), {} * AscendC::GetBlockNum() * 8);"
+                       "   // a 32-byte slot per core and reduction",
+                       reduce_slot(static_cast<int>(k_.body.size()))));
+      line("    }");
     }
     gm_buffers();
     if (!k_.epilogue.empty())
@@ -202,6 +227,7 @@ class KernelEmitter {
         if (in.op == Op::Reduce) line(fmt::format("      pipe_.InitBuffer(part{}_, 512);", in.dst));
       for (size_t i = 0; i < k_.body.size(); ++i)
         if (is_col_io(k_.body[i])) line(fmt::format("      pipe_.InitBuffer(colIo{}_, 512);", i));
+      if (split()) line("      if (parts_ > 1) pipe_.InitBuffer(partsIo_, kt::RoundUp256(parts_ * 32));   // the row's partials");
       line("    }");
     }
     line("  }");
@@ -725,21 +751,87 @@ class KernelEmitter {
     finalize(0, "      ");
     for (int p = 0; p < c.passes; ++p) {
       init_accumulators(p, "      ");
-      line("      for (uint64_t c = 0; c < n_; c += chunk_) {");
-      line("        len_ = static_cast<uint32_t>(n_ - c < chunk_ ? n_ - c : chunk_);");
-      if (!k_.prologue.empty()) {
+      if (split()) {
+        line("      for (uint64_t c = colBegin_; c < colEnd_; c += chunk_) {");
+        line("        len_ = static_cast<uint32_t>(colEnd_ - c < chunk_ ? colEnd_ - c : chunk_);");
+      } else {
+        line("      for (uint64_t c = 0; c < n_; c += chunk_) {");
+        line("        len_ = static_cast<uint32_t>(n_ - c < chunk_ ? n_ - c : chunk_);");
+      }
+      const std::vector<bool> need = prologue_of_pass(p);
+      if (std::find(need.begin(), need.end(), true) != need.end()) {
         line("        AscendC::PipeBarrier<PIPE_ALL>();   // the previous chunk's readers of the vectors are done");
-        for (size_t i = 0; i < k_.prologue.size(); ++i) instr(k_.prologue[i], static_cast<int>(i), true, "        ");
+        for (size_t i = 0; i < k_.prologue.size(); ++i)
+          if (need[i]) instr(k_.prologue[i], static_cast<int>(i), true, "        ");
       }
       line(fmt::format("        CopyInPass{0}(row * n_ + c, units);", p));
       line(fmt::format("        ComputePass{0}(units);", p));
       line(fmt::format("        CopyOutPass{0}(row * n_ + c, units);", p));
       line("      }");
+      combine_parts(p, "      ");
       finalize(p + 1, "      ");
     }
     line("    }");
     line("    len_ = n_;");
     line("  }");
+  }
+
+  // Shared rows, after pass p: each core's partial of each reduction of the pass into its workspace slot; after the
+  // SyncAll every core of the row folds the row's slots, in core order, into its column (the same value on each).
+  void combine_parts(int p, const std::string& ind) {
+    std::vector<int> reds;
+    for (int i : k_.chunks.pass_body[p])
+      if (k_.body[i].op == Op::Reduce) reds.push_back(i);
+    if (!split() || reds.empty()) return;
+    line(ind + "if (parts_ > 1) {   // the row's other cores hold the rest of its columns");
+    line(ind + "  AscendC::PipeBarrier<PIPE_ALL>();");
+    for (int i : reds)
+      line(ind + fmt::format("  AscendC::DataCopy(wsGm_[({} * AscendC::GetBlockNum() + AscendC::GetBlockIdx()) * 8], "
+                             "{}.Get<float>(), 8);   // {}",
+                             reduce_slot(i), col_member(k_.body[i].dst), k_.body[i].text));
+    line(ind + "  AscendC::PipeBarrier<PIPE_ALL>();");
+    line(ind + "  AscendC::SyncAll();");
+    line(ind + "  const uint64_t firstPart = AscendC::GetBlockIdx() / parts_ * parts_;");
+    line(ind + "  AscendC::LocalTensor<float> partials = partsIo_.Get<float>();");
+    for (int i : reds) {
+      const Instr& in = k_.body[i];
+      line(ind + fmt::format("  AscendC::DataCopy(partials, wsGm_[({} * AscendC::GetBlockNum() + firstPart) * 8], "
+                             "parts_ * 8);",
+                             reduce_slot(i)));
+      line(ind + "  AscendC::PipeBarrier<PIPE_ALL>();");
+      line(ind + "  {");
+      line(ind + "    float v = partials.GetValue(0);");
+      const std::string fold = in.fn == "max"   ? "v = w > v ? w : v;"
+                               : in.fn == "min" ? "v = w < v ? w : v;"
+                                                : "v = v + w;";
+      line(ind + "    for (uint32_t q = 1; q < parts_; ++q) {");
+      line(ind + "      const float w = partials.GetValue(q * 8);");
+      line(ind + "      " + fold);
+      line(ind + "    }");
+      line(ind + fmt::format("    {}.Get<float>().SetValue(0, v);", col_member(in.dst)));
+      line(ind + "  }");
+      line(ind + "  AscendC::PipeBarrier<PIPE_ALL>();");
+    }
+    line(ind + "}");
+  }
+
+  // Chunked mode: the prologue instructions pass p reads, directly or through another resident value. A pass reloads
+  // only these per chunk: the chunks of a vector it does not read are DMA for nothing, and without any it needs no
+  // PIPE_ALL barrier, so its copies overlap its compute through the queues.
+  std::vector<bool> prologue_of_pass(int p) const {
+    std::vector<bool> read(k_.values.size(), false), need(k_.prologue.size(), false);
+    for (const std::vector<int>* list : {&k_.chunks.pass_body[p], &k_.chunks.finalize[p + 1]})
+      for (int i : *list)
+        for (int v : k_.body[i].srcs)
+          if (v >= 0) read[v] = true;
+    for (size_t i = k_.prologue.size(); i-- > 0;) {
+      const Instr& in = k_.prologue[i];
+      if (in.dst >= 0 && !read[in.dst]) continue;
+      need[i] = true;
+      for (int v : in.srcs)
+        if (v >= 0) read[v] = true;
+    }
+    return need;
   }
 
   // The LocalTensor a value lives in; declares it (`decl`) from its buffer.
@@ -1027,6 +1119,7 @@ class KernelEmitter {
     for (size_t i = 0; i < k_.tensors.size(); ++i)
       line(fmt::format("  AscendC::GlobalTensor<{}> {};", cpp(k_.tensors[i].type), gm(static_cast<int>(i))));
     if (!k_.epilogue.empty()) line("  AscendC::GlobalTensor<float> wsGm_;   // the accumulators' per-core partials");
+    else if (split()) line("  AscendC::GlobalTensor<float> wsGm_;   // shared rows: the partial reductions of each core");
     for (const auto& [value, m] : k_.phase_scalars)
       line(fmt::format("  float {} = 0;   // {}: the first loop's result, read by the second", m, k_.values[value].name));
     for (const Instr& in : k_.prologue)
@@ -1056,6 +1149,10 @@ class KernelEmitter {
         if (is_col_io(k_.body[i]))
           line(fmt::format("  AscendC::TBuf<AscendC::TPosition::VECCALC> colIo{}_;   // chunked mode: a row's {} value",
                            i, k_.tensors[k_.body[i].tensor].name));
+      if (split()) {
+        line("  AscendC::TBuf<AscendC::TPosition::VECCALC> partsIo_;   // shared rows: the partials of the row's cores");
+        line("  uint64_t colBegin_ = 0, colEnd_ = 0;   // chunked mode: this core's columns of its row");
+      }
     }
   }
 
@@ -1113,7 +1210,7 @@ class KernelEmitter {
       targs = mapped_template_args(targs);
       inst += "<" + targs + ">";
     }
-    if (!k_.epilogue.empty()) {
+    if (uses_workspace()) {
       line("  KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIV_1_0);   // SyncAll across the vector cores needs a MIX type");
       args += "AscendC::GetUserWorkspace(workspace), ";
     }

@@ -151,6 +151,15 @@ std::string explain(const CompileResult& r, const ExplainFacts& f) {
                                               tail, unit);
         }
       }
+      const uint64_t parts = v.count("parts") ? as_u64(v["parts"]) : 1;
+      if (parts > 1)
+        split = fmt::format("Core split: {} {} in all, fewer than the cores, and each row longer than UB, so {} cores "
+                            "share each row (block dim {} of the {} vector cores): each streams its range of the "
+                            "row's columns, about {} of the {} (whole 512-byte blocks), and after each pass with a "
+                            "reduction every core writes its partial to the workspace, meets the others at a SyncAll "
+                            "and folds the row's partials in core order",
+                            total, unit, parts, f.block_dim, f.aiv_cores,
+                            v.count("n") ? (as_u64(v["n"]) + parts - 1) / parts : 0, v.count("n") ? v["n"] : "?");
       add(split + ".");
     }
     if (!k.queue_ops.empty()) {

@@ -168,6 +168,8 @@ struct ChunkPlan {
   std::vector<int> value_stage;    // per value: the pass after which it is final (cols) / in which it is computed
   std::vector<std::vector<int>> pass_body;   // body instructions executed per chunk in pass p (in program order)
   std::vector<std::vector<int>> finalize;    // instructions on columns run once after pass p's last chunk
+  bool split = false;              // rows may be shared by several cores (fewer rows than cores): each takes a range
+                                   // of a row's columns; the partial reductions meet in the workspace after SyncAll
 };
 
 // A scalar of attrs and dims that the kernel's scalar unit cannot compute (a power of scalars, exp/log/sqrt of a

@@ -135,7 +135,8 @@ std::string print_ir(const Kernel& k) {
                            : "");
   }
   if (k.chunks.possible) {
-    o += fmt::format("  long rows: {} pass(es) over chunks of columns\n", k.chunks.passes);
+    o += fmt::format("  long rows: {} pass(es) over chunks of columns{}\n", k.chunks.passes,
+                     k.chunks.split ? "; a row may be shared by several cores" : "");
     auto list = [&](const std::vector<int>& v) {
       std::string s;
       for (int i : v) s += (s.empty() ? "" : ", ") + fmt::format("body[{}]", i);

@@ -2,7 +2,8 @@
 // its reductions are deep: softmax needs max(v) before exp(v - max), then the sum, then the output — three passes,
 // each streaming the row again. A value's stage is the pass in which it is final: loads 0, an elementwise op the
 // latest of its operands, a reduction one more than its operand (it is accumulated over the chunks of that pass).
-// Row ops run per chunk in every pass that needs them; column ops run once when their operands are final.
+// Row ops run per chunk in every pass that needs them; column ops run once when their operands are final. With fewer
+// rows than cores, several cores may share a row (split): each streams its range of the columns.
 #include "tile/passes.h"
 #include "tile/repeat_rows.h"
 
@@ -83,5 +84,18 @@ void plan_chunks(Kernel& k) {
     c.finalize[c.value_stage[in.dst]].push_back(static_cast<int>(i));
   }
   c.possible = true;
+  // A row may be shared by several cores when combining their partials is a fold of one f32 value per reduction
+  // (sum, mean, max, min) and nothing else depends on which core holds which columns: no column outputs (each part
+  // would write the row's value), no periodic column loads (they index rows by core).
+  c.split = true;
+  for (const Instr& in : k.body) {
+    if (in.op == Op::Reduce) {
+      const TypeOf& t = k.values[in.dst].type;
+      c.split &= !in.group && t.var < 0 && t.fixed == DType::F32 &&
+                 (in.fn == "sum" || in.fn == "mean" || in.fn == "max" || in.fn == "min");
+    }
+    if (in.op == Op::Store && k.values[in.srcs[0]].form == Form::Col) c.split = false;
+    if (in.period >= 0) c.split = false;
+  }
 }
 }  // namespace kgen::tile

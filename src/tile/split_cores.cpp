@@ -38,6 +38,8 @@ void extent_fields(Kernel& k) {
   k.fields.push_back({"depth", "uint32_t", "depth", "tiles per queue: the program's buffers=, or fewer when a tile would not fit"});
   if (k.chunks.possible)
     k.fields.push_back({"chunk", "uint32_t", "chunk", "0: whole rows per tile; else rows longer than UB, in chunks of this many columns"});
+  if (k.chunks.possible && k.chunks.split)
+    k.fields.push_back({"parts", "uint32_t", "parts", "chunked rows: cores sharing each row, each a range of its columns"});
   repeat_rows_fields(k);   // inputs whose rows repeat over a dim (mask[b, 1, q, n]): sema_repeat_rows.cpp
   if (!k.group.host.empty())
     k.fields.push_back({"groupRows", "uint32_t", "groupRows", "rows per group of the grouped reductions (group=" + k.group.text + ")"});

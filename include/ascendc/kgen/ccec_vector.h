@@ -19,11 +19,8 @@ uint32_t ub_bytes();   // the UB size of the running core's SoC
 namespace kgen {
 // The UB tensor at raw address p, up to UB's end (accesses are bounded by the memory, as on the chip).
 inline rt::LocalRef ub_raw(const void* p) {
-  rt::LocalRef r;
-  r.addr = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(p));
-  r.len = rt::ub_bytes() > r.addr ? rt::ub_bytes() - r.addr : 0;
-  r.pos = AscendC::TPosition::VECCALC;
-  return r;
+  const uint64_t addr = reinterpret_cast<uintptr_t>(p);
+  return rt::ub_ref(addr, rt::ub_bytes() > addr ? rt::ub_bytes() - addr : 0);
 }
 inline rt::MaskArg mask_already_set() {
   rt::MaskArg m;

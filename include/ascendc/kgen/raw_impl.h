@@ -14,11 +14,7 @@
 namespace kgen {
 // The UB tensor at a raw address `p` ((__ubuf__ T*)GetPhyAddr()), `bytes` long.
 template <typename T> AscendC::LocalTensor<T> ub_at(const T* p, uint64_t bytes) {
-  rt::LocalRef r;
-  r.addr = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(p));
-  r.len = static_cast<uint32_t>(bytes);
-  r.pos = AscendC::TPosition::VECCALC;
-  return TensorAccess::make<T>(r);
+  return TensorAccess::make<T>(rt::ub_ref(reinterpret_cast<uintptr_t>(p), bytes));
 }
 }  // namespace kgen
 

@@ -19,6 +19,16 @@ struct LocalRef {
   uint32_t gen = 0;      // generation of that slot when the tensor was handed out
 };
 
+// The UB bytes [addr, addr + len) at a raw address ((__ubuf__ T*)tensor.GetPhyAddr(), a bisheng intrinsic's
+// operand): a tensor of no buffer, bounded by what the caller says it spans.
+inline LocalRef ub_ref(uint64_t addr, uint64_t len) {
+  LocalRef r;
+  r.addr = static_cast<uint32_t>(addr);
+  r.len = static_cast<uint32_t>(len);
+  r.pos = AscendC::TPosition::VECCALC;
+  return r;
+}
+
 // A scalar operand, carried as raw bits of its element type.
 struct Scalar { uint64_t bits = 0; };
 template <class T> inline Scalar scalar_of(T v) { Scalar s; std::memcpy(&s.bits, &v, sizeof(T)); return s; }
