@@ -26,9 +26,11 @@ void cube_host_dims(const Kernel& k, const std::function<void(const std::string&
 // (ge -> matmul_tiling data types), `static ge::graphStatus TilingFunc(...) {`. Shared by every cube host emitter.
 void cube_host_open(const Kernel& k, bool cmath, const std::function<void(const std::string&)>& line);
 // The TilingFunc's lines that fill a MatmulApiTiling `name` for one [m, n, k] product of GM operands (B transposed
-// when trans_b; C of c_type); shared with the row matmul emitter (emit_row_matmul.cpp).
+// when trans_b; C of c_type) inside matrices of org_m rows and org_n columns (n when null); shared with the row matmul
+// emitter (emit_row_matmul.cpp).
 void host_matmul(const char* name, const char* a_type, bool trans_b, const char* c_type, const char* m, const char* n,
-                 const char* kk, const char* org_m, const std::function<void(const std::string&)>& line);
+                 const char* kk, const char* org_m, const std::function<void(const std::string&)>& line,
+                 const char* org_n = nullptr);
 // A scalar of numbers, attrs and dims as a C++ double expression of the TilingFunc (false and an error whose message
 // is `what` when it is not one); shared with sema_row_matmul.cpp.
 bool host_scalar_expr(const Kernel& k, const Expr& e, std::string& out, Diags& d, const std::string& what);

@@ -327,7 +327,8 @@ void cube_host_open(const Kernel& k, bool cmath, const std::function<void(const 
 }
 
 void host_matmul(const char* name, const char* a_type, bool trans_b, const char* c_type, const char* m,
-                 const char* n, const char* kk, const char* org_m, const std::function<void(const std::string&)>& line) {
+                 const char* n, const char* kk, const char* org_m, const std::function<void(const std::string&)>& line,
+                 const char* org_n) {
   line(fmt::format("    matmul_tiling::MatmulApiTiling {}(platform);", name));
   line(fmt::format("    {}.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, {}, false);", name, a_type));
   line(fmt::format("    {}.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, inType, {});", name,
@@ -338,7 +339,7 @@ void host_matmul(const char* name, const char* a_type, bool trans_b, const char*
   line(fmt::format("    {}.SetShape(static_cast<int32_t>({}), static_cast<int32_t>({}), static_cast<int32_t>({}));",
                    name, m, n, kk));
   line(fmt::format("    {}.SetOrgShape(static_cast<int32_t>({}), static_cast<int32_t>({}), static_cast<int32_t>({}));",
-                   name, org_m, n, kk));
+                   name, org_m, org_n ? org_n : n, kk));
   line(fmt::format("    {}.SetBias(false);", name));
   line(fmt::format("    {}.SetBufferSpace(-1, -1, -1);", name));
 }

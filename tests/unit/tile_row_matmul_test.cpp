@@ -67,13 +67,21 @@ TEST(TileRowMatmul, ScaleSoftmaxWithF32Weight) {
   EXPECT_TRUE(contains(c.check_ir, "vector: softmax")) << c.check_ir;
   EXPECT_TRUE(contains(c.check_ir, "store: y [m, n]")) << c.check_ir;
   const std::string& kern = c.r.files.at("op_kernel/f_custom.cpp");
-  EXPECT_TRUE(contains(kern, "mm.IterateAll(hWs_);"));
+  // a block of H's rows and columns into H [m, n]; after the SyncAll each core's rows through the chain
+  EXPECT_TRUE(contains(kern, "mm.SetTail(rows, cols);"));
+  EXPECT_TRUE(contains(kern, "mm.IterateAll(hWs_[static_cast<uint64_t>(m0) * n_ + n0]);"));
+  EXPECT_TRUE(contains(kern, "mm.SetTensorB(weightGm_[n0]);"));
+  EXPECT_TRUE(contains(kern, "AscendC::SyncAll();"));
   EXPECT_TRUE(contains(kern, "XToF32(m0, rows);"));             // a half x is converted: the weight is f32
   EXPECT_TRUE(contains(kern, "AscendC::Muls(h, h, scale0_, all);"));
   EXPECT_TRUE(contains(kern, "kt::RowDiv(h, h, colSum, bwork, count, n_, npad_);"));
   const std::string& host = c.r.files.at("op_host/f_custom.cpp");
   EXPECT_TRUE(contains(host, "inType = matmul_tiling::DataType::DT_FLOAT;"));
   EXPECT_TRUE(contains(host, "mmH.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, inType, false);"));
+  EXPECT_TRUE(contains(host, "mmH.SetShape(static_cast<int32_t>(blockM), static_cast<int32_t>(blockN), "
+                             "static_cast<int32_t>(k));"));
+  EXPECT_TRUE(contains(host, "mmH.SetOrgShape(static_cast<int32_t>(m), static_cast<int32_t>(n), "
+                             "static_cast<int32_t>(k));"));
 }
 
 TEST(TileRowMatmul, GeluSoftmaxKernel) {
@@ -84,6 +92,8 @@ TEST(TileRowMatmul, GeluSoftmaxKernel) {
   EXPECT_TRUE(contains(kern, "kt::Gelu(h, h, math_.Get<uint8_t>(), all);"));
   EXPECT_TRUE(contains(kern, "AscendC::Matmul<XType, WType, HType, BiasType> mm;"));
   EXPECT_FALSE(contains(kern, "XToF32"));
+  // nn.Linear's weight [n, k]: a block's columns of H are rows n0.. of the weight
+  EXPECT_TRUE(contains(kern, "mm.SetTensorB(weightGm_[static_cast<uint64_t>(n0) * k_], true);"));
   const std::string& host = c.r.files.at("op_host/f_custom.cpp");
   EXPECT_TRUE(contains(host, "out->SetDim(x->GetDimNum() - 1, w->GetDim(0));"));   // n of weight [n, k]
 }
