@@ -18,7 +18,7 @@ mkdir -p "$HOME" "$T/tmp"
 # Pattern (bash regex on the command) -> why it is not run here.
 SKIP_PATTERNS=(
   '^make (run|test)'                       "make run and make test are CI's own command and the nightly run"
-  '--generator expert'                     "the whole expert library: ~12 min, tests/tile_expert_test.sh runs it"
+  '--generator expert'                     "the whole expert library: ~8 min, tests/tile_expert_test.sh runs it"
   '^build/kgen bench --candidates candidates' "every hand-written candidate: ~4 min, tests/candidates_test.sh runs it"
   'my_gen\.py'                             "a generator program of the reader's own"
   '--model |llm:qwen'                      "needs an LLM endpoint: tests/generate_test.sh runs both against a scripted one"
