@@ -223,6 +223,16 @@ sed -i 's/for (uint32_t q = 1; q < parts_; ++q)/for (uint32_t q = 1; q < 1; ++q)
   > rrs_eval.log 2>&1
 check "row_range_scale without the fold of the row's partials: wrong answer" grep -q "^wrong-answer" rrs_eval.log
 
+# an accumulator over rows longer than UB (KL divergence, batchmean): the chunked rows add into it once each; a
+# kernel whose chunked path skips the add is wrong on the long-row case only
+check "compile kl_div_loss" compile "$SRC/kernels/loss/kl_div_loss.tile" kl
+"$KGEN" eval --task "$SRC/tasks/loss/kl_div_loss.py" --candidate kl --trials 1 --secret-trials 0 --no-perf-shape > kl_eval.log 2>&1
+check "kl_div_loss with 5 rows of 70001 (chunked, accumulated): correct" grep -q "^correct" kl_eval.log
+sed -i '/ProcessChunked() {/,/^  }/ s/AscendC::Add(total, total/(void)0;  \/\/ AscendC::Add(total, total/' kl/op_kernel/kl_div_loss_custom.cpp
+"$KGEN" eval --task "$SRC/tasks/loss/kl_div_loss.py" --candidate kl --trials 1 --secret-trials 0 --no-perf-shape > kl_bad.log 2>&1
+check "kl_div_loss whose chunked rows are not accumulated: wrong on the long rows" \
+  grep -q "case batch_size=5,dim=70001 .*FAIL" kl_bad.log
+
 # lengths must have x's dims before the axis: a wrong shape is refused by the host, naming the input and the rule
 check "compile masked_mean" compile "$O/programs/reduce/masked_mean.tile" masked
 "$PY" - <<'EOF'

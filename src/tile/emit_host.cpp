@@ -455,7 +455,7 @@ std::string emit_host(const Kernel& k) {
   line("  }");
   if (k.rows && k.chunks.possible) {
     int cols = 0;
-    for (const Value& v : k.values) cols += v.form == Form::Col && !v.mask && !v.resident;
+    for (const Value& v : k.values) cols += v.form == Form::Col && !v.mask && !v.resident && !v.accumulator;
     for (const Instr& in : k.body)
       cols += in.op == Op::Reduce || (in.op == Op::Load && k.values[in.dst].form == Form::Col) ||
               (in.op == Op::Store && k.values[in.srcs[0]].form == Form::Col);

@@ -170,6 +170,9 @@ class KernelEmitter {
     for (int i = 0; i < body_index; ++i) j += k_.body[i].op == Op::Reduce;
     return j;
   }
+  // Chunked mode: a column of the current row, kept across its chunks and passes in a 512-byte buffer of its own
+  // (an accumulator keeps its buffer: it sums over the rows).
+  static bool row_column(const Value& v) { return v.form == Form::Col && !v.mask && !v.resident && !v.accumulator; }
   int n_accumulators() const {
     int n = 0;
     for (const Value& v : k_.values) n += v.accumulator;
@@ -221,7 +224,7 @@ class KernelEmitter {
     if (k_.chunks.possible) {
       line("    if (chunk_ > 0) {   // the columns of one row, kept across its chunks and passes");
       for (const Value& v : k_.values)
-        if (v.form == Form::Col && !v.mask && !v.resident)
+        if (row_column(v))
           line(fmt::format("      pipe_.InitBuffer({}, 512);", col_member(v.id)));
       for (const Instr& in : k_.body)
         if (in.op == Op::Reduce) line(fmt::format("      pipe_.InitBuffer(part{}_, 512);", in.dst));
@@ -373,9 +376,20 @@ class KernelEmitter {
     if (k_.axis) return process_axis();
     if (k_.phase2 >= 0) return process_phases();
     line("  __aicore__ inline void Process() {");
+    const bool accs = !k_.epilogue.empty();
+    auto zero_accumulators = [&](const std::string& ind) {
+      for (const Value& v : k_.values)
+        if (v.accumulator) {
+          line(ind + "// " + v.name + " starts at 0 on every core");
+          line(ind + fmt::format("AscendC::Duplicate({}.Get<float>(), 0.0f, kt::RoundRep<float>(tileUnits_));",
+                                 member(k_.buffers[v.buffer])));
+        }
+    };
     if (k_.chunks.possible) {
       line("    if (chunk_ > 0) {   // a row does not fit in UB: the host chose chunks of columns");
+      zero_accumulators("      ");
       line("      ProcessChunked();");
+      if (accs) line("      Combine();");
       line("      return;");
       line("    }");
     }
@@ -383,12 +397,7 @@ class KernelEmitter {
       line("    // Once per core, before the loop: values that stay in UB.");
       for (size_t i = 0; i < k_.prologue.size(); ++i) instr(k_.prologue[i], static_cast<int>(i), true, "    ");
     }
-    for (const Value& v : k_.values)
-      if (v.accumulator) {
-        line("    // " + v.name + " starts at 0 on every core");
-        line(fmt::format("    AscendC::Duplicate({}.Get<float>(), 0.0f, kt::RoundRep<float>(tileUnits_));",
-                         member(k_.buffers[v.buffer])));
-      }
+    zero_accumulators("    ");
     line("    const uint32_t tiles = static_cast<uint32_t>((count_ + tileUnits_ - 1) / tileUnits_);");
     line("    for (uint32_t i = 0; i < tiles; ++i) {");
     line("      const uint32_t units = i + 1 == tiles ? static_cast<uint32_t>(count_ - uint64_t(i) * tileUnits_) : "
@@ -397,15 +406,17 @@ class KernelEmitter {
     line("      Compute(units);");
     line("      CopyOut(i, units);");
     line("    }");
-    if (!k_.epilogue.empty()) {
-      line("    // Each core's sum of each accumulator into its workspace slot; once all cores are there, core 0 "
-           "finishes.");
-      write_partials();
-      line("    AscendC::SyncAll();");
-      line("    if (AscendC::GetBlockIdx() == 0) Epilogue();");
-    }
+    if (accs) line("    Combine();");
     line("  }");
-    if (!k_.epilogue.empty()) epilogue();
+    if (!accs) return;
+    line();
+    line("  // Each core's sum of each accumulator into its workspace slot; once all cores are there, core 0 finishes.");
+    line("  __aicore__ inline void Combine() {");
+    write_partials();
+    line("    AscendC::SyncAll();");
+    line("    if (AscendC::GetBlockIdx() == 0) Epilogue();");
+    line("  }");
+    epilogue();
   }
 
   // Each core's sum of each accumulator into its 32-byte workspace slot.
@@ -746,7 +757,7 @@ class KernelEmitter {
     line("    const uint32_t units = 1;");
     declared_.clear();
     for (const Value& v : k_.values)
-      if (v.form == Form::Col && !v.mask && !v.resident) declare(v.id, "    ");
+      if (row_column(v)) declare(v.id, "    ");
     line("    for (uint64_t row = 0; row < count_; ++row) {");
     finalize(0, "      ");
     for (int p = 0; p < c.passes; ++p) {
@@ -838,7 +849,7 @@ class KernelEmitter {
   void declare(int value, const std::string& ind) {
     const Value& v = k_.values[value];
     const std::string t = v.mask ? "uint8_t" : cpp(v.type), name = var(value);
-    if (chunk_mode_ && v.form == Form::Col && !v.mask) {   // a column lives across the chunks and passes of a row
+    if (chunk_mode_ && v.form == Form::Col && !v.mask && !v.accumulator) {   // lives across a row's chunks and passes
       if (!declared_.insert(value).second) return;
       line(ind + "AscendC::LocalTensor<" + t + "> " + name + " = " + col_member(value) + ".Get<" + t + ">();");
       return;
@@ -1138,7 +1149,7 @@ class KernelEmitter {
     }
     if (k_.chunks.possible) {
       for (const Value& v : k_.values)
-        if (v.form == Form::Col && !v.mask && !v.resident)
+        if (row_column(v))
           line(fmt::format("  AscendC::TBuf<AscendC::TPosition::VECCALC> {};   // chunked mode: a column of the row",
                            col_member(v.id)));
       for (const Instr& in : k_.body)

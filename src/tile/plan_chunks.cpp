@@ -17,10 +17,6 @@ void plan_chunks(Kernel& k) {
     c.why_not = "flat programs never need it";
     return;
   }
-  if (!k.epilogue.empty()) {
-    c.why_not = "accumulators across the rows";
-    return;
-  }
   if (!k.group.host.empty()) {
     c.why_not = "grouped reductions (group=) need whole groups of rows per tile";
     return;
@@ -86,8 +82,9 @@ void plan_chunks(Kernel& k) {
   c.possible = true;
   // A row may be shared by several cores when combining their partials is a fold of one f32 value per reduction
   // (sum, mean, max, min) and nothing else depends on which core holds which columns: no column outputs (each part
-  // would write the row's value), no periodic column loads (they index rows by core).
-  c.split = true;
+  // would write the row's value), no periodic column loads (they index rows by core), no accumulators (each part
+  // would add the row's value).
+  c.split = k.epilogue.empty();   // an accumulator adds each row once: on one core
   for (const Instr& in : k.body) {
     if (in.op == Op::Reduce) {
       const TypeOf& t = k.values[in.dst].type;

@@ -42,3 +42,7 @@ def get_init_inputs():
 
 
 CASES = [dict(tokens=13, top_k=1), dict(dtype=torch.float16), dict(dtype=torch.bfloat16)]
+
+# The perf shape, timed timing-only (never run for values): no KernelBench or MultiKernelBench twin; sized so that
+# its tensors (64-512 MiB each) make host dispatch and launch well under 10 % of eager's time.
+PERF = dict(tokens=256, dim=512, hidden=512, num_experts=8, top_k=2)

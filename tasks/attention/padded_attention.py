@@ -37,3 +37,7 @@ def get_init_inputs():
 
 
 CASES = [dict(batch_size=2, seq_len=257, head_dim=32), dict(dtype=torch.float16)]
+
+# The perf shape, timed timing-only (never run for values): no KernelBench or MultiKernelBench twin; sized so that
+# its tensors (64-512 MiB each) make host dispatch and launch well under 10 % of eager's time.
+PERF = dict(batch_size=16, heads=16, seq_len=1024, head_dim=64)
