@@ -353,8 +353,8 @@ std::string tiling_header(const Kernel& k) {
   field("uint32_t", "items", "work items: ceil(m / blockM) * nBlocks");
   field("uint32_t", "chunkRows", "rows per UB chunk");
   field("uint32_t", "npad", "UB row stride (n rounded up to 16)");
-  field("uint64_t", "xOffset", "bytes from the workspace to the cores' slots of x's block in f32 (an f32 weight): H's");
-  field("uint32_t", "wsBytes", "bytes of one vector core's slot");
+  field("uint64_t", "xOffset", "bytes of H [m, n] in f32 at the workspace's start: the cores' slots follow");
+  field("uint32_t", "wsBytes", "bytes of one vector core's slot: x's block in f32 (a half x with an f32 weight)");
   int i = 0;
   for (const RowOp& op : k.row_mm->ops)
     if (op.kind == RowOp::Scale) field("float", "scale" + std::to_string(i++), op.text);
@@ -425,7 +425,9 @@ std::string host(const Kernel& k) {
   line("    tiling.set_chunkRows(static_cast<uint32_t>(chunkRows));");
   line("    tiling.set_npad(static_cast<uint32_t>(npad));");
   line("    tiling.set_xOffset((m * n * 4 + 511) / 512 * 512);   // after H [m, n] in f32");
-  line(fmt::format("    tiling.set_wsBytes(static_cast<uint32_t>({}));", r.x_to_f32 ? "(blockM * k * 4 + 511) / 512 * 512" : "0"));
+  if (r.x_to_f32)   // only a half x is converted: a float32 x is read as it is
+    line("    tiling.set_wsBytes(static_cast<uint32_t>(dt == ge::DT_FLOAT ? 0 : (blockM * k * 4 + 511) / 512 * 512));");
+  else line("    tiling.set_wsBytes(0);");
   line("    items = mBlocks * nBlocks;");
   line("  }");
   line("  tiling.set_m(static_cast<uint32_t>(m));");
