@@ -139,8 +139,9 @@ CLI::App* add_tile_command(CLI::App& app, int& exit_code) {
   cmp->add_option("--emit", c->emit, "op: an op project folder; mkb: a MultiKernelBench six-string .py")
       ->check(CLI::IsMember({"op", "mkb"}))
       ->capture_default_str();
-  cmp->add_option("--dump-after", c->dump_after, "Print the IR after this pass (parse, check, plan_buffers, "
-                                                 "assign_stages, size_tiles, split_cores, emit) or all");
+  std::string passes;   // the pipeline's own list, so the help cannot fall behind it
+  for (const std::string& n : tile::pass_names()) passes += (passes.empty() ? "" : ", ") + n;
+  cmp->add_option("--dump-after", c->dump_after, "Print the IR after this pass (" + passes + ") or all");
   cmp->add_option("--soc", c->soc, "SoC whose vector unit the checks assume")->capture_default_str();
   cmp->callback([c, &exit_code] {
     if (c->out.empty() && c->dump_after.empty()) {
