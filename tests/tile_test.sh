@@ -223,6 +223,17 @@ sed -i 's/for (uint32_t q = 1; q < parts_; ++q)/for (uint32_t q = 1; q < 1; ++q)
   > rrs_eval.log 2>&1
 check "row_range_scale without the fold of the row's partials: wrong answer" grep -q "^wrong-answer" rrs_eval.log
 
+# a reduction over an axis too long for UB at 16 positions (2 x 20000 x 40, dim 1): streamed in chunks of the axis, the
+# partials folded; a kernel whose chunks do not fold (each chunk starts the sum again) is wrong on that case only
+"$KGEN" tile explain "$SRC/kernels/reduce/sum_reduction.tile" --input-shape x=float32:2,20000,40 > sr_explain.txt 2>&1
+check "explain sum_reduction at 2 x 20000 x 40: the axis in chunks" grep -q "Long axis: .* axisChunk = [0-9]*:" sr_explain.txt
+check "compile sum_reduction" compile "$SRC/kernels/reduce/sum_reduction.tile" sr
+sed -i 's/          ComputeChunk(units, r0 == 0);/          ComputeChunk(units, true);/' sr/op_kernel/sum_reduction_custom.cpp
+"$KGEN" eval --task "$SRC/tasks/reduce/sum_reduction.py" --candidate sr --trials 1 --secret-trials 0 --no-perf-shape \
+  > sr_bad.log 2>&1
+check "sum_reduction whose axis chunks are not folded: wrong on the long axis" \
+  grep -q "case batch_size=2,dim1=20000,dim2=40,reduce_dim=1 .*FAIL" sr_bad.log
+
 # an accumulator over rows longer than UB (KL divergence, batchmean): the chunked rows add into it once each; a
 # kernel whose chunked path skips the add is wrong on the long-row case only
 check "compile kl_div_loss" compile "$SRC/kernels/loss/kl_div_loss.tile" kl

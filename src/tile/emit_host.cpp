@@ -424,9 +424,8 @@ std::string emit_host(const Kernel& k) {
               : "    auto rowBytes = [&](uint64_t es) { return static_cast<double>(es) + 0 * npadV; };");
   line("    (void)rowBytes;");
   if (k.axis) {   // the axis reductions' work (kt::AxisWorkBytes): row helpers' (or a transpose's) per row, half a slab per column
-    line(fmt::format("    auto axisWorkBytes = [&](uint64_t es, bool gather) {{ return rowMode ? (gather ? npadV * (4.0 + es) : "
-                     "256.0) : static_cast<double>(({} + 1) / 2 * es); }};",
-                     sym_var(k.syms[k.axis_sym].name)));
+    line("    auto axisWorkBytes = [&](uint64_t es, bool gather) { return rowMode ? (gather ? npadV * (4.0 + es) : "
+         "256.0) : static_cast<double>((npadV + 1) / 2 * es); };");
     line("    auto axisWorkFixed = [&](uint64_t es, bool gather) { return rowMode ? (gather ? 16.0 * npadV * (4.0 + es) : "
          "8192.0 + 256.0) : 0.0; };");
     line("    (void)axisWorkBytes;");
@@ -475,6 +474,27 @@ std::string emit_host(const Kernel& k) {
     line("    }");
     line("    if (chunk > npad) chunk = npad;");
     line("    if (chunk > 0) tileUnits = 1;");
+    line("  }");
+  }
+  if (k.axis && k.chunks.axis) {
+    int nred = 0;
+    for (const Instr& in : k.body) nred += in.op == Op::Reduce;
+    line("  // Column mode with an axis too long for 16 positions: the axis in chunks of axisChunk rows (a multiple of 8),");
+    line("  // 16 positions a tile, each reduction's partials folded across the chunks.");
+    line("  uint64_t axisChunk = 0;");
+    line("  if (!rowMode && tileUnits < 16) {");
+    line(fmt::format("    const double foldBytes = {} * 2 * 256.0;   // a chunk's partial and the running value per reduction",
+                     nred));
+    line("    for (depth = " + std::to_string(k.queue_depth) + "; depth >= 1 && axisChunk == 0; --depth) {");
+    line("      double p0 = 0, f0 = 0, p1 = 0, f1 = 0;");
+    line("      ubBytes(0, depth, p0, f0);");
+    line("      ubBytes(64, depth, p1, f1);");
+    line("      const double perRow = 16.0 * (p1 - p0) / 64 + (f1 - f0) / 64;");
+    line("      const double room = static_cast<double>(ubSize) - f0 - 16.0 * p0 - foldBytes;");
+    line("      if (room > 0 && perRow > 0) axisChunk = static_cast<uint64_t>(room / perRow) / 8 * 8;");
+    line("      if (axisChunk > 0) break;");
+    line("    }");
+    line("    if (axisChunk > 0) tileUnits = 16;");
     line("  }");
   }
   if (k.axis) axis_split(k, line);

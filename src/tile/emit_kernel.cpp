@@ -80,9 +80,9 @@ class KernelEmitter {
       case Form::Slab:
         per = b.kind == BufKind::ScanWork
                   ? "kt::ScanWorkBytes<" + cpp(b.type) + ">(rowMode_, " + (scan_of(b.type, "logsumexp") ? "true" : "false") +
-                        ", " + (scan_of(b.type, "sum") ? "true" : "false") + ", tileUnits_, " + axis_len() + ", npad_)"
+                        ", " + (scan_of(b.type, "sum") ? "true" : "false") + ", tileUnits_, " + slab_rows() + ", npad_)"
               : b.kind == BufKind::AxisWork
-                  ? "kt::AxisWorkBytes<" + cpp(b.type) + ">(rowMode_, " + gathers(b.type) + ", tileUnits_, " + axis_len() +
+                  ? "kt::AxisWorkBytes<" + cpp(b.type) + ">(rowMode_, " + gathers(b.type) + ", tileUnits_, " + slab_rows() +
                         ", npad_)"
               : b.mask ? "tileUnits_ * slabPad_ / 8"
                        : "tileUnits_ * slabPad_ * " + es;
@@ -262,6 +262,8 @@ class KernelEmitter {
 
   // Axis programs: the tiling fields of the view's dims, and which tensors are viewed around the axis.
   std::string axis_len() const { return camel_lower(k_.syms[k_.axis_sym].name) + "_"; }
+  // Rows of the axis in a slab tile: the whole axis, or (an axis streamed in chunks) the current chunk's axisRows_.
+  std::string slab_rows() const { return k_.chunks.axis ? "axisRows_" : axis_len(); }
   std::string inner_len() const { return camel_lower(k_.syms[k_.inner_sym].name) + "_"; }
   std::string outer_len() const { return camel_lower(k_.syms[k_.outer_sym].name) + "_"; }
   bool is_slab(size_t tensor) const {
@@ -290,7 +292,11 @@ class KernelEmitter {
     line("    rowMode_ = " + inner_len() + " == 1;");
     line(std::string("    npad_ = kt::RoundUp(") + axis_len() + ", " + (one_byte() ? "32" : "16") +
          ");   // row stride in UB (row mode)");
-    line("    slabPad_ = rowMode_ ? npad_ : " + axis_len() + ";   // UB elements of a slab per position");
+    if (k_.chunks.axis) {
+      line("    axisRows_ = " + axis_len() + ";");
+      line("    if (!rowMode_ && axisChunk_ > 0) axisRows_ = axisChunk_;   // the axis streamed in chunks of rows");
+    }
+    line("    slabPad_ = rowMode_ ? npad_ : " + slab_rows() + ";   // UB elements of a slab per position");
     gm_buffers();
     line("    // UB: queues of depth_ tiles for the copies, one buffer per temporary (shared when lifetimes do not overlap).");
     for (const Buffer& b : k_.buffers) {
@@ -301,6 +307,15 @@ class KernelEmitter {
         line(fmt::format("    if constexpr (!std::is_same<{}, {}>::value) {}", k_.dtype_vars[b.only_if_var_differs].name,
                          dtype_cpp(b.differs_from), call));
       else line("    " + call);
+    }
+    if (k_.chunks.axis) {
+      line("    if (!rowMode_ && axisChunk_ > 0) {   // each reduction's running value and a chunk's partial");
+      for (const Instr& in : k_.body)
+        if (in.op == Op::Reduce)
+          for (const char* n : {"axAcc", "axPart"})
+            line(fmt::format("      pipe_.InitBuffer({}{}_, kt::RoundUp256(tileUnits_ * sizeof({})));", n, in.dst,
+                             cpp(k_.values[in.dst].type)));
+      line("    }");
     }
     line("  }");
     line();
@@ -314,12 +329,26 @@ class KernelEmitter {
     line("      uint64_t slabOff = 0, posOff = 0;");
     line("      uint32_t units = 0;");
     line("      Locate(i, slabOff, posOff, units);");
+    if (k_.chunks.axis) {
+      line("      if (!rowMode_ && axisChunk_ > 0) {   // the axis in chunks of rows, each reduction's partials folded");
+      line(fmt::format("        for (uint64_t r0 = 0; r0 < {0}; r0 += axisChunk_) {{", axis_len()));
+      line(fmt::format("          axisRows_ = {0} - r0 < axisChunk_ ? {0} - r0 : axisChunk_;", axis_len()));
+      line(fmt::format("          CopyIn(slabOff + r0 * {}, posOff, units);", inner_len()));
+      line("          ComputeChunk(units, r0 == 0);");
+      line("        }");
+      line("        axisRows_ = axisChunk_;");
+      line("        ComputeFinish(units);");
+      line("        CopyOut(slabOff, posOff, units);");
+      line("        continue;");
+      line("      }");
+    }
     line("      CopyIn(slabOff, posOff, units);");
     line("      Compute(units);");
     line("      CopyOut(slabOff, posOff, units);");
     line("    }");
     line("  }");
     line();
+    if (k_.chunks.axis) compute_axis_chunks();
     const std::string r = axis_len(), inner = inner_len();
     line("  // Tile i of this core: the GM offsets of its slab and of its positions, and how many positions it has.");
     line("  __aicore__ inline void Locate(uint32_t i, uint64_t& slabOff, uint64_t& posOff, uint32_t& units) const {");
@@ -340,8 +369,66 @@ class KernelEmitter {
     line("  // Elements of a slab tile: units rows of npad_ (row mode) or " + r.substr(0, r.size() - 1) +
          " rows of tileUnits_ columns.");
     line("  __aicore__ inline uint32_t SlabElems(uint32_t units) const {");
-    line("    return rowMode_ ? units * npad_ : " + r + " * tileUnits_;");
+    line("    return rowMode_ ? units * npad_ : " + slab_rows() + " * tileUnits_;");
     line("  }");
+  }
+
+  // An axis streamed in chunks (column mode): ComputeChunk runs the slab work on one chunk of the axis and folds each
+  // reduction's partial into its running value; ComputeFinish starts from the folded values (the mean's 1/r there)
+  // and runs the work on the positions, into the outputs.
+  bool slab_level(const Instr& in) const { return in.dst >= 0 && k_.values[in.dst].form == Form::Slab; }
+  void compute_axis_chunks() {
+    line("  // A chunk of the axis (axisRows_ rows of it): the slab work, each reduction's partial folded into its value.");
+    line("  __aicore__ inline void ComputeChunk(uint32_t units, bool first) {");
+    for (const Buffer& b : k_.buffers)
+      if (b.kind == BufKind::InQueue)
+        line(fmt::format("    AscendC::LocalTensor<{0}> {1} = {2}.DeQue<{0}>();", cpp(b.type), b.name, member(b)));
+    declared_.clear();
+    for (int i = 0; i < static_cast<int>(k_.body.size()); ++i) {
+      const Instr& in = k_.body[i];
+      if (in.op == Op::Reduce) {
+        const std::string t = cpp(k_.values[in.dst].type), part = fmt::format("axPart{}_.Get<{}>()", in.dst, t),
+                          acc = fmt::format("axAcc{}_.Get<{}>()", in.dst, t), cnt = "kt::RoundRep<" + t + ">(units)";
+        const std::string fn = in.fn == "mean" ? "Sum" : std::string(1, static_cast<char>(std::toupper(in.fn[0]))) + in.fn.substr(1);
+        line("    // " + in.text + ": this chunk's partial");
+        line(fmt::format("    kt::Col{}({}, {}, {}, axisRows_, tileUnits_);", fn, part, var(in.srcs[0]),
+                         work(k_.values[in.srcs[0]].type, true)));
+        line("    AscendC::PipeBarrier<PIPE_V>();");
+        const char* fold = in.fn == "max" ? "Max" : in.fn == "min" ? "Min" : in.fn == "prod" ? "Mul" : "Add";
+        line(fmt::format("    if (first) AscendC::Muls({}, {}, static_cast<{}>(1), {});", acc, part, t, cnt));
+        line(fmt::format("    else AscendC::{}({}, {}, {}, {});", fold, acc, acc, part, cnt));
+        line("    AscendC::PipeBarrier<PIPE_V>();");
+      } else if (slab_level(in)) {
+        instr(in, i, false, "    ");
+      }
+    }
+    for (const Buffer& b : k_.buffers)
+      if (b.kind == BufKind::InQueue) line(fmt::format("    {}.FreeTensor({});", member(b), b.name));
+    line("  }");
+    line();
+    line("  // After the last chunk: the folded reductions (the mean's 1/r), then the work on the positions.");
+    line("  __aicore__ inline void ComputeFinish(uint32_t units) {");
+    for (const Buffer& b : k_.buffers)
+      if (b.kind == BufKind::OutQueue)
+        line(fmt::format("    AscendC::LocalTensor<{0}> {1} = {2}.AllocTensor<{0}>();", cpp(b.type), b.name, member(b)));
+    declared_.clear();
+    for (int i = 0; i < static_cast<int>(k_.body.size()); ++i) {
+      const Instr& in = k_.body[i];
+      if (in.op == Op::Reduce) {
+        const std::string t = cpp(k_.values[in.dst].type), cnt = "kt::RoundRep<" + t + ">(units)";
+        line("    // " + in.text);
+        declare(in.dst, "    ");
+        line(fmt::format("    AscendC::Muls({}, axAcc{}_.Get<{}>(), static_cast<{}>({}), {});", var(in.dst), in.dst, t, t,
+                         in.fn == "mean" ? "1.0f / static_cast<float>(" + axis_len() + ")" : "1", cnt));
+        line("    AscendC::PipeBarrier<PIPE_V>();");
+      } else if (!slab_level(in) && !(in.op == Op::Load)) {
+        instr(in, i, false, "    ");
+      }
+    }
+    for (const Buffer& b : k_.buffers)
+      if (b.kind == BufKind::OutQueue) line(fmt::format("    {}.EnQue({});", member(b), b.name));
+    line("  }");
+    line();
   }
 
   bool one_byte() const {
@@ -561,8 +648,8 @@ class KernelEmitter {
       const AxisShape as = k_.axis ? axis_shape(k_, k_.tensors[b.tensor]) : AxisShape::None;
       line(fmt::format("    AscendC::LocalTensor<{}> {} = {}.AllocTensor<{}>();", t, v, member(b), t));
       if (b.form == Form::Slab) {
-        line(fmt::format("    if (rowMode_) kt::LoadRows({}, {}[slabOff], units, {}, npad_);", v, gm(b.tensor), axis_len()));
-        line(fmt::format("    else kt::LoadCols({}, {}[slabOff], {}, units, {}, tileUnits_);", v, gm(b.tensor), axis_len(),
+        line(fmt::format("    if (rowMode_) kt::LoadRows({}, {}[slabOff], units, {}, npad_);", v, gm(b.tensor), slab_rows()));
+        line(fmt::format("    else kt::LoadCols({}, {}[slabOff], {}, units, {}, tileUnits_);", v, gm(b.tensor), slab_rows(),
                          inner_len()));
       } else if (b.form == Form::Rows && repeat_rows(k_, b.tensor, row_dim_count(k_)))   // x's rows' rows of it
         line(fmt::format("    kt::LoadRepeatedRows({}, {}, AscendC::GetBlockIdx() * perCore_ + uint64_t(i) * tileUnits_, "
@@ -603,8 +690,8 @@ class KernelEmitter {
       const std::string t = cpp(b.type), v = b.name;
       line(fmt::format("    AscendC::LocalTensor<{}> {} = {}.DeQue<{}>();", t, v, member(b), t));
       if (b.form == Form::Slab) {   // a whole slab (a scan's result): back along the axis
-        line(fmt::format("    if (rowMode_) kt::StoreRows({}[slabOff], {}, units, {}, npad_);", gm(b.tensor), v, axis_len()));
-        line(fmt::format("    else kt::StoreCols({}[slabOff], {}, {}, units, {}, tileUnits_);", gm(b.tensor), v, axis_len(),
+        line(fmt::format("    if (rowMode_) kt::StoreRows({}[slabOff], {}, units, {}, npad_);", gm(b.tensor), v, slab_rows()));
+        line(fmt::format("    else kt::StoreCols({}[slabOff], {}, {}, units, {}, tileUnits_);", gm(b.tensor), v, slab_rows(),
                          inner_len()));
       } else if (b.form == Form::Rows)
         line(fmt::format("    kt::StoreRows({}[{}], {}, units, len_, npad_);", gm(b.tensor), gm_offset(b.tensor), v));
@@ -1019,7 +1106,7 @@ class KernelEmitter {
         for (auto& [fn, api] : apis)
           if (in.fn == fn)
             line(ind + fmt::format("kt::{}({}, {}, {}, {}, rowMode_, units, {}, npad_, tileUnits_);", api, d, src(0),
-                                   src(1), work(dv->type, true), axis_len()));
+                                   src(1), work(dv->type, true), slab_rows()));
         break;
       }
       case Op::Reduce: {
@@ -1074,7 +1161,7 @@ class KernelEmitter {
         if (in.fn == "axis_index" && dv->form == Form::Rows)   // a row tile: each element's column (row mode)
           line(ind + fmt::format("kt::AxisIndex({}, true, units, len_, npad_, 0);", d));
         else if (in.fn == "axis_index")   // each element's index along the axis (row mode: along the row)
-          line(ind + fmt::format("kt::AxisIndex({}, rowMode_, units, {}, npad_, tileUnits_);", d, axis_len()));
+          line(ind + fmt::format("kt::AxisIndex({}, rowMode_, units, {}, npad_, tileUnits_);", d, slab_rows()));
         else line(ind + fmt::format("AscendC::Duplicate({}, {}, {});", d, scalar(in.scalar, dv->type), c));
         break;
       case Op::Scan:
@@ -1101,7 +1188,7 @@ class KernelEmitter {
       if (b.kind == BufKind::ScanWork && b.type == t) w = member(b) + ".Get<" + cpp(t) + ">()";
     line(ind + fmt::format("kt::{}<{}, {}>({}, {}, {}, rowMode_, units, {}, npad_, tileUnits_);", api,
                            in.reverse ? "true" : "false", in.exclusive ? "true" : "false", var(in.dst), var(in.srcs[0]), w,
-                           axis_len()));
+                           slab_rows()));
   }
 
   // A reduction over the axis of a slab: along contiguous rows (row mode) or over the rows of a column chunk.
@@ -1109,8 +1196,8 @@ class KernelEmitter {
     const std::string d = var(in.dst), v = var(in.srcs[0]), t = cpp(k_.values[in.dst].type);
     const std::string w = work(k_.values[in.srcs[0]].type, true);
     const std::string fn = in.fn == "mean" ? "Sum" : std::string(1, static_cast<char>(std::toupper(in.fn[0]))) + in.fn.substr(1);
-    line(ind + fmt::format("if (rowMode_) kt::Row{}({}, {}, {}, units, {}, npad_);", fn, d, v, w, axis_len()));
-    line(ind + fmt::format("else kt::Col{}({}, {}, {}, {}, tileUnits_);", fn, d, v, w, axis_len()));
+    line(ind + fmt::format("if (rowMode_) kt::Row{}({}, {}, {}, units, {}, npad_);", fn, d, v, w, slab_rows()));
+    line(ind + fmt::format("else kt::Col{}({}, {}, {}, {}, tileUnits_);", fn, d, v, w, slab_rows()));
     if (in.fn == "mean") {
       line(ind + "AscendC::PipeBarrier<PIPE_V>();");
       line(ind + fmt::format("AscendC::Muls({0}, {0}, static_cast<{1}>(1.0f / static_cast<float>({2})), "
@@ -1142,6 +1229,14 @@ class KernelEmitter {
       line("  bool rowMode_ = false; // reducing the last dim: contiguous rows");
       line("  uint32_t npad_ = 0;    // row stride in UB (row mode)");
       line("  uint32_t slabPad_ = 0; // UB elements of a slab per position");
+      if (k_.chunks.axis) {
+        line("  uint64_t axisRows_ = 0; // rows of the axis in a slab tile: the axis, or a chunk of it");
+        for (const Instr& in : k_.body)
+          if (in.op == Op::Reduce)
+            line(fmt::format("  AscendC::TBuf<AscendC::TPosition::VECCALC> axAcc{0}_, axPart{0}_;   // the axis in chunks: "
+                             "its running value and a chunk's partial",
+                             in.dst));
+      }
     }
     if (k_.rows) {
       line("  uint32_t npad_ = 0;    // row stride in UB (elements)");

@@ -133,6 +133,12 @@ std::string explain(const CompileResult& r, const ExplainFacts& f) {
                       "pass that computes them and read by the next).",
                       v.count("n") ? v["n"] : "?", v["chunk"], v["chunk"], k.chunks.passes,
                       k.chunks.passes == 1 ? "" : "es"));
+    if (k.axis && v.count("axisChunk") && v["axisChunk"] != "0")
+      add(fmt::format("Long axis: the reduced axis does not fit in UB for 16 positions, so TilingFunc set axisChunk = "
+                      "{}: each tile of 16 positions streams the axis in chunks of {} rows, reduces each chunk and "
+                      "folds its partial into a running value per reduction, then computes the positions' results from "
+                      "the folded values.",
+                      v["axisChunk"], v["axisChunk"]));
     if (v.count("total") && v.count("perCore")) {
       const uint64_t total = as_u64(v["total"]), per = as_u64(v["perCore"]), tile = as_u64(v["tileUnits"]);
       std::string split = fmt::format("Core split: {} {} in all, {} per core in contiguous ranges, so the block dim "

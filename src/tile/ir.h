@@ -170,6 +170,8 @@ struct ChunkPlan {
   std::vector<std::vector<int>> finalize;    // instructions on columns run once after pass p's last chunk
   bool split = false;              // rows may be shared by several cores (fewer rows than cores): each takes a range
                                    // of a row's columns; the partial reductions meet in the workspace after SyncAll
+  bool axis = false;               // an axis program whose axis may be streamed in chunks of rows in column mode: its
+                                   // slabs only feed reductions, whose partials fold across the chunks
 };
 
 // A scalar of attrs and dims that the kernel's scalar unit cannot compute (a power of scalars, exp/log/sqrt of a

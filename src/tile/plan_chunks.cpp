@@ -13,6 +13,25 @@ namespace kgen::tile {
 void plan_chunks(Kernel& k) {
   ChunkPlan& c = k.chunks;
   c = ChunkPlan{};
+  if (k.axis) {   // column mode's axis in chunks: slab work that only feeds reductions, one position's values apart
+    c.axis = k.epilogue.empty() && k.phase2 < 0;
+    for (const Instr& in : k.body) {
+      const bool slab_dst = in.dst >= 0 && k.values[in.dst].form == Form::Slab;
+      bool slab_src = false, flat_src = false;
+      for (int v : in.srcs)
+        if (v >= 0) (k.values[v].form == Form::Slab ? slab_src : flat_src) = true;
+      if (in.op == Op::Reduce)
+        c.axis &= slab_src && (in.fn == "sum" || in.fn == "mean" || in.fn == "max" || in.fn == "min" || in.fn == "prod");
+      else if (in.op == Op::Load) c.axis &= slab_dst || in.dst < 0;
+      else if (in.op == Op::Store) c.axis &= !slab_src;
+      else if (in.op == Op::Scan || in.op == Op::SlabBcast || in.op == Op::Fill || in.op == Op::Accumulate ||
+               in.op == Op::Combine)
+        c.axis = false;
+      else c.axis &= slab_dst ? !flat_src : !slab_src;   // slab work from slabs; flat work from the reductions
+    }
+    c.why_not = c.axis ? "" : "axis programs chunk their axis only when its slabs feed reductions alone";
+    return;
+  }
   if (!k.rows) {
     c.why_not = "flat programs never need it";
     return;

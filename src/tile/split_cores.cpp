@@ -20,6 +20,9 @@ void axis_fields(Kernel& k) {
                       "positions per tile: rows (row mode) or columns, a multiple of 16 (column mode)"});
   k.fields.push_back({"depth", "uint32_t", "depth", "tiles per queue: the program's buffers=, or fewer when a tile would not fit"});
   k.fields.push_back({"chunks", "uint32_t", "chunks", "column chunks per outer index (column mode)"});
+  if (k.chunks.axis)
+    k.fields.push_back({"axisChunk", "uint32_t", "axisChunk",
+                        "0: the whole axis per tile; else (column mode) rows of the axis per chunk, the reductions folded"});
   for (int s : {k.outer_sym, k.axis_sym, k.inner_sym}) {
     const std::string f = camel_lower(k.syms[s].name);
     k.fields.push_back({f, "uint64_t", "d_" + f, "dim " + k.syms[s].name});

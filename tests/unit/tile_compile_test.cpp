@@ -486,12 +486,22 @@ TEST(TileEmit, AxisOpProject) {
   const std::string& kernel = r.files["op_kernel/sum_dim_custom.cpp"];
   // both paths, picked at run time from the tiling
   EXPECT_TRUE(contains(kernel, "rowMode_ = inner_ == 1;")) << kernel;
-  EXPECT_TRUE(contains(kernel, "if (rowMode_) kt::LoadRows(xIn, xGm_[slabOff], units, r_, npad_);")) << kernel;
-  EXPECT_TRUE(contains(kernel, "else kt::LoadCols(xIn, xGm_[slabOff], r_, units, inner_, tileUnits_);")) << kernel;
+  // a slab tile holds axisRows_ rows of the axis: all r_ of them, or (column mode, an axis too long for UB) a chunk
+  EXPECT_TRUE(contains(kernel, "axisRows_ = r_;")) << kernel;
+  EXPECT_TRUE(contains(kernel, "if (!rowMode_ && axisChunk_ > 0) axisRows_ = axisChunk_;")) << kernel;
+  EXPECT_TRUE(contains(kernel, "if (rowMode_) kt::LoadRows(xIn, xGm_[slabOff], units, axisRows_, npad_);")) << kernel;
+  EXPECT_TRUE(contains(kernel, "else kt::LoadCols(xIn, xGm_[slabOff], axisRows_, units, inner_, tileUnits_);")) << kernel;
   EXPECT_TRUE(contains(kernel, "if (rowMode_) kt::RowSum(")) << kernel;
   EXPECT_TRUE(contains(kernel, "else kt::ColSum(")) << kernel;
-  EXPECT_TRUE(contains(kernel, "kt::AxisWorkBytes<T>(rowMode_, std::is_same<T, int32_t>::value, tileUnits_, r_, npad_)"))
+  EXPECT_TRUE(contains(kernel, "kt::AxisWorkBytes<T>(rowMode_, std::is_same<T, int32_t>::value, tileUnits_, axisRows_, "
+                               "npad_)"))
       << kernel;
+  // the chunks: each one's partial folded into the running sum (the first copied), the positions' work after the last
+  EXPECT_TRUE(contains(kernel, "CopyIn(slabOff + r0 * inner_, posOff, units);")) << kernel;
+  EXPECT_TRUE(contains(kernel, "ComputeChunk(units, r0 == 0);")) << kernel;
+  EXPECT_TRUE(contains(kernel, "else AscendC::Add(axAcc")) << kernel;
+  EXPECT_TRUE(contains(kernel, "ComputeFinish(units);")) << kernel;
+  EXPECT_TRUE(contains(r.files["op_host/sum_dim_custom.cpp"], "if (!rowMode && tileUnits < 16) {"));
   const std::string& host = r.files["op_host/sum_dim_custom.cpp"];
   EXPECT_TRUE(contains(host, "const int64_t axis = *axisAttr < 0 ? *axisAttr + axisRank : *axisAttr;")) << host;
   EXPECT_TRUE(contains(host, "dim = %lld is out of range for x with %lld dims")) << host;

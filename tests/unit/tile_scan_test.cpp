@@ -46,6 +46,8 @@ TEST(TileScan, LowersToOneScanAndStoresTheWholeSlab) {
   EXPECT_TRUE(contains(kern, "kt::ScanWorkBytes<float>(rowMode_, false, true, tileUnits_, r_, npad_)")) << kern;
   EXPECT_TRUE(contains(kern, "if (rowMode_) kt::StoreRows(yGm_[slabOff], yOut, units, r_, npad_);")) << kern;
   EXPECT_TRUE(contains(kern, "else kt::StoreCols(yGm_[slabOff], yOut, r_, units, inner_, tileUnits_);")) << kern;
+  // a scan needs the whole axis at once: it is never streamed in chunks (the slab tile is the axis, r_)
+  EXPECT_FALSE(contains(kern, "axisChunk_")) << kern;
   EXPECT_TRUE(contains(kern, "CopyOut(slabOff, posOff, units);")) << kern;
   const std::string& host = c.r.files.at("op_host/scan_custom.cpp");
   EXPECT_TRUE(contains(host, "out->AppendDim(xs->GetDim(d));   // the whole axis")) << host;
