@@ -115,7 +115,10 @@ std::string explain(const CompileResult& r, const ExplainFacts& f) {
                           ub.empty() ? "" : "; UB " + ub);
     }
     add(fmt::format("UB buffers, each a fixed slice of the {} the kernel's InitBuffer calls carve out:{}", bytes_text(f.ub_bytes), bufs));
-    const std::string unit = k.rows ? "rows" : "elements";
+    // an axis program's units: rows of the axis (row mode) or positions; its work items: rows or column chunks
+    const std::string inner = k.axis && k.inner_sym >= 0 ? camel_lower(k.syms[k.inner_sym].name) : "";
+    const bool row_mode = !inner.empty() && v.count(inner) && v[inner] == "1";
+    const std::string unit = k.rows || row_mode ? "rows" : k.axis ? "positions" : "elements";
     if (v.count("tileUnits"))
       add(fmt::format("Tile size: the host divides the UB left after the fixed bytes by the bytes one tile unit needs "
                       "in all buffers together, rounded down to whole 256-byte repeats. At this shape TilingFunc "
@@ -144,7 +147,13 @@ std::string explain(const CompileResult& r, const ExplainFacts& f) {
       std::string split = fmt::format("Core split: {} {} in all, {} per core in contiguous ranges, so the block dim "
                                       "is {} of the {} vector cores",
                                       total, unit, per, f.block_dim, f.aiv_cores);
-      if (per > 0 && total > 0) {
+      if (k.axis && !row_mode)   // column mode: a work item is one tile, a chunk of one outer index's positions
+        split = fmt::format("Core split: {} work items in all (each outer index's positions in {} chunk{} of up to {}), "
+                            "{} per core in contiguous ranges, so the block dim is {} of the {} vector cores; each "
+                            "work item is one tile",
+                            total, v.count("chunks") ? v["chunks"] : "?", v.count("chunks") && v["chunks"] == "1" ? "" : "s",
+                            tile, per, f.block_dim, f.aiv_cores);
+      else if (per > 0 && total > 0) {
         const uint64_t cores = (total + per - 1) / per, last = total - (cores - 1) * per;
         split += last == per ? fmt::format("; every core gets exactly {}", per)
                              : fmt::format("; the last core gets the remaining {}", last);
