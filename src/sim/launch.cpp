@@ -117,7 +117,6 @@ const char* type_name(int t) {
   return t >= 0 && t < 10 ? n[t] : "an unknown kernel type";
 }
 
-// The cores per block a kernel type runs on `soc`; fails (param) for types the SoC does not have.
 // Another architecture's kernel type: CANN's op build looks the type up in the table of the target's architecture
 // only (adapter/kernel_info_infer.py get_kernel_type_enum) and finds none, so the declaration is ignored and the type
 // comes from the code (NPUKernelBench's GeGluV2 declares KERNEL_TYPE_MIX_VECTOR_CORE and runs on 910B). Said once.
@@ -133,6 +132,7 @@ Layout ignored_type(int type, const Soc& soc, const char* api, const Loc& loc) {
   return Layout::AIV;
 }
 
+// The cores per block a kernel type runs on `soc`; fails (param) for types CANN does not support.
 Layout layout_for(int type, const Soc& soc, const char* api, const Loc& loc) {
   bool coupled = soc.arch == 2002;
   switch (type) {

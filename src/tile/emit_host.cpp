@@ -476,9 +476,9 @@ std::string emit_host(const Kernel& k) {
     line("    if (chunk > 0) tileUnits = 1;");
     line("  }");
   }
+  int nred = 0;   // the reductions: each folds partials (a chunked axis, rows shared by cores)
+  for (const Instr& in : k.body) nred += in.op == Op::Reduce;
   if (k.axis && k.chunks.axis) {
-    int nred = 0;
-    for (const Instr& in : k.body) nred += in.op == Op::Reduce;
     line("  // Column mode with an axis too long for 16 positions: the axis in chunks of axisChunk rows (a multiple of 8),");
     line("  // 16 positions a tile, each reduction's partials folded across the chunks.");
     line("  uint64_t axisChunk = 0;");
@@ -529,10 +529,8 @@ std::string emit_host(const Kernel& k) {
   line("  size_t* workspace = context->GetWorkspaceSizes(1);");
   int nacc = 0;
   for (const Value& v : k.values) nacc += v.accumulator;
-  int nred = 0;   // chunked rows shared by cores: a 32-byte slot per core and reduction
-  for (const Instr& in : k.body) nred += split && in.op == Op::Reduce;
   if (nacc > 0) line(fmt::format("  workspace[0] = {} * blockDim * 32;   // a 32-byte slot per core and accumulator", nacc));
-  else if (nred > 0)
+  else if (split && nred > 0)   // chunked rows shared by cores: a 32-byte slot per core and reduction
     line(fmt::format("  workspace[0] = parts > 1 ? {} * blockDim * 32 : 0;   // a 32-byte slot per core and reduction",
                      nred));
   else line("  workspace[0] = 0;");

@@ -173,6 +173,14 @@ class KernelEmitter {
   // Chunked mode: a column of the current row, kept across its chunks and passes in a 512-byte buffer of its own
   // (an accumulator keeps its buffer: it sums over the rows).
   static bool row_column(const Value& v) { return v.form == Form::Col && !v.mask && !v.resident && !v.accumulator; }
+  // A reduction's kt:: helper suffix (RowSum, ColMax, GroupRed::Min...: the mean sums, then scales) and the vector
+  // instruction that folds two of its partials into one.
+  static std::string reduce_api(const std::string& fn) {
+    return fn == "mean" ? "Sum" : std::string(1, static_cast<char>(std::toupper(fn[0]))) + fn.substr(1);
+  }
+  static const char* fold_api(const std::string& fn) {
+    return fn == "max" ? "Max" : fn == "min" ? "Min" : fn == "prod" ? "Mul" : "Add";
+  }
   int n_accumulators() const {
     int n = 0;
     for (const Value& v : k_.values) n += v.accumulator;
@@ -336,7 +344,6 @@ class KernelEmitter {
       line(fmt::format("          CopyIn(slabOff + r0 * {}, posOff, units);", inner_len()));
       line("          ComputeChunk(units, r0 == 0);");
       line("        }");
-      line("        axisRows_ = axisChunk_;");
       line("        ComputeFinish(units);");
       line("        CopyOut(slabOff, posOff, units);");
       line("        continue;");
@@ -380,37 +387,30 @@ class KernelEmitter {
   void compute_axis_chunks() {
     line("  // A chunk of the axis (axisRows_ rows of it): the slab work, each reduction's partial folded into its value.");
     line("  __aicore__ inline void ComputeChunk(uint32_t units, bool first) {");
-    for (const Buffer& b : k_.buffers)
-      if (b.kind == BufKind::InQueue)
-        line(fmt::format("    AscendC::LocalTensor<{0}> {1} = {2}.DeQue<{0}>();", cpp(b.type), b.name, member(b)));
+    queue_calls(true, true, false, -1);
     declared_.clear();
     for (int i = 0; i < static_cast<int>(k_.body.size()); ++i) {
       const Instr& in = k_.body[i];
       if (in.op == Op::Reduce) {
         const std::string t = cpp(k_.values[in.dst].type), part = fmt::format("axPart{}_.Get<{}>()", in.dst, t),
                           acc = fmt::format("axAcc{}_.Get<{}>()", in.dst, t), cnt = "kt::RoundRep<" + t + ">(units)";
-        const std::string fn = in.fn == "mean" ? "Sum" : std::string(1, static_cast<char>(std::toupper(in.fn[0]))) + in.fn.substr(1);
         line("    // " + in.text + ": this chunk's partial");
-        line(fmt::format("    kt::Col{}({}, {}, {}, axisRows_, tileUnits_);", fn, part, var(in.srcs[0]),
+        line(fmt::format("    kt::Col{}({}, {}, {}, axisRows_, tileUnits_);", reduce_api(in.fn), part, var(in.srcs[0]),
                          work(k_.values[in.srcs[0]].type, true)));
         line("    AscendC::PipeBarrier<PIPE_V>();");
-        const char* fold = in.fn == "max" ? "Max" : in.fn == "min" ? "Min" : in.fn == "prod" ? "Mul" : "Add";
         line(fmt::format("    if (first) AscendC::Muls({}, {}, static_cast<{}>(1), {});", acc, part, t, cnt));
-        line(fmt::format("    else AscendC::{}({}, {}, {}, {});", fold, acc, acc, part, cnt));
+        line(fmt::format("    else AscendC::{}({}, {}, {}, {});", fold_api(in.fn), acc, acc, part, cnt));
         line("    AscendC::PipeBarrier<PIPE_V>();");
       } else if (slab_level(in)) {
         instr(in, i, false, "    ");
       }
     }
-    for (const Buffer& b : k_.buffers)
-      if (b.kind == BufKind::InQueue) line(fmt::format("    {}.FreeTensor({});", member(b), b.name));
+    queue_calls(false, true, false, -1);
     line("  }");
     line();
     line("  // After the last chunk: the folded reductions (the mean's 1/r), then the work on the positions.");
     line("  __aicore__ inline void ComputeFinish(uint32_t units) {");
-    for (const Buffer& b : k_.buffers)
-      if (b.kind == BufKind::OutQueue)
-        line(fmt::format("    AscendC::LocalTensor<{0}> {1} = {2}.AllocTensor<{0}>();", cpp(b.type), b.name, member(b)));
+    queue_calls(true, false, true, -1);
     declared_.clear();
     for (int i = 0; i < static_cast<int>(k_.body.size()); ++i) {
       const Instr& in = k_.body[i];
@@ -421,12 +421,11 @@ class KernelEmitter {
         line(fmt::format("    AscendC::Muls({}, axAcc{}_.Get<{}>(), static_cast<{}>({}), {});", var(in.dst), in.dst, t, t,
                          in.fn == "mean" ? "1.0f / static_cast<float>(" + axis_len() + ")" : "1", cnt));
         line("    AscendC::PipeBarrier<PIPE_V>();");
-      } else if (!slab_level(in) && !(in.op == Op::Load)) {
+      } else if (!slab_level(in)) {   // the positions' work (a load is a slab's: plan_chunks)
         instr(in, i, false, "    ");
       }
     }
-    for (const Buffer& b : k_.buffers)
-      if (b.kind == BufKind::OutQueue) line(fmt::format("    {}.EnQue({});", member(b), b.name));
+    queue_calls(false, false, true, -1);
     line("  }");
     line();
   }
@@ -735,30 +734,33 @@ class KernelEmitter {
     line((k_.phase2 >= 0 ? "  // Loop " + std::to_string(p + 1) : "  // Pass " + std::to_string(p)) + ", compute: " +
          pass_summary(p) + ".");
     line("  __aicore__ inline void ComputePass" + std::to_string(p) + "(uint32_t units) {");
-    for (size_t bi = 0; bi < k_.buffers.size(); ++bi) {
-      const Buffer& b = k_.buffers[bi];
-      if (!queue_in_pass(static_cast<int>(bi), p)) continue;
-      if (b.kind == BufKind::InQueue)
-        line(fmt::format("    AscendC::LocalTensor<{}> {} = {}.DeQue<{}>();", cpp(b.type), b.name, member(b), cpp(b.type)));
-      if (b.kind == BufKind::OutQueue)
-        line(fmt::format("    AscendC::LocalTensor<{}> {} = {}.AllocTensor<{}>();", cpp(b.type), b.name, member(b),
-                         cpp(b.type)));
-    }
+    queue_calls(true, true, true, p);
     declared_.clear();
     for (int i : pass_body(p))   // the columns this pass reads (final since an earlier pass)
       for (int v : k_.body[i].srcs)
-        if (v >= 0 && k_.values[v].form == Form::Col && !k_.values[v].mask && !k_.values[v].resident) declare(v, "    ");
+        if (v >= 0 && row_column(k_.values[v])) declare(v, "    ");
     for (int i : pass_body(p))
       if (k_.body[i].op == Op::Reduce) declare(k_.body[i].dst, "    ");
     for (int i : pass_body(p)) instr(k_.body[i], i, false, "    ");
-    for (size_t bi = 0; bi < k_.buffers.size(); ++bi) {
-      const Buffer& b = k_.buffers[bi];
-      if (!queue_in_pass(static_cast<int>(bi), p)) continue;
-      if (b.kind == BufKind::InQueue) line(fmt::format("    {}.FreeTensor({});", member(b), b.name));
-      if (b.kind == BufKind::OutQueue) line(fmt::format("    {}.EnQue({});", member(b), b.name));
-    }
+    queue_calls(false, true, true, p);
     line("  }");
     line();
+  }
+
+  // The queue calls around a compute function, for the input (ins) and output (outs) queues pass p uses (all of them:
+  // -1): DeQue / AllocTensor of their tiles (open), FreeTensor / EnQue (close).
+  void queue_calls(bool open, bool ins, bool outs, int pass) {
+    for (size_t bi = 0; bi < k_.buffers.size(); ++bi) {
+      const Buffer& b = k_.buffers[bi];
+      if (!queue_in_pass(static_cast<int>(bi), pass)) continue;
+      const std::string t = cpp(b.type);
+      if (ins && b.kind == BufKind::InQueue)
+        line(open ? fmt::format("    AscendC::LocalTensor<{0}> {1} = {2}.DeQue<{0}>();", t, b.name, member(b))
+                  : fmt::format("    {}.FreeTensor({});", member(b), b.name));
+      if (outs && b.kind == BufKind::OutQueue)
+        line(open ? fmt::format("    AscendC::LocalTensor<{0}> {1} = {2}.AllocTensor<{0}>();", t, b.name, member(b))
+                  : fmt::format("    {}.EnQue({});", member(b), b.name));
+    }
   }
 
   std::string pass_summary(int p) const {
@@ -1115,19 +1117,17 @@ class KernelEmitter {
           axis_reduce(in, ind);
           break;
         }
-        const char* api = in.fn == "max" ? "RowMax" : in.fn == "min" ? "RowMin" : "RowSum";
+        const std::string api = "Row" + reduce_api(in.fn);
         if (chunk_mode_) {   // this chunk's partial, folded into the row's accumulator
           const std::string part = fmt::format("part{}_.Get<{}>()", in.dst, t);
           line(ind + fmt::format("kt::{}({}, {}, {}, units, len_, npad_);", api, part, src(0), work(st, true)));
           line(ind + "AscendC::PipeBarrier<PIPE_V>();");
-          const char* fold = in.fn == "max" ? "Max" : in.fn == "min" ? "Min" : "Add";
-          line(ind + fmt::format("AscendC::{}({}, {}, {}, kt::RoundRep<{}>(1));", fold, d, d, part, t));
+          line(ind + fmt::format("AscendC::{}({}, {}, {}, kt::RoundRep<{}>(1));", fold_api(in.fn), d, d, part, t));
           break;
         }
         line(ind + fmt::format("kt::{}({}, {}, {}, units, len_, npad_);", api, d, src(0), work(st, true)));
         if (in.group)   // group=K: each group's rows fold into one value, written back to each of its rows
-          line(ind + fmt::format("kt::GroupFold<kt::GroupRed::{}>({}, units, groupRows_);",
-                                 in.fn == "max" ? "Max" : in.fn == "min" ? "Min" : "Sum", d));
+          line(ind + fmt::format("kt::GroupFold<kt::GroupRed::{}>({}, units, groupRows_);", reduce_api(in.fn), d));
         if (in.fn == "mean") {
           line(ind + "AscendC::PipeBarrier<PIPE_V>();");
           line(ind + fmt::format("AscendC::Muls({}, {}, static_cast<{}>(1.0f / static_cast<float>({})), {});", d, d, t,
@@ -1195,7 +1195,7 @@ class KernelEmitter {
   void axis_reduce(const Instr& in, const std::string& ind) {
     const std::string d = var(in.dst), v = var(in.srcs[0]), t = cpp(k_.values[in.dst].type);
     const std::string w = work(k_.values[in.srcs[0]].type, true);
-    const std::string fn = in.fn == "mean" ? "Sum" : std::string(1, static_cast<char>(std::toupper(in.fn[0]))) + in.fn.substr(1);
+    const std::string fn = reduce_api(in.fn);
     line(ind + fmt::format("if (rowMode_) kt::Row{}({}, {}, {}, units, {}, npad_);", fn, d, v, w, slab_rows()));
     line(ind + fmt::format("else kt::Col{}({}, {}, {}, {}, tileUnits_);", fn, d, v, w, slab_rows()));
     if (in.fn == "mean") {
