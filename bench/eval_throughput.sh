@@ -7,6 +7,9 @@
 # Then, with SANDBOX_COST=N (default 3, 0 to skip), what the sandbox costs: N rounds, each evaluating fresh copies
 # three ways one after the other (isolated with secret trials, the default; isolated without; --unsafe-no-sandbox
 # without), and the medians over the rounds of each way's median evaluation time and of the wall time.
+# SAMPLES=K (default 1) gives every task K fresh copies, as samples 0..K-1 of one run, the way a training step
+# evaluates many rollouts of one prompt (a Dr. Kernel step: 16 per prompt): what is done once per task in a run (the
+# secret trials' reference, the task's reference manifest) is then shared by its K candidates.
 # Usage: bench/eval_throughput.sh [BUILD_DIR=build] [JOBS=2] [KGEN BENCH OPTIONS...]
 # (the options go to every bench run; another BUILD_DIR compares builds).
 set -euo pipefail
@@ -21,7 +24,8 @@ trap 'rm -rf "$T"' EXIT
 export KGEN_CACHE=$T/cache
 # Level-1 vector candidates of the bundled set (no cube, no level 2/3 tasks).
 mapfile -t cands < <(/usr/bin/python3 bench/level1_vector.py)
-echo "== $((${#cands[@]})) level-1 vector candidates, --jobs $jobs, 5 trials per case ${extra[*]:-}"
+samples="${SAMPLES:-1}"
+echo "== $((${#cands[@]})) level-1 vector candidates x $samples fresh copies, --jobs $jobs, 5 trials per case ${extra[*]:-}"
 # Warm the reference data (and show the verdicts once).
 "$kgen" bench --candidates candidates --filter "" --jobs "$jobs" --out "$T/warm" "${extra[@]}" > "$T/warm.txt" 2>&1 || true
 grep -E "^verdicts" "$T/warm.txt"
@@ -30,8 +34,15 @@ fresh() {   # fresh DIR
   rm -rf "$1"
   for c in "${cands[@]}"; do
     mkdir -p "$1/$(dirname "$c")"
-    cp -rL "candidates/$c" "$1/$c"
-    find "$1/$c" -name '*.cpp' -exec sh -c 'echo "// throughput copy $0" >> "$1"' "$1" {} \;
+    if [ "$samples" -eq 1 ]; then
+      cp -rL "candidates/$c" "$1/$c"
+    else
+      for k in $(seq 0 $((samples - 1))); do   # sample k: <name>/<k>/
+        mkdir -p "$1/$c/$k"
+        cp -rL "candidates/$c/." "$1/$c/$k/"
+      done
+    fi
+    find "$1/$c" -name '*.cpp' -exec sh -c 'echo "// throughput copy $0 $1" >> "$1"' "$1" {} \;
   done
 }
 fresh "$T/fresh"
@@ -44,7 +55,7 @@ d = json.load(open(sys.argv[1]))
 rs = d["results"]
 wall = float(sys.argv[3]) - float(sys.argv[2])
 n = len(rs)
-print(f"evaluated {n} fresh candidates in {wall:.1f} s wall: {n / wall * 60:.1f} candidates per minute "
+print(f"evaluated {n} fresh candidates ({len({r['task_id'] for r in rs})} tasks) in {wall:.1f} s wall: {n / wall * 60:.1f} candidates per minute "
       f"(the serve issue asks for >= 150 on 2 cores; each correct one is also timed at its perf shape); {sum(r['verdict'] == 'correct' for r in rs)} correct")
 secs = [r["seconds"] for r in rs]
 print(f"per candidate: median {statistics.median(secs):.2f} s, min {min(secs):.2f} s, max {max(secs):.2f} s "

@@ -47,6 +47,25 @@ assert j["soc"] == "Ascend910B2" and j["task_id"] == "activation/leaky_relu" and
 ' && ok "--json fields (cached reference)" || bad "--json" "$js"
 expect soc correct "modeled, Ascend910B4" -- --task "$TASK" --candidate "$BASE" --trials 1 --soc Ascend910B4
 
+# --- the reference manifest: a task seen before is listed without starting Python; a changed task or lost data is
+# computed again ------------------------------------------------------------------------------------------------------
+ref_s() { "$KGEN" eval --task "$1" --candidate "$BASE" --trials 2 --secret-trials 0 --no-perf-shape --json |
+          $PY -c 'import json, sys; j = json.load(sys.stdin); assert j["verdict"] == "correct", j; print(j["reference_s"])'; }
+cp "$TASK" "$W/leaky_relu.py"
+first=$(ref_s "$W/leaky_relu.py"); again=$(ref_s "$W/leaky_relu.py")
+nman=$(ls "$KGEN_CACHE/ref-manifest" 2>/dev/null | wc -l)
+# Python's start alone is over 50 ms; reading a manifest and checking its folders is about 1 ms.
+if $PY -c "import sys; sys.exit(not ($again < 0.03 and $first > 0.05))" && [ "$nman" -ge 1 ]; then
+  ok "reference manifest: ${first} s, then ${again} s from $nman manifest(s)"
+else bad "reference manifest: ${first} s, then ${again} s, $nman manifest(s)"; fi
+echo "# a comment" >> "$W/leaky_relu.py"
+changed=$(ref_s "$W/leaky_relu.py")
+rm -rf "$KGEN_CACHE"/ref/*
+lost=$(ref_s "$W/leaky_relu.py")
+if $PY -c "import sys; sys.exit(not ($changed > 0.05 and $lost > 0.05))"; then
+  ok "a changed task (${changed} s) and lost reference data (${lost} s) are computed again"
+else bad "changed task ${changed} s, lost data ${lost} s: want both computed again"; fi
+
 # --- wrong answer: a wrong constant --------------------------------------------------------------------------------
 variant wrong "$KERNEL" 's/this->slope = static_cast<T>(slope);/this->slope = static_cast<T>(slope * 1.5f);/'
 expect wrong-answer wrong-answer "first mismatch: trial 0: output 0 \('y'\) index \[[0-9]+, [0-9]+\]: got" -- \

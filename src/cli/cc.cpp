@@ -12,6 +12,7 @@
 #include "cli/bisheng_rules.h"
 #include "cli/launch_rewrite.h"
 #include "cli/clang_compat.h"
+#include "op/build.h"
 #include "sandbox/process.h"
 #include "sandbox/paths.h"
 
@@ -84,6 +85,7 @@ std::vector<std::string> cc_command(const CcOptions& o, const std::string& tmp_d
     cmd.push_back(copy.string());
   }
   if (link) {
+    cmd.push_back(op::kFastLinker);
     cmd.push_back("-L" + p.lib_dir);
     cmd.push_back("-Wl,-rpath," + p.lib_dir);
     cmd.push_back("-lkgen_sim");

@@ -99,7 +99,7 @@ BindBuild build_bind(const std::string& bind_path) {
   std::string text = read_text(bind_path);
   Origin o = origin_of(text, bind_path);
   std::string entry = shim_dir() + "/kgen_bind_entry.cpp";
-  std::vector<std::string> cmd = {"g++", "-std=c++17", "-O1", "-fPIC", "-shared", "-w", "-I" + shim_dir(),
+  std::vector<std::string> cmd = {"g++", "-std=c++17", "-O1", "-fPIC", "-shared", kFastLinker, "-w", "-I" + shim_dir(),
                                   "-I" + src_dir(), "-DTORCH_EXTENSION_NAME=custom_ops_lib", bind_path, entry};
   kgen::Digest h;   // the binding library's cache key (sandbox/digest.h): its text, not where the file is
   h.add("bind-v2");

@@ -318,7 +318,7 @@ Command host_command(const Project& p, const std::string& soc) {
     c.argv.push_back("<host-pch>");
     c.pch = host_pch(soc);
   }
-  c.argv.insert(c.argv.end(), {"-shared", "-I" + hdir});
+  c.argv.insert(c.argv.end(), {"-shared", kFastLinker, "-I" + hdir});
   // Every host file of the project in one command (one library, as CANN's CMake links them); a project found by
   // hand (Project without host_sources) is its host file.
   if (p.host_sources.empty()) c.argv.push_back(p.host_cpp);

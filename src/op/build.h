@@ -26,6 +26,10 @@
 #include "sandbox/sandbox.h"
 
 namespace kgen::op {
+// The linker of every library kgen builds (host, kernel, binding): gold links a kernel library in about half bfd's
+// time here (0.05 against 0.10 s; bfd also loads binutils' LTO plugins), and the libraries are the same to the
+// loader. Measured in docs/benchmark.md, "Throughput".
+inline constexpr const char* kFastLinker = "-fuse-ld=gold";
 struct BuildOut {
   bool ok = false;
   std::string so;        // path of the library when ok

@@ -116,28 +116,32 @@ bool encode_launch(const sim::LaunchTrace& t, GmLocate locate, const std::functi
   for (const sim::CoreTrace& ct : t.cores)   // the api table first (the head holds it), in from_launch's order
     for (const sim::TraceRec& r : ct.recs)
       if (r.api) api_id(r.api, k, ids);
-  const std::string head = encode_ktrace_head(k, static_cast<uint32_t>(t.cores.size()), 0);
-  uint64_t total = head.size();
-  for (const sim::CoreTrace& ct : t.cores) total += kKtraceCoreHeadBytes + ct.recs.size() * kKtraceOpBytes;
-  if (!begin(total) || !put(head)) return false;
   // A core at a time and, within it, a chunk of records at a time: a timing-only run's core holds a million
-  // records, and converting them whole cost a fresh multi-MB buffer (page faults, then munmap) per core.
+  // records, and converting them whole cost a fresh multi-MB buffer (page faults, then munmap) per core. The coded
+  // records are a few bytes each, so the pieces are kept until the frame's size is known.
   constexpr size_t kChunk = 8192;
-  std::string piece;
+  std::vector<std::string> pieces{encode_ktrace_head(k, static_cast<uint32_t>(t.cores.size()))};
+  uint64_t total = pieces[0].size();
   std::vector<Op> ops;
   for (const sim::CoreTrace& ct : t.cores) {
-    piece.clear();
+    std::string piece;
     encode_ktrace_core_head(ct.block, is_aic(ct), ct.sub_block, ct.recs.size(), piece);
+    CoreEncoder enc;
     for (size_t i = 0; i < ct.recs.size(); i += kChunk) {
       ops_of(ct, i, std::min(ct.recs.size(), i + kChunk), k, ids, locate, ops);
-      encode_ktrace_ops(ops, piece);
-      if (piece.size() >= kChunk * kKtraceOpBytes) {
-        if (!put(piece)) return false;
-        piece.clear();
-      }
+      for (const Op& op : ops) enc.put(op, piece);
+      total += piece.size();
+      pieces.push_back(std::move(piece));
+      piece.clear();
     }
-    if (!piece.empty() && !put(piece)) return false;
+    if (!piece.empty()) {
+      total += piece.size();
+      pieces.push_back(std::move(piece));
+    }
   }
+  if (!begin(total)) return false;
+  for (const std::string& p : pieces)
+    if (!put(p)) return false;
   return true;
 }
 

@@ -20,6 +20,7 @@
 #include "sim/core.h"
 #include "sim/gm_races.h"
 #include "sim/launch.h"
+#include "base/huge_pages.h"
 #include "sim/trace_io.h"
 #include "sim/gm.h"
 #include "sim/int_div_trap.h"
@@ -255,6 +256,15 @@ void start_block(Launch& L, int32_t block) {
 
 void run_fiber(Launch& L, Fiber& f) {
   L.running = &f;
+  if (!f.started) {
+    // The cores of a launch mostly do the same work: room for as many records as the largest core that finished,
+    // so that a timing-only run's core (a million records) is not copied at every doubling of its trace, nor again
+    // by retire's shrink_to_fit when it ends at that size.
+    size_t hint = 0;
+    for (const CoreTrace& ct : L.trace.cores) hint = std::max(hint, ct.recs.size());
+    f.core->trace.reserve(hint);
+    advise_huge_pages(f.core->trace.data(), f.core->trace.capacity() * sizeof(TraceRec));
+  }
   f.started = true;
   set_cur(f.core.get());
   g_coreType = f.core->kind == CoreKind::AIC ? AscendC::AIC : AscendC::AIV;
