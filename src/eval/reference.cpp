@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -64,7 +65,8 @@ bool cached_manifest(const std::string& path, nlohmann::json& doc) {
 void keep_manifest(const std::string& path, const nlohmann::json& doc) {
   std::error_code ec;
   fs::create_directories(fs::path(path).parent_path(), ec);
-  const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
+  static std::atomic<uint64_t> seq{0};   // bench's jobs are threads of one process: a name of their own each
+  const std::string tmp = path + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(seq++);
   std::ofstream(tmp) << doc.dump();
   fs::rename(tmp, path, ec);   // atomic: a concurrent reader sees the whole manifest or none
   if (ec) fs::remove(tmp, ec);
