@@ -28,9 +28,9 @@ std::string manifest_path(const EvalOptions& o, const std::vector<std::string>& 
                           const RefRequest& q) {
   Digest h;
   h.add("ref-manifest-v1").add(KGEN_VERSION).add(read_text(o.task));
-  const fs::path py = fs::path(script).parent_path();   // python/kgen_eval
-  for (const fs::path& f : {fs::path(script), py / "tasks.py", py.parent_path().parent_path() / "scripts/aten_trace.py"})
-    h.add(read_text(f.string()));
+  const std::string src = KGEN_SOURCE_DIR;
+  for (const std::string& f : {script, src + "/python/kgen_eval/tasks.py", src + "/scripts/aten_trace.py"})
+    h.add(read_text(f));
   for (const std::string& a : argv) h.add(a);
   const std::string dir = q.secret_trials > 0 ? q.secret_cache : cache_dir(o) + "/ref-manifest";
   return dir + "/" + h.hex(32) + ".json";

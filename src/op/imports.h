@@ -1,6 +1,6 @@
 // What a candidate's compiled library may not import: the check that macros cannot hide. Whatever the source
-// spells, the library's undefined dynamic symbols (what nm -D -u lists) say which functions it calls outside itself; a candidate may
-// call the AscendC/CANN API (kgen::rt, the host API, the torch shim's kgen::op::exec_aclnn for bindings) and the C
+// spells, the library's undefined dynamic symbols (what nm -D -u lists) say which functions it calls outside itself;
+// a candidate may call the AscendC/CANN API (kgen::rt, the host API, the torch shim's kgen::op::exec_aclnn for bindings) and the C
 // and C++ libraries, but not kgen's internals (kgen::sim, kgen::op, kgen::host, kgen::perf: the emulator's own
 // state is in the same process), nor what reaches out of the kernel: files, processes, signals, memory mappings and
 // protections, threads, sockets, the dynamic linker, the environment. A `syscall` instruction in its code

@@ -37,8 +37,8 @@ struct In {
   }
 };
 
-// A record's fields as 64-bit values, in the order of the format (ktrace_io.h), and back (false when one does not
-// fit its field).
+// A record's fields as 64-bit values, in the order of the format (ktrace_io.h): the encoder's view. The decoder's
+// add_field below takes the same order, a field at a time (a round trip of every field: tests/unit/ktrace_io_test.cpp).
 constexpr int kFields = 19;
 void fields_of(const Op& o, uint64_t* f) {
   f[0] = static_cast<uint8_t>(o.kind); f[1] = o.pipe; f[2] = o.pipe2; f[3] = o.dtype; f[4] = o.api; f[5] = o.line;

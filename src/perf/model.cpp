@@ -121,24 +121,18 @@ bool encode_launch(const sim::LaunchTrace& t, GmLocate locate, const std::functi
   // records are a few bytes each, so the pieces are kept until the frame's size is known.
   constexpr size_t kChunk = 8192;
   std::vector<std::string> pieces{encode_ktrace_head(k, static_cast<uint32_t>(t.cores.size()))};
-  uint64_t total = pieces[0].size();
   std::vector<Op> ops;
   for (const sim::CoreTrace& ct : t.cores) {
-    std::string piece;
-    encode_ktrace_core_head(ct.block, is_aic(ct), ct.sub_block, ct.recs.size(), piece);
+    encode_ktrace_core_head(ct.block, is_aic(ct), ct.sub_block, ct.recs.size(), pieces.emplace_back());
     CoreEncoder enc;
     for (size_t i = 0; i < ct.recs.size(); i += kChunk) {
       ops_of(ct, i, std::min(ct.recs.size(), i + kChunk), k, ids, locate, ops);
+      std::string& piece = pieces.emplace_back();
       for (const Op& op : ops) enc.put(op, piece);
-      total += piece.size();
-      pieces.push_back(std::move(piece));
-      piece.clear();
-    }
-    if (!piece.empty()) {
-      total += piece.size();
-      pieces.push_back(std::move(piece));
     }
   }
+  uint64_t total = 0;
+  for (const std::string& p : pieces) total += p.size();
   if (!begin(total)) return false;
   for (const std::string& p : pieces)
     if (!put(p)) return false;

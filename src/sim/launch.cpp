@@ -17,10 +17,10 @@
 #include <string>
 #include <vector>
 
+#include "base/huge_pages.h"
 #include "sim/core.h"
 #include "sim/gm_races.h"
 #include "sim/launch.h"
-#include "base/huge_pages.h"
 #include "sim/trace_io.h"
 #include "sim/gm.h"
 #include "sim/int_div_trap.h"
