@@ -32,6 +32,19 @@ expect wrong "wrong-answer 0/4" "$T" "$W/adds" "custom_check_precision fails"
 cp -r "$T/answer/0" "$W/notiling"
 sed -i 's/    .Tiling(Tiling4Scale)//' "$W/notiling/op_host/scale_custom.cpp"
 expect notiling "runtime-error 0/4" "$T" "$W/notiling" "sets no tiling function"
+# The reference data are made once per task and seed and kept (src/eval/npukb_reference.h): both evaluations so far
+# share one folder, nothing half-written is left, and the second took no reference time worth a Python start.
+kept() { ls "$KGEN_CACHE/npukb-ref" 2>/dev/null | grep -vc '\.tmp-'; }
+ref_s() { /usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["reference_s"] < 0.5)' "$1"; }
+if [ "$(kept)" = 1 ] && ! ls "$KGEN_CACHE/npukb-ref" | grep -q '\.tmp-' && [ "$(ref_s "$W/notiling.json")" = True ] \
+   && [ "$(ref_s "$W/wrong.json")" = False ]; then echo "ok: reference data kept and reused"
+else echo "FAIL: reference data kept and reused: $(ls "$KGEN_CACHE/npukb-ref")"; fail=1; fi
+# A kept folder whose manifest is gone is made again, with the same verdict.
+rm "$KGEN_CACHE"/npukb-ref/*/manifest.json
+expect remade "wrong-answer 0/4" "$T" "$W/adds" "custom_check_precision fails"
+[ "$(ref_s "$W/remade.json")" = False ] && [ "$(kept)" = 1 ] && ls "$KGEN_CACHE"/npukb-ref/*/manifest.json > /dev/null \
+  && echo "ok: an incomplete kept folder is made again" \
+  || { echo "FAIL: an incomplete kept folder is made again"; fail=1; }
 # The aclnn layer built after all (a built file includes it): what it includes is checked, CANN's kernels refused.
 cp -r "$T/answer/0" "$W/layer"
 echo '#include "aclnn_scale_custom.cpp"' >> "$W/layer/op_host/scale_custom.cpp"

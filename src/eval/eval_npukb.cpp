@@ -4,7 +4,8 @@
 // candidate side (python/kgen_npukb/run_npukb.py, in the sandbox) runs the task's ModelNew through the task's
 // pybind.cpp and the project on the emulator and sends its outputs back; the trusted side judges them with the task's
 // custom_check_precision (or the harness's 1e-3 rule). Modeled time: the first case that ran, its launches against
-// eager PyTorch's time for Model's aten ops on the same case (recorded by the trusted side).
+// eager PyTorch's time for Model's aten ops on the same case (recorded by the trusted side). The reference data are
+// made once per task and seed and kept in the cache (npukb_reference.h).
 #include <cmath>
 #include <filesystem>
 #include <fmt/core.h>
@@ -17,6 +18,7 @@
 #include "eval/eval_internal.h"
 #include "eval/judge.h"
 #include "eval/modeled.h"
+#include "eval/npukb_reference.h"
 #include "op/bind_build.h"
 #include "op/npy.h"
 #include "op/predict.h"
@@ -29,31 +31,6 @@ namespace kgen::eval {
 namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-std::string script() { return sandbox::paths().source_dir + "/python/kgen_npukb/reference.py"; }
-
-// Runs the trusted helper; its one JSON object, or a task failure in `R`.
-bool trusted(const EvalOptions& o, std::vector<std::string> args, EvalResult& R, json& out) {
-  std::vector<std::string> argv = {o.python, "-B", script()};
-  argv.insert(argv.end(), args.begin(), args.end());
-  sandbox::Result r = sandbox::run(argv, o.timeout_s * 4 + 60);
-  std::string text = r.out;
-  size_t brace = text.rfind("\n{");
-  std::string last = brace == std::string::npos ? text : text.substr(brace + 1);
-  try {
-    out = json::parse(last);
-  } catch (...) {
-    set_fail(R, {Verdict::RuntimeError, "task",
-                 {"error[task] " + o.task + ": kgen's NPUKernelBench helper failed (status " +
-                  std::to_string(r.status) + "):", text.substr(0, 4000)}});
-    return false;
-  }
-  if (out.contains("error")) {
-    set_fail(R, {Verdict::RuntimeError, "task", {"error[task] " + out["error"].get<std::string>()}});
-    return false;
-  }
-  return true;
-}
 
 // The size of the largest regular file directly in dir (0 when there is none).
 size_t largest_file(const std::string& dir) {
@@ -77,10 +54,12 @@ void eval_npukb(const EvalOptions& o, EvalResult& R) {
   const std::string task = fs::absolute(o.task).string(), project = fs::absolute(o.candidate).string();
   // The cases: every row of test_cases.csv (NPUKernelBench's static-shape mode runs one; kgen runs them all), as
   // the trusted side reads them; a case whose reference cannot run here comes back with its error and fails alone.
-  json ref;
+  NpukbReference data;
   auto t_ref = std::chrono::steady_clock::now();
-  if (!trusted(o, {"ref", task, "--cases", "all", "--seed", std::to_string(o.seed), "--out", tmp.path}, R, ref)) return;
+  if (!npukb_reference(o, task, tmp.path, R, data)) return;
   R.reference_s = since(t_ref);
+  const json& ref = data.manifest;
+  const std::string refdir = data.dir;   // in/, ref/, trace/, bind/; the candidate's outputs go under tmp.path
   R.level = ref.value("level", 1);
   R.category = ref.value("category", R.category);
   R.task_id = R.category + "/" + fs::path(task).filename().string();   // as the suite lists it (kgen_npukb/suite.py)
@@ -98,19 +77,19 @@ void eval_npukb(const EvalOptions& o, EvalResult& R) {
   // A case's tensors pass through files in the sandbox's /tmp (an argument's .npy, an output's .npy, both at once):
   // the file and tmpfs limits grow with the largest case (a 1 GiB float16 tensor of StridesliceNegConcatV2) so that
   // the options bound the candidate's own files, not the task's sizes.
-  const size_t largest = std::max(largest_file(tmp.path + "/in"), largest_file(tmp.path + "/ref"));
+  const size_t largest = std::max(largest_file(refdir + "/in"), largest_file(refdir + "/ref"));
   lim.file_bytes = std::max<size_t>(lim.file_bytes, largest + (64ull << 20));
   pol.tmp_bytes = std::max<size_t>(pol.tmp_bytes, 3 * largest + (256ull << 20));
   pol.binds.push_back({project, false});
   pol.binds.push_back({task, false});
-  pol.binds.push_back({tmp.path + "/in", false});
+  pol.binds.push_back({refdir + "/in", false});
   // The project's libraries, built here (prebuild.h: sandboxed compiles, the shared cache, the precompiled headers)
   // for the kernel column of each row's dtype, and the task's binding (bind_build.h, the text reference.py wrote,
   // which run_npukb.py writes again in the sandbox) beside them; kgen-oprun in the sandbox takes them, and builds a
   // column only where the prediction missed (inputs of several dtypes). A binding that does not build here is left
   // to the run, which reports it.
   const auto t_build = std::chrono::steady_clock::now();
-  const std::string bind_cpp = tmp.path + "/bind/op.cpp";
+  const std::string bind_cpp = refdir + "/bind/op.cpp";
   std::future<op::BindBuild> bind;
   if (fs::is_regular_file(bind_cpp)) bind = std::async(std::launch::async, [&] { return op::build_bind(bind_cpp); });
   std::string failed_builds;
@@ -136,7 +115,7 @@ void eval_npukb(const EvalOptions& o, EvalResult& R) {
   R.build_s = since(t_build);
   sandbox::Child c;
   c.argv = {o.python, "-B", sandbox::paths().source_dir + "/python/kgen_npukb/run_npukb.py", task, project,
-            "--inputs", tmp.path + "/in", "--cases", cases, "--oprun", oprun_path(o), "--work", "kgen-npukb-work",
+            "--inputs", refdir + "/in", "--cases", cases, "--oprun", oprun_path(o), "--work", "kgen-npukb-work",
             "--channel", "3", "--soc", o.soc};
   c.clear_env = true;
   c.env = {"KGEN_CACHE=" + cache_dir(o), "KGEN_PRIVATE_BUILD=1", "PYTHONDONTWRITEBYTECODE=1"};
@@ -198,7 +177,7 @@ void eval_npukb(const EvalOptions& o, EvalResult& R) {
       first_m = m;
       for (auto& [k, a] : outs) first_out_bytes += static_cast<double>(a.data.size());
       // Eager PyTorch on the same case: Model's aten ops as the trusted side recorded them.
-      const fs::path trace = fs::path(tmp.path) / "trace" / ("case_" + case_id + ".json");
+      const fs::path trace = fs::path(refdir) / "trace" / ("case_" + case_id + ".json");
       if (fs::is_regular_file(trace)) {
         const EagerTime eager = eager_us_of(trace.string(), o);
         first.eager_modeled_us = eager.us;
@@ -238,7 +217,8 @@ void eval_npukb(const EvalOptions& o, EvalResult& R) {
     std::string list;
     for (const std::string& id : ran) list += (list.empty() ? "" : ",") + id;
     json verdicts;
-    if (!trusted(o, {"judge", task, "--cases", list, "--ref", tmp.path, "--cand", tmp.path + "/cand"}, R, verdicts))
+    if (!npukb_trusted(o, {"judge", task, "--cases", list, "--ref", refdir, "--cand", tmp.path + "/cand"}, R,
+                      verdicts))
       return;
     for (const json& v : verdicts["cases"]) judged[v["case"].dump()] = v;
     // The launch traces come from the candidate's process: a right answer whose trace models less time than writing
