@@ -80,7 +80,8 @@ class KernelEmitter {
       case Form::Slab:
         per = b.kind == BufKind::ScanWork
                   ? "kt::ScanWorkBytes<" + cpp(b.type) + ">(rowMode_, " + (scan_of(b.type, "logsumexp") ? "true" : "false") +
-                        ", " + (scan_of(b.type, "sum") ? "true" : "false") + ", tileUnits_, " + slab_rows() + ", npad_)"
+                        ", " + (scan_of(b.type, "sum") ? "true" : "false") + ", " + (scan_reset(b.type) ? "true" : "false") +
+                        ", tileUnits_, " + slab_rows() + ", npad_)"
               : b.kind == BufKind::AxisWork
                   ? "kt::AxisWorkBytes<" + cpp(b.type) + ">(rowMode_, " + gathers(b.type) + ", tileUnits_, " + slab_rows() +
                         ", npad_)"
@@ -277,6 +278,12 @@ class KernelEmitter {
   bool is_slab(size_t tensor) const {
     const auto& d = k_.tensors[tensor].dims;
     return k_.axis && d.size() == 3 && (!d[1].axis_attr.empty() || d[1].name == k_.syms[k_.axis_sym].name);
+  }
+  // Whether a scan of type t restarts at resets (its scratch holds the resets and their bounds).
+  bool scan_reset(TypeOf t) const {
+    for (const Instr& in : k_.body)
+      if (in.op == Op::Scan && in.srcs.size() > 1 && k_.values[in.srcs[0]].type == t) return true;
+    return false;
   }
   // Whether a scan of type t is a `fn` (a log-sum-exp's scratch holds two more slabs, a sum's its compensation).
   bool scan_of(TypeOf t, const char* fn) const {
@@ -1186,6 +1193,12 @@ class KernelEmitter {
     std::string w = "/*no scan work buffer*/";
     for (const Buffer& b : k_.buffers)
       if (b.kind == BufKind::ScanWork && b.type == t) w = member(b) + ".Get<" + cpp(t) + ">()";
+    if (in.srcs.size() > 1) {   // restarting where the reset slab (1 / 0) is set
+      line(ind + fmt::format("kt::{}Reset<{}>({}, {}, {}, {}, rowMode_, units, {}, npad_, tileUnits_);", api,
+                             in.reverse ? "true" : "false", var(in.dst), var(in.srcs[0]), var(in.srcs[1]), w,
+                             slab_rows()));
+      return;
+    }
     line(ind + fmt::format("kt::{}<{}, {}>({}, {}, {}, rowMode_, units, {}, npad_, tileUnits_);", api,
                            in.reverse ? "true" : "false", in.exclusive ? "true" : "false", var(in.dst), var(in.srcs[0]), w,
                            slab_rows()));

@@ -1809,6 +1809,7 @@ class Checker {
   Operand scan(const Expr& e) {
     const std::string& f = e.text;
     const std::string form = f + "(v, axis=0, reverse=false, exclusive=false)";
+    const Expr* reset = nullptr;
     if (e.args.size() != 1) {
       d_.error(e.range, fmt::format("{}() takes one slab, got {} arguments", f, e.args.size()), form);
       return {};
@@ -1830,8 +1831,11 @@ class Checker {
           return {};
         }
         (key == "reverse" ? rev : excl) = v != 0;
+      } else if (key == "reset") {
+        reset = val.get();
       } else {
-        d_.error(e.kwarg_ranges[i], f + "() has no argument '" + key + "'", form);
+        d_.error(e.kwarg_ranges[i], f + "() has no argument '" + key + "'",
+                 form + "; reset=m restarts the scan where the slab mask m is True");
         return {};
       }
     }
@@ -1859,10 +1863,64 @@ class Checker {
         {"sum", "add"}, {"prod", "mul"}, {"max", "max"}, {"min", "min"}, {"logsumexp", "exp"}};
     const Value v = k_.values[a.value];
     if (!not_mask(a, e.range) || !require(op.at(fn), v.type, e.range, f + "()")) return {};
-    Operand o = emit(Op::Scan, fn, Form::Slab, v.type, {a.value}, e);
+    std::vector<int> srcs = {a.value};
+    if (reset) {
+      const int r = reset_slab(*reset, fn, excl, v.type, f, e);
+      if (r < 0) return {};
+      srcs.push_back(r);
+    }
+    Operand o = emit(Op::Scan, fn, Form::Slab, v.type, srcs, e);
     out().back().reverse = rev;
     out().back().exclusive = excl;
     return o;
+  }
+
+  // A scan's reset=: a slab mask (a comparison of slabs, or a bool view's slab: non-zero bytes) where a new run
+  // starts, as a slab of the scanned type holding 1 there and 0 elsewhere (the helper's bounds are made from it).
+  // The value it returns, or -1 after an error.
+  int reset_slab(const Expr& x, const std::string& fn, bool excl, TypeOf t, const std::string& f, const Expr& e) {
+    const std::string hint = "reset= takes a slab mask, True where a new run starts: reset=load(starts[:, " +
+                             (k_.loop_var.empty() ? std::string("c") : k_.loop_var) +
+                             "]) of a bool view, or a comparison such as reset=(ids != shifted)";
+    if (fn == "logsumexp") {
+      d_.error(x.range, "logcumsumexp() has no reset=", "split the axis into runs outside the kernel");
+      return -1;
+    }
+    if (excl) {
+      d_.error(x.range, f + "() with reset= is inclusive only", "drop exclusive=true");
+      return -1;
+    }
+    Operand m = expr(x);
+    if (!m.ok) return -1;
+    if (!m.scalar && !k_.values[m.value].mask && k_.values[m.value].type.var < 0 &&
+        (k_.values[m.value].type.fixed == DType::Bool || k_.values[m.value].type.fixed == DType::U8)) {
+      const Value bv = k_.values[m.value];   // a bool view: its bytes as halves, compared with 0
+      Operand h = emit(Op::Cast, "cast", bv.form, {-1, DType::F16}, {m.value}, x);
+      m = emit(Op::Compare, "ne", bv.form, {-1, DType::F16}, {h.value}, x, {"0.0", true, 0}, true);
+    }
+    if (m.scalar || !k_.values[m.value].mask || k_.values[m.value].form != Form::Slab) {
+      d_.error(x.range,
+               "reset= of " + f + "() is " +
+                   (m.scalar ? std::string("a scalar")
+                             : !k_.values[m.value].mask
+                                   ? std::string("a number ") + form_name(k_.values[m.value].form) + " tile"
+                                   : std::string("a ") + form_name(k_.values[m.value].form) + " mask"),
+               hint);
+      return -1;
+    }
+    if (!require("select", t, e.range, f + "() with reset=")) return -1;
+    const int one = new_value(Form::Slab, t);
+    Instr in;
+    in.op = Op::Select;
+    in.fn = "select";
+    in.dst = one;
+    in.srcs = {m.value, -1, -1};
+    in.scalar = {"1.0", true, 1};
+    in.scalar2 = {"0.0", true, 0};
+    in.range = x.range;
+    in.text = print_expr(x);
+    out().push_back(in);
+    return one;
   }
 
   const Program& p_;

@@ -25,19 +25,26 @@ std::string gathers(const Kernel& k, TypeOf t) {
 }
 // The scans' scratch (kt::ScanWorkBytes): row mode, K transposes [npad, lanes] (lanes = positions rounded up to a
 // 32-byte block: at most positions + 32/es - 1) and the gathers' offsets; column mode, 2 slabs for a log-sum-exp and
-// 2 rows for a sum's compensation.
+// 2 rows for a sum's compensation. A scan with resets adds (kt::detail::ScanResetBytes) two slabs of bounds (row mode:
+// transposed), a row of scratch and a bit per element.
 void scan_work(const Kernel& k, const Buffer& b, const std::string& es, const std::string& slack, UbTerm& t) {
-  bool lse = false, sum = false;
+  bool lse = false, sum = false, reset = false;
   for (const Instr& in : k.body) {
     const bool mine = in.op == Op::Scan && k.values[in.srcs[0]].type == b.type;
     lse |= mine && in.fn == "logsumexp";
     sum |= mine && in.fn == "sum";
+    reset |= mine && in.srcs.size() > 1;
   }
   const std::string K = lse ? "3.0" : "1.0", r = "d_" + camel_lower(k.syms[k.axis_sym].name);
   t.per_unit = fmt::format("(rowMode ? {0} * npadV * {1} + 4.0 : {2})", K, es,
                            lse ? "2.0 * " + r + " * " + es : sum ? "2.0 * " + es : "0.0");
   t.fixed = fmt::format("(rowMode ? {0} * (32.0 / {1} - 1.0) * npadV * {1} + 4.0 * (2048 + 32) : 32.0) + {2}", K, es,
                         slack);
+  if (reset) {   // N = npad * lanes (row mode) or r * positions (column mode), each region rounded to 256 bytes
+    t.per_unit += fmt::format(" + (rowMode ? 2.0 * npadV * {0} + {0} + npadV / 8.0 : 2.0 * {1} * {0} + {0} + {1} / 8.0)",
+                              es, r);
+    t.fixed += fmt::format(" + (rowMode ? (32.0 / {0} - 1.0) * npadV * (2.0 * {0} + 0.125) : 0.0) + 1024.0", es);
+  }
 }
 }  // namespace
 

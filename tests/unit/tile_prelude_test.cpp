@@ -732,7 +732,7 @@ TEST(TilePrelude, LongFloatCumSumIsCompensated) {
     const uint32_t elems = row_mode ? npad : r * lanes;
     auto src = ub.alloc<float>(kt::RoundRep<float>(elems));
     auto dst = ub.alloc<float>(kt::RoundRep<float>(elems));
-    auto work = ub.alloc<float>(kt::ScanWorkBytes<float>(row_mode, false, true, lanes, r, npad) / 4);
+    auto work = ub.alloc<float>(kt::ScanWorkBytes<float>(row_mode, false, true, false, lanes, r, npad) / 4);
     auto at = [&](uint32_t u, uint32_t k) { return row_mode ? u * npad + k : k * lanes + u; };
     ub_sync();
     for (uint32_t i = 0; i < elems; ++i) src.SetValue(i, 0.0f);

@@ -43,7 +43,7 @@ TEST(TileScan, LowersToOneScanAndStoresTheWholeSlab) {
   const std::string& kern = c.r.files.at("op_kernel/scan_custom.cpp");
   EXPECT_TRUE(contains(kern, "kt::CumSum<true, true>(")) << kern;
   EXPECT_TRUE(contains(kern, "scanWork0_.Get<float>(), rowMode_, units, r_, npad_, tileUnits_);")) << kern;
-  EXPECT_TRUE(contains(kern, "kt::ScanWorkBytes<float>(rowMode_, false, true, tileUnits_, r_, npad_)")) << kern;
+  EXPECT_TRUE(contains(kern, "kt::ScanWorkBytes<float>(rowMode_, false, true, false, tileUnits_, r_, npad_)")) << kern;
   EXPECT_TRUE(contains(kern, "if (rowMode_) kt::StoreRows(yGm_[slabOff], yOut, units, r_, npad_);")) << kern;
   EXPECT_TRUE(contains(kern, "else kt::StoreCols(yGm_[slabOff], yOut, r_, units, inner_, tileUnits_);")) << kern;
   // a scan needs the whole axis at once: it is never streamed in chunks (the slab tile is the axis, r_)
@@ -67,7 +67,7 @@ TEST(TileScan, EachFunctionHasItsHelper) {
   }
   // a log-sum-exp's scratch holds its running maxima too
   Compiled l = compile(with("store(y[:, c], logcumsumexp(v, axis=0))"));
-  EXPECT_TRUE(contains(l.r.files.at("op_kernel/scan_custom.cpp"), "kt::ScanWorkBytes<float>(rowMode_, true, false,"));
+  EXPECT_TRUE(contains(l.r.files.at("op_kernel/scan_custom.cpp"), "kt::ScanWorkBytes<float>(rowMode_, true, false, false,"));
 }
 
 TEST(TileScan, Int32ScansExactlyWithoutConversion) {
@@ -178,7 +178,7 @@ template <Fn F, bool Rev, bool Excl, class T> void check_scan(bool row, uint32_t
   const uint32_t npad = static_cast<uint32_t>(kt::RoundUp(r, 16)), cols = static_cast<uint32_t>(kt::RoundUp(units, 16));
   const uint32_t elems = row ? units * npad : r * cols, cap = kt::RoundRep<T>(elems);
   auto src = ub.alloc<T>(cap), dst = ub.alloc<T>(cap);
-  auto work = ub.alloc<T>(kt::ScanWorkBytes<T>(row, F == Lse, F == Sum, row ? units : cols, r, npad) / sizeof(T) + 64);
+  auto work = ub.alloc<T>(kt::ScanWorkBytes<T>(row, F == Lse, F == Sum, false, row ? units : cols, r, npad) / sizeof(T) + 64);
   auto at = [&](uint32_t u, uint32_t i) { return row ? u * npad + i : i * cols + u; };
   auto val = [&](uint32_t u, uint32_t i) -> double {
     if constexpr (std::is_same_v<T, int32_t>) return static_cast<double>((u * 7 + i * 13) % 41) - 20;
@@ -204,6 +204,66 @@ template <Fn F, bool Rev, bool Excl, class T> void check_scan(bool row, uint32_t
               for (uint32_t i = 0; i < cap; ++i) (void)dst.GetValue(i);   // all defined
             }),
             "");
+}
+
+// The same slab with resets: reset(u, i) restarts position u's scan at element i (y = x there). With `inf`, some
+// float values are +-inf: the restart must drop them exactly (no inf * 0 = NaN).
+template <Fn F, bool Rev, class T> void check_scan_reset(bool row, uint32_t units, uint32_t r, bool inf) {
+  SCOPED_TRACE(std::string(row ? "row" : "col") + " reset fn=" + std::to_string(F) + " rev=" + std::to_string(Rev) +
+               " units=" + std::to_string(units) + " r=" + std::to_string(r) + " inf=" + std::to_string(inf));
+  Ub ub;
+  const uint32_t npad = static_cast<uint32_t>(kt::RoundUp(r, 16)), cols = static_cast<uint32_t>(kt::RoundUp(units, 16));
+  const uint32_t elems = row ? units * npad : r * cols, cap = kt::RoundRep<T>(elems);
+  auto src = ub.alloc<T>(cap), dst = ub.alloc<T>(cap), rst = ub.alloc<T>(cap);
+  auto work = ub.alloc<T>(kt::ScanWorkBytes<T>(row, false, F == Sum, true, row ? units : cols, r, npad) / sizeof(T));
+  auto at = [&](uint32_t u, uint32_t i) { return row ? u * npad + i : i * cols + u; };
+  auto reset = [&](uint32_t u, uint32_t i) { return (u * 5 + i * 3) % 7 == 0 || (i == r - 1 && u % 2); };
+  auto val = [&](uint32_t u, uint32_t i) -> double {
+    // (one sign for sums and products: inf - inf = NaN, which a Max/Min clamp may carry past a reset)
+    if (inf && (u * 3 + i * 5) % 13 == 0) return (u + i) % 2 || F == Sum || F == Prod ? INFINITY : -INFINITY;
+    if constexpr (std::is_same_v<T, int32_t>) return static_cast<double>((u * 7 + i * 13) % 41) - 20;
+    if (F == Prod) return 0.9 + 0.2 * static_cast<double>((u * 7 + i * 13) % 11) / 10;
+    return static_cast<double>((u * 7 + i * 13) % 23) / 4 - 3;
+  };
+  EXPECT_EQ(error_of([&] {
+              for (uint32_t i = 0; i < cap; ++i) {
+                src.SetValue(i, static_cast<T>(0));
+                rst.SetValue(i, static_cast<T>(0));
+              }
+              for (uint32_t u = 0; u < units; ++u)
+                for (uint32_t i = 0; i < r; ++i) {
+                  src.SetValue(at(u, i), static_cast<T>(val(u, i)));
+                  rst.SetValue(at(u, i), static_cast<T>(reset(u, i) ? 1 : 0));
+                }
+              AscendC::PipeBarrier<PIPE_ALL>();
+              if constexpr (F == Sum) kt::CumSumReset<Rev>(dst, src, rst, work, row, units, r, npad, cols);
+              else if constexpr (F == Prod) kt::CumProdReset<Rev>(dst, src, rst, work, row, units, r, npad, cols);
+              else if constexpr (F == Max) kt::CumMaxReset<Rev>(dst, src, rst, work, row, units, r, npad, cols);
+              else kt::CumMinReset<Rev>(dst, src, rst, work, row, units, r, npad, cols);
+              AscendC::PipeBarrier<PIPE_ALL>();
+              for (uint32_t u = 0; u < units; ++u) {
+                double acc = identity(F);
+                for (uint32_t k = 0; k < r; ++k) {
+                  const uint32_t i = Rev ? r - 1 - k : k;
+                  acc = reset(u, i) ? val(u, i) : combine(F, acc, val(u, i));
+                  const double got = static_cast<double>(dst.GetValue(at(u, i)));
+                  if (std::isnan(acc)) {
+                    ASSERT_TRUE(std::isnan(got)) << "u=" << u << " i=" << i << " got " << got;
+                  } else if (got != acc) {
+                    ASSERT_NEAR(got, acc, 1e-4 * (1 + std::fabs(acc)) * (std::is_same_v<T, int32_t> ? 0 : 1))
+                        << "u=" << u << " i=" << i;
+                  }
+                }
+              }
+              for (uint32_t i = 0; i < cap; ++i) (void)dst.GetValue(i);   // all defined
+            }),
+            "");
+}
+
+template <Fn F, bool Rev, class T> void both_layouts_reset(bool inf = false) {
+  const uint32_t shapes[][2] = {{1, 1}, {1, 5}, {3, 33}, {9, 16}, {2, 1000}, {40, 7}};
+  for (auto& s : shapes) check_scan_reset<F, Rev, T>(true, s[0], s[1], inf);
+  for (auto& s : shapes) check_scan_reset<F, Rev, T>(false, s[0], s[1] > 300 ? 300 : s[1], inf);
 }
 
 template <Fn F, bool Rev, bool Excl, class T> void both_layouts() {
@@ -235,4 +295,55 @@ TEST(TileScan, HelperProdMaxMin) {
 TEST(TileScan, HelperLogSumExpIsStable) {
   both_layouts<Lse, false, false, float>();
   both_layouts<Lse, true, false, float>();
+}
+
+TEST(TileScan, HelperResetsRestartTheScan) {
+  both_layouts_reset<Max, false, float>();
+  both_layouts_reset<Max, true, float>(true);
+  both_layouts_reset<Min, false, float>(true);
+  both_layouts_reset<Sum, false, float>(true);
+  both_layouts_reset<Sum, true, float>();
+  both_layouts_reset<Prod, false, float>();
+  both_layouts_reset<Max, false, int32_t>();
+  both_layouts_reset<Sum, true, int32_t>();
+}
+
+namespace {
+// A program with a bool view m beside x, whose loop body is `line`.
+std::string with_mask(const std::string& line) {
+  return "kernel scan(x: T[*outer, r @ dim, *inner], m: bool[*outer, r @ dim, *inner], dim: i32 = 1) -> "
+         "(y: T[*outer, r, *inner]):\n"
+         "    dtype T in (f32, f16)\n"
+         "    for c in tiles(outer, inner):\n"
+         "        v = load(x[:, c], f32)\n"
+         "        " + line + "\n";
+}
+}  // namespace
+
+TEST(TileScan, ResetsLowerToTheResetHelpers) {
+  Compiled c = compile(with_mask("store(y[:, c], cummax(v, axis=0, reset=load(m[:, c])))"));
+  ASSERT_TRUE(c.ok) << c.diags;
+  const std::string& kern = c.r.files.at("op_kernel/scan_custom.cpp");
+  EXPECT_TRUE(contains(kern, "kt::CumMaxReset<false>(")) << kern;
+  EXPECT_TRUE(contains(kern, "kt::ScanWorkBytes<float>(rowMode_, false, false, true, tileUnits_, r_, npad_)")) << kern;
+  EXPECT_TRUE(contains(kern, "kt::WhereSS(")) << kern;   // the mask as 1 / 0 in the scanned type
+  // the host sizes the tiles with the resets' scratch
+  EXPECT_TRUE(contains(c.r.files.at("op_host/scan_custom.cpp"), "npadV / 8.0")) << c.r.files.at("op_host/scan_custom.cpp");
+  // a comparison of slabs is a reset too, reversed runs are allowed
+  Compiled d = compile(with_mask("store(y[:, c], cumsum(v, axis=0, reverse=true, reset=v > 1.0))"));
+  ASSERT_TRUE(d.ok) << d.diags;
+  EXPECT_TRUE(contains(d.r.files.at("op_kernel/scan_custom.cpp"), "kt::CumSumReset<true>(")) << d.diags;
+}
+
+TEST(TileScan, ResetDiagnostics) {
+  expect_error(with_mask("store(y[:, c], logcumsumexp(v, axis=0, reset=load(m[:, c])))"), "5:54",
+               "logcumsumexp() has no reset=", "");
+  expect_error(with_mask("store(y[:, c], cumsum(v, axis=0, exclusive=true, reset=load(m[:, c])))"), "5:64",
+               "cumsum() with reset= is inclusive only", "drop exclusive=true");
+  expect_error(with_mask("store(y[:, c], cummax(v, axis=0, reset=v))"), "5:48",
+               "reset= of cummax() is a number slab tile", "reset=load(starts[:, c])");
+  expect_error(with_mask("store(y[:, c], cummax(v, axis=0, reset=sum(v, axis=0) > 0))"), "5:48",
+               "reset= of cummax() is a flat mask", "a slab mask");
+  expect_error(with_mask("store(y[:, c], cummax(v, axis=0, rest=load(m[:, c])))"), "5:42",
+               "cummax() has no argument 'rest'", "reset=m restarts the scan");
 }

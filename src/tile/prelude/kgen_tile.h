@@ -1034,6 +1034,47 @@ __aicore__ inline void ScanCols(const AscendC::LocalTensor<T>& dst, const Ascend
   ZeroRange(dst, rows * w, RoundRep<T>(rows * w));
 }
 
+// Scans with resets (`cummax(v, axis=0, reset=m)`): a row whose reset is set starts the scan afresh there, y[k] =
+// x[k]; elsewhere y[k] = y[k-1] OP x[k]. The previous row is clamped first, prev' = min(max(prev, lo), hi), with
+// lo = hi = the identity at a reset row and lo = lowest, hi = highest elsewhere: exact for every value, infinities
+// and NaN included (no multiplication by 0/1). Max needs only hi, Min only lo. A float Sum is the plain running sum
+// (no compensation). Work after the slab's own: ScanResetBytes(rows * w, w).
+template <class T> __aicore__ inline constexpr uint32_t ScanResetBytes(uint32_t n, uint32_t w) {
+  return (2 * RoundRep<T>(n) + RoundRep<T>(w)) * static_cast<uint32_t>(sizeof(T)) + AlignUp(MaskBytes<T>(n), 32u);
+}
+// dst = the scan of src [rows, w] (stride w) restarting at every row whose element of `reset` is non-zero; `reset`
+// ([rows, w], RoundRep<T>(rows * w) elements) is overwritten (it becomes lo). dst may be src.
+template <Scan S, bool Rev, class T>
+__aicore__ inline void ScanColsReset(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+                                     const AscendC::LocalTensor<T>& reset, const AscendC::LocalTensor<T>& work,
+                                     uint32_t rows, uint32_t w) {
+  static_assert(S != Scan::LogSumExp, "a log-sum-exp scan has no reset");
+  if (rows == 0 || w == 0) return;
+  const uint32_t n = rows * w, nr = RoundRep<T>(n);
+  const ScanRowAt<Rev> row{rows, w};
+  constexpr bool kLo = S != Scan::Max, kHi = S != Scan::Min;
+  const T id = ScanIdentity<S, T>(), lowest = ScanIdentity<Scan::Max, T>(), highest = ScanIdentity<Scan::Min, T>();
+  AscendC::LocalTensor<T> lo = reset, hi = work, t = work[nr];
+  AscendC::LocalTensor<uint8_t> mask = work[nr + RoundRep<T>(w)].template ReinterpretCast<uint8_t>();
+  CmpScalar(mask, reset, Zero<T>(), AscendC::CMPMODE::NE, n);
+  AscendC::PipeBarrier<PIPE_V>();
+  if (kHi) WhereSS(hi, mask, id, highest, n);
+  if (kLo) WhereSS(lo, mask, id, lowest, n);
+  AscendC::PipeBarrier<PIPE_V>();
+  if (dst.GetPhyAddr() != src.GetPhyAddr()) CopyBits(dst[row(0)], src[row(0)], w);
+  const int32_t c = static_cast<int32_t>(w);
+  for (uint32_t k = 1; k < rows; ++k) {
+    AscendC::PipeBarrier<PIPE_V>();
+    if (kLo) AscendC::Max(t, dst[row(k - 1)], lo[row(k)], c);
+    if (kLo && kHi) AscendC::PipeBarrier<PIPE_V>();
+    if (kHi) AscendC::Min(t, kLo ? t : dst[row(k - 1)], hi[row(k)], c);
+    AscendC::PipeBarrier<PIPE_V>();
+    BinCount<ScanBin<S>>(dst[row(k)], src[row(k)], t, w);
+  }
+  AscendC::PipeBarrier<PIPE_V>();
+  ZeroRange(dst, n, nr);
+}
+
 // Row mode: lanes of the transpose (positions rounded up to a 32-byte block) and the offset scratch (int32) of the
 // gathers that build and undo it.
 template <class T> __aicore__ inline constexpr uint32_t ScanLanes(uint32_t rows) { return AlignUp(rows, kBlkElems<T>); }
@@ -1042,10 +1083,12 @@ constexpr uint32_t kScanOffsets = 1024;   // offsets per gather chunk (two chunk
 // Row mode: dst rows = the scans of src's `rows` rows of n elements (row stride npad). One Gather transposes the
 // tile into trans [npad, W] (W = ScanLanes(rows): lane u holds row u, element i in trans row i, or npad-1-i when Rev,
 // shifted one row further when Excl; rows no element lands in hold the identity), ScanCols runs down its rows, and
-// gathers take the results back to dst's rows. work: ScanRowWorkBytes.
-template <Scan S, bool Rev, bool Excl, class T>
+// gathers take the results back to dst's rows. With Reset, `reset` (src's layout) is transposed beside it, into the
+// work after the offsets, and the scan restarts where it is non-zero (ScanColsReset). work: ScanWorkBytes.
+template <Scan S, bool Rev, bool Excl, bool Reset, class T>
 __aicore__ inline void ScanRows(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
-                                const AscendC::LocalTensor<T>& work, uint32_t rows, uint32_t n, uint32_t npad) {
+                                const AscendC::LocalTensor<T>& reset, const AscendC::LocalTensor<T>& work,
+                                uint32_t rows, uint32_t n, uint32_t npad) {
   if (rows == 0 || n == 0) return;
   constexpr int32_t sz = static_cast<int32_t>(sizeof(T));
   const uint32_t W = ScanLanes<T>(rows);
@@ -1058,6 +1101,9 @@ __aicore__ inline void ScanRows(const AscendC::LocalTensor<T>& dst, const Ascend
   const int32_t first = Rev ? static_cast<int32_t>(npad - 1 - lo) + (Excl ? 1 : 0) : static_cast<int32_t>(lo) - (Excl ? 1 : 0);
   const int32_t step = Rev ? -sz : sz;   // bytes from one trans row's source element to the next's
   AscendC::Duplicate(trans, ScanIdentity<S, T>(), static_cast<int32_t>(npad * W));
+  // The transposed resets: after the offsets ((2 kScanOffsets + W) int32); 0 (no reset) where no element lands.
+  AscendC::LocalTensor<T> resetT = work[npad * W + (2 * kScanOffsets + W) * 4 / static_cast<uint32_t>(sizeof(T))];
+  if (Reset) AscendC::Duplicate(resetT, Zero<T>(), static_cast<int32_t>(RoundRep<T>(npad * W)));
   // offs[k * W + u] = byte offset of src[min(u, rows - 1)][src(lo + k)] for a chunk of g rows
   const uint32_t g = kScanOffsets * 2 / W > 0 ? kScanOffsets * 2 / W : 1;   // g * W <= the scratch's 2 * kScanOffsets + W
   AscendC::CreateVecIndex(offs, static_cast<int32_t>(0), W);
@@ -1075,6 +1121,7 @@ __aicore__ inline void ScanRows(const AscendC::LocalTensor<T>& dst, const Ascend
     const uint32_t c = hi - l < g ? hi - l : g;
     AscendC::PipeBarrier<PIPE_V>();
     AscendC::Gather(trans[l * W], src, offs.template ReinterpretCast<uint32_t>(), 0u, c * W);
+    if (Reset) AscendC::Gather(resetT[l * W], reset, offs.template ReinterpretCast<uint32_t>(), 0u, c * W);
     if (l + g < hi) {
       AscendC::PipeBarrier<PIPE_V>();
       AscendC::Adds(offs, offs, static_cast<int32_t>(g) * step, static_cast<int32_t>(g * W));
@@ -1084,7 +1131,10 @@ __aicore__ inline void ScanRows(const AscendC::LocalTensor<T>& dst, const Ascend
   // ScanCols' scratch: a log-sum-exp's two transposes; a float Sum's compensation rows (2 W) in the offsets' region,
   // which is rebuilt afterwards, when they fit there (more than 2048 lanes leave a short scan, npad elements of UB
   // per lane, where the plain sum is exact enough: then no compensation).
-  ScanCols<S, false, false>(trans, trans, S == Scan::Sum ? offs.template ReinterpretCast<T>() : lse, npad, W);
+  if constexpr (Reset)
+    ScanColsReset<S, false>(trans, trans, resetT, resetT[RoundRep<T>(npad * W)], npad, W);
+  else
+    ScanCols<S, false, false>(trans, trans, S == Scan::Sum ? offs.template ReinterpretCast<T>() : lse, npad, W);
   // Back: dst[u][i] = trans[f(i)][u], f(i) = i (npad - 1 - i when Rev), in gathers of up to kScanOffsets elements:
   // whole rows of dst at once when they fit (ramp = row 0's offsets), else chunks of a row.
   const uint32_t span = npad < kScanOffsets ? npad : kScanOffsets;
@@ -1129,14 +1179,20 @@ __aicore__ inline void ScanRows(const AscendC::LocalTensor<T>& dst, const Ascend
 // (three of them for LogSumExp) and the gathers' offsets (where a float sum keeps its compensation); column mode
 // LogSumExp's running maxima and rescalings (2 slabs), a float sum's compensation (2 rows of the chunk: `sum`),
 // nothing for the others.
+// A scan with resets adds its transposed resets and their scratch (row mode) or a copy of the resets and their
+// scratch (column mode): detail::ScanResetBytes.
 template <class T>
-__aicore__ inline constexpr uint32_t ScanWorkBytes(bool rowMode, bool lse, bool sum, uint32_t positions, uint32_t r,
-                                                   uint32_t npad) {
+__aicore__ inline constexpr uint32_t ScanWorkBytes(bool rowMode, bool lse, bool sum, bool reset, uint32_t positions,
+                                                   uint32_t r, uint32_t npad) {
   return rowMode ? npad * detail::ScanLanes<T>(positions) * static_cast<uint32_t>(sizeof(T)) * (lse ? 3 : 1) +
-                       (detail::kScanOffsets * 2 + detail::ScanLanes<T>(positions)) * 4
-                 : lse ? 2 * r * positions * static_cast<uint32_t>(sizeof(T))
-                 : sum ? 2 * positions * static_cast<uint32_t>(sizeof(T)) + 32
-                       : 32;
+                       (detail::kScanOffsets * 2 + detail::ScanLanes<T>(positions)) * 4 +
+                       (reset ? detail::ScanResetBytes<T>(npad * detail::ScanLanes<T>(positions),
+                                                          detail::ScanLanes<T>(positions))
+                              : 0)
+                 : reset ? detail::ScanResetBytes<T>(r * positions, positions)
+                 : lse   ? 2 * r * positions * static_cast<uint32_t>(sizeof(T))
+                 : sum   ? 2 * positions * static_cast<uint32_t>(sizeof(T)) + 32
+                         : 32;
 }
 
 // dst = the scan of the slab src over its axis r: row mode (rows of r, stride npad: ScanRows) or column mode
@@ -1146,7 +1202,7 @@ __aicore__ inline constexpr uint32_t ScanWorkBytes(bool rowMode, bool lse, bool 
   __aicore__ inline void NAME(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,               \
                               const AscendC::LocalTensor<T>& work, bool rowMode, uint32_t units, uint32_t r,        \
                               uint32_t npad, uint32_t cols) {                                                       \
-    if (rowMode) detail::ScanRows<detail::Scan::SCAN, Rev, Excl>(dst, src, work, units, r, npad);                   \
+    if (rowMode) detail::ScanRows<detail::Scan::SCAN, Rev, Excl, false>(dst, src, src, work, units, r, npad);       \
     else detail::ScanCols<detail::Scan::SCAN, Rev, Excl>(dst, src, work, r, cols);                                  \
   }
 KT_SCAN(CumSum, Sum)
@@ -1155,6 +1211,27 @@ KT_SCAN(CumMax, Max)
 KT_SCAN(CumMin, Min)
 KT_SCAN(LogCumSumExp, LogSumExp)
 #undef KT_SCAN
+
+// The same scans restarting where `reset` (a slab of src's layout, 1 where a new run starts, 0 elsewhere) is
+// non-zero: detail::ScanColsReset. Column mode copies the resets into the work first (they become its bounds).
+#define KT_SCAN_RESET(NAME, SCAN)                                                                                   \
+  template <bool Rev, class T>                                                                                      \
+  __aicore__ inline void NAME(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,               \
+                              const AscendC::LocalTensor<T>& reset, const AscendC::LocalTensor<T>& work,            \
+                              bool rowMode, uint32_t units, uint32_t r, uint32_t npad, uint32_t cols) {             \
+    if (rowMode) {                                                                                                  \
+      detail::ScanRows<detail::Scan::SCAN, Rev, false, true>(dst, src, reset, work, units, r, npad);                \
+      return;                                                                                                       \
+    }                                                                                                               \
+    detail::CopyBits(work, reset, RoundRep<T>(r * cols));                                                         \
+    AscendC::PipeBarrier<PIPE_V>();                                                                                 \
+    detail::ScanColsReset<detail::Scan::SCAN, Rev>(dst, src, work, work[RoundRep<T>(r * cols)], r, cols);           \
+  }
+KT_SCAN_RESET(CumSumReset, Sum)
+KT_SCAN_RESET(CumProdReset, Prod)
+KT_SCAN_RESET(CumMaxReset, Max)
+KT_SCAN_RESET(CumMinReset, Min)
+#undef KT_SCAN_RESET
 
 // Column mode of an axis program: `rows` rows of `len` elements from UB rows of stride cpad into a [rows, stride] GM
 // matrix (one strided DataCopyPad per 4095 rows); only the len elements of each row are written.
