@@ -144,6 +144,18 @@ bool axis_input_check(const Kernel& k, int ti, const std::string& sh, Line& line
                                  "!Dims(s, axis + 1, axisRank, -axis - 1)";
       want = x + "'s dims after its dim `" + dim + "`";
       break;
+    case AxisShape::Periodic:   // [s.., *inner]: x's last dims before the axis, then its dims after (a chunk's part)
+      cond = k.axis_chunks > 0
+                 ? fmt::format("![&] {{ const int64_t j = static_cast<int64_t>(s.GetDimNum()) - (axisRank - axis); "
+                               "return j >= 1 && j <= axis && Dims(s, axis - j, axis, j - axis) && "
+                               "s.GetDim(j) * {} == axisShape.GetDim(axis) && Dims(s, axis + 1, axisRank, j - axis); }}()",
+                               k.axis_chunks)
+                 : "![&] { const int64_t j = static_cast<int64_t>(s.GetDimNum()) - (axisRank - axis - 1); "
+                   "return j >= 1 && j <= axis && Dims(s, axis - j, axis, j - axis) && "
+                   "Dims(s, axis + 1, axisRank, j - axis - 1); }()";
+      want = x + "'s last dims before its dim `" + dim + "`, then " +
+             (k.axis_chunks > 0 ? "a chunk's part of that dim and the dims after it" : "the dims after it");
+      break;
     case AxisShape::None: break;
   }
   line(fmt::format("  {{  // {}: {}", t.name, want));
@@ -186,6 +198,14 @@ void axis_split(const Kernel& k, Line& line) {
                      k.tile_request));
   line("  uint64_t total = 0, chunks = 1;");
   line("  if (rowMode) {");
+  for (const Instr& in : k.body)
+    if (in.op == Op::Store && in.chunk >= 0) {   // row mode's slab rows are positions: a chunk is a strided column
+      line(fmt::format("    std::fprintf(stderr, \"{}: {} stores its chunks one by one, which needs more than one "
+                       "element after the split (the dims after dim `{}` times the chunk's part of it, here 1)\\n\");",
+                       k.op_type, k.tensors[in.tensor].name, k.attrs[k.axis_attr].name));
+      line("    return ge::GRAPH_FAILED;");
+      break;
+    }
   line("    if (tileUnits > 4095) tileUnits = 4095;   // DataCopyPad moves at most 4095 rows at once");
   line(fmt::format("    total = {};", outer));
   line("  } else {");

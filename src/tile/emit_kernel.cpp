@@ -21,6 +21,12 @@ class KernelEmitter {
     header();
     klass();
     entry();
+    if (k_.external_pipe) {   // a stage of a staged kernel: the kernel's one TPipe, passed to Init
+      for (size_t at = o_.find("pipe_."); at != std::string::npos; at = o_.find("pipe_.", at)) o_.replace(at, 6, "pipe_->");
+      const std::string member = "  AscendC::TPipe pipe_;";
+      if (size_t at = o_.find(member); at != std::string::npos)
+        o_.replace(at, member.size(), "  AscendC::TPipe* pipe_ = nullptr;   // the staged kernel's, reset before this stage");
+    }
     return o_;
   }
 
@@ -157,7 +163,7 @@ class KernelEmitter {
   }
 
   std::string args_decl() const {
-    std::string s;
+    std::string s = k_.external_pipe ? "AscendC::TPipe* pipe, " : "";
     for (const auto& t : k_.tensors) s += "GM_ADDR " + camel_lower(t.name) + ", ";
     if (uses_workspace()) s += "GM_ADDR workspace, ";
     return s + "const " + k_.op_type + "TilingData& tiling";
@@ -190,6 +196,7 @@ class KernelEmitter {
 
   void init() {
     line("  __aicore__ inline void Init(" + args_decl() + ") {");
+    if (k_.external_pipe) line("    pipe_ = pipe;");
     for (const auto& f : k_.fields) line(fmt::format("    {}_ = tiling.{};", f.name, f.name));
     if (k_.axis) return init_axis();
     line("    // This core's range of the extent (" + std::string(k_.rows ? "rows" : "elements") + ").");
@@ -260,9 +267,10 @@ class KernelEmitter {
       if (k_.axis) {
         const AxisShape as = axis_shape(k_, t);
         off = "0";
-        len = as == AxisShape::Outer   ? outer_len()
-              : as == AxisShape::Inner ? inner_len()
-                                       : outer_len() + " * " + inner_len() + (is_slab(i) ? " * " + axis_len() : "");
+        len = as == AxisShape::Outer      ? outer_len()
+              : as == AxisShape::Inner    ? inner_len()
+              : as == AxisShape::Periodic ? camel_lower(t.name) + "Period_ * " + inner_len()
+                                          : outer_len() + " * " + inner_len() + (is_slab(i) ? " * " + axis_len() : "");
       }
       line(fmt::format("    {}.SetGlobalBuffer(reinterpret_cast<__gm__ {}*>({}) + {}, {});", gm(static_cast<int>(i)),
                        cpp(t.type), camel_lower(t.name), off, len));
@@ -671,6 +679,13 @@ class KernelEmitter {
         // w[c] for the positions (o, c): row mode has inner == 1; a column chunk is a contiguous run of c
         line(fmt::format("    if (rowMode_) kt::FillFlat({}, {}.GetValue(0), units);", v, gm(b.tensor)));
         line(fmt::format("    else kt::LoadFlat({}, {}[posOff % {}], units);", v, gm(b.tensor), inner_len()));
+      } else if (as == AxisShape::Periodic) {
+        // cos[o % period, c] for the positions (o, c): row mode's positions are outer indices (a run that wraps at
+        // the period: the scalar unit copies it); a column chunk is a contiguous run of c of one outer index
+        const std::string period = camel_lower(k_.tensors[b.tensor].name) + "Period_";
+        line(fmt::format("    if (rowMode_) kt::LoadPeriodicColumn({}, {}, posOff, units, {});", v, gm(b.tensor), period));
+        line(fmt::format("    else kt::LoadFlat({0}, {1}[posOff / {2} % {3} * {2} + posOff % {2}], units);", v,
+                         gm(b.tensor), inner_len(), period));
       } else if (std::string p = period_of(b.tensor); !p.empty())   // the rows' own indices, modulo the period
         line(fmt::format("    kt::LoadPeriodicColumn({}, {}, AscendC::GetBlockIdx() * perCore_ + uint64_t(i) * tileUnits_, "
                          "units, {});", v, gm(b.tensor), p));
@@ -1016,6 +1031,10 @@ class KernelEmitter {
         for (size_t b = 0; b < k_.buffers.size(); ++b)
           if (k_.buffers[b].kind == BufKind::OutQueue && k_.buffers[b].tensor == in.tensor) q = static_cast<int>(b);
         const Buffer& qb = k_.buffers[q];
+        if (in.chunk >= 0) {   // chunk k of the output's slab: its row k (column mode: rows of tileUnits_ positions)
+          line(ind + fmt::format("kt::Convert({}[{} * tileUnits_], {}, units);", qb.name, in.chunk, src(0)));
+          return;
+        }
         if (sv.buffer == q) return;   // computed in place
         // computed in the queue where the dtypes agree, converted into it elsewhere (a buffer of two dtype variables,
         // `dtype U = T(i32 -> i64)`, exists in every column: then always converted)

@@ -107,6 +107,7 @@ struct Instr {
   bool trunc = false;              // Cast: a float narrowed toward an integer target rounds toward zero (split_casts)
   int tensor = -1;                 // Load/Store: index into Kernel::tensors
   int period = -1;                 // Load of a periodic column (bias[r % c, :]): the sym c; its field is in `scalar`
+  int chunk = -1;                  // Store of a flat tile into chunk `chunk` of a chunk view's whole output (y[k, c])
   bool group = false;              // Reduce of a row tile over the rows of each group too (sum(v, axis=1, group=K))
   Range range;                     // the source expression
   std::string text;                // the source expression, for the comments of the generated code
@@ -306,6 +307,7 @@ struct Kernel {
   std::shared_ptr<const ConvSpec> conv;   // a convolution program (src/tile/conv.h, sema_conv.cpp) when set
   std::shared_ptr<const RowMatmul> row_mm;   // a row matmul program (src/tile/row_matmul.h; also cube) when set
   std::shared_ptr<const StagedProgram> staged;   // a staged program (src/tile/staged.h; also cube) when set
+  bool external_pipe = false;      // a vector stage of a staged program: its class takes the kernel's TPipe in Init
   // Grouped reductions (sum(v, axis=1, group=K), src/tile/sema_group.cpp): the rows come in groups of K consecutive
   // rows (the channel planes of one group norm group); tiles and core ranges hold whole groups. `host` empty: none.
   struct RowGroup {
@@ -327,8 +329,9 @@ inline int index_by_name(const std::vector<V>& items, const std::string& name) {
 inline int sym_index(const Kernel& k, const std::string& name) { return index_by_name(k.syms, name); }
 // How a tensor of an axis program lines up with its view x: T[*outer, r @ dim, *inner]: a view of it (or a scan's
 // output [*outer, r, *inner]), one value per position ([*outer, 1, *inner] or [*outer, *inner]), one per outer index
-// ([*outer]: lengths[b] for x[b, s, d]), one per inner index ([*inner]: a feature's weight), or none of them.
-enum class AxisShape : uint8_t { None, View, Positions, Outer, Inner };
+// ([*outer]: lengths[b] for x[b, s, d]), one per inner index ([*inner]: a feature's weight), one per position that
+// repeats over the leading outer dims ([s, *inner]: a RoPE cache cos[s, d/2] for x[b, h, s, d]), or none of them.
+enum class AxisShape : uint8_t { None, View, Positions, Outer, Inner, Periodic };
 AxisShape axis_shape(const Kernel& k, const TensorArg& t);
 inline int tensor_index(const Kernel& k, const std::string& name) { return index_by_name(k.tensors, name); }
 inline int attr_index(const Kernel& k, const std::string& name) { return index_by_name(k.attrs, name); }

@@ -121,7 +121,7 @@ void plan_buffers(Kernel& k) {
       b.name = camel_lower(t->name) + "Out";
       b.kind = BufKind::OutQueue;
       b.type = t->type;
-      b.form = k.values[in.srcs[0]].form;
+      b.form = in.chunk >= 0 ? Form::Slab : k.values[in.srcs[0]].form;   // chunks are the rows of a slab
       b.tensor = in.tensor;
       b.depth = k.queue_depth;
       out_queue[in.tensor] = add(b);
@@ -133,7 +133,7 @@ void plan_buffers(Kernel& k) {
   for (const Instr& in : k.body)
     if (in.op == Op::Store) {
       int s = in.srcs[0];
-      if (def[s] >= 0 && k.body[def[s]].op != Op::Load && uses[s] == 1 && direct_store[s] < 0)
+      if (def[s] >= 0 && k.body[def[s]].op != Op::Load && uses[s] == 1 && direct_store[s] < 0 && in.chunk < 0)
         direct_store[s] = in.tensor;
     }
 

@@ -286,6 +286,10 @@ class Checker {
         continue;
       }
       TensorArg t{pa.name, true, {}, pa.type.dims, pa.range};
+      // y: T[*outer, K, *inner] of a chunk view: x's whole shape, its chunks stored one by one (y[k, c])
+      if (k_.axis_chunks > 0 && t.dims.size() == 3 && t.dims[1].name.empty() && t.dims[1].value == k_.axis_chunks &&
+          t.dims[0].star && t.dims[2].star)
+        t.dims[1].name = "chunk_count";
       if (type_of(pa.type, t.type)) {
         dims(t, static_cast<int>(k_.tensors.size()), false);
         k_.tensors.push_back(t);
@@ -421,7 +425,9 @@ class Checker {
     // against the view's shape at run time.
     if (input) {
       const AxisShape as = axis_shape(k_, t);
-      if (as == AxisShape::Positions || as == AxisShape::Outer || as == AxisShape::Inner) return;
+      if (as == AxisShape::Positions || as == AxisShape::Outer || as == AxisShape::Inner ||
+          as == AxisShape::Periodic)
+        return;
     }
     int stars = 0;
     const int nd = static_cast<int>(t.dims.size());
@@ -531,6 +537,42 @@ class Checker {
       if (k_.tensors[i].output && !stored[i] && loop && d_.error_count() == errors_before_body)
         d_.error(k_.tensors[i].range, "output '" + k_.tensors[i].name + "' is never stored",
                  "store(" + k_.tensors[i].name + "[" + k_.loop_var + (k_.rows ? ", :" : "") + "], VALUE) in the loop");
+    if (d_.error_count() == errors_before_body) chunk_stores();
+  }
+
+  // The chunks of an output stored one by one (y[k, c]): each exactly once, and no whole-slab store beside them.
+  void chunk_stores() {
+    for (size_t ti = 0; ti < k_.tensors.size(); ++ti) {
+      std::map<int, int> times;        // chunk -> stores of it (the chunk count is a literal of any size)
+      std::map<int, Range> again;      // a chunk's second store
+      bool chunked = false, whole = false;
+      Range last;
+      for (const Instr& in : k_.body)
+        if (in.op == Op::Store && in.tensor == static_cast<int>(ti)) {
+          last = in.range;
+          if (in.chunk >= 0) {
+            chunked = true;
+            if (++times[in.chunk] == 2) again[in.chunk] = in.range;
+          } else {
+            whole = true;
+          }
+        }
+      if (!chunked) continue;
+      const std::string& y = k_.tensors[ti].name;
+      if (whole) {
+        d_.error(last, "output '" + y + "' is stored whole and by chunks", "store either y[:, c] or each y[k, c]");
+        continue;
+      }
+      const std::string hint = fmt::format("store each of the {} chunks once: store({}[k, {}], ...) for k = 0..{}",
+                                           k_.axis_chunks, y, k_.loop_var, k_.axis_chunks - 1);
+      for (const auto& [c, n] : times)
+        if (n > 1) d_.error(again[c], fmt::format("chunk {} of output '{}' is stored twice", c, y), hint);
+      for (int64_t c = 0; c < k_.axis_chunks; ++c)   // the first chunk no store writes
+        if (!times.count(static_cast<int>(c))) {
+          d_.error(k_.tensors[ti].range, fmt::format("chunk {} of output '{}' is stored by no store", c, y), hint);
+          break;
+        }
+    }
   }
 
   // A second `for t in tiles(n)` after the epilogue (a two-phase program: Frobenius normalization, LAMB's trust
@@ -1029,6 +1071,7 @@ class Checker {
     return Form::Col;
   }
   int period_sym_ = -1;   // the period of the last periodic index, read by load()
+  int chunk_store_ = -1;  // the chunk of the last y[k, c] index, read by store()
 
   // The index of a load/store in an axis program: x[:, c] (a slab [r, cols] of an axis view) or y[c] (a flat tile
   // of the positions, for tensors shaped [*outer, 1, *inner] or [*outer, *inner]).
@@ -1050,9 +1093,27 @@ class Checker {
                    (k_.axis_attr >= 0 ? k_.attrs[k_.axis_attr].name : std::string("dim")) + ", *" + inner + "]");
       return Form::Scalar;
     }
+    double kc = -1;
+    if (ni == 2 && constant(*sub.args[1], kc) && is_loop(*sub.args[2])) {   // y[k, c]: chunk k of the positions
+      if (!t.output || !view || k_.axis_chunks == 0) {
+        d_.error(sub.range, "'" + t.name + "[k, " + c + "]' stores one chunk of a chunk view's output",
+                 "declare the output with the input's whole shape, " + t.name + ": " + tname(t.type) + "[*" + outer +
+                     ", K, *" + inner + "] (K the view's chunk count), and store each chunk's positions");
+        return Form::Scalar;
+      }
+      if (kc != std::floor(kc) || kc < 0 || kc >= static_cast<double>(k_.axis_chunks)) {
+        d_.error(sub.args[1]->range, fmt::format("chunk {} of {} chunks", kc, k_.axis_chunks),
+                 fmt::format("the chunks are numbered 0 to {}", k_.axis_chunks - 1));
+        return Form::Scalar;
+      }
+      chunk_store_ = static_cast<int>(kc);
+      return Form::Flat;
+    }
     if (ni == 1 && is_loop(*sub.args[1])) {
-      // [*outer] and [*inner] inputs repeat their value over the positions that share the index
-      if (as == AxisShape::Positions || (!t.output && (as == AxisShape::Outer || as == AxisShape::Inner)))
+      // [*outer] and [*inner] inputs repeat their value over the positions that share the index; [s, *inner] over
+      // the outer indices that share their last dims
+      if (as == AxisShape::Positions ||
+          (!t.output && (as == AxisShape::Outer || as == AxisShape::Inner || as == AxisShape::Periodic)))
         return Form::Flat;
       d_.error(sub.range, "'" + t.name + "[" + c + "]' takes one value per position; '" + t.name + "' is not shaped so",
                view ? "an axis view is loaded whole along the axis: load(" + t.name + "[:, " + c + "])"
@@ -1103,7 +1164,9 @@ class Checker {
       return;
     }
     Form f;
+    chunk_store_ = -1;
     int ti = access(*e.args[0], true, f);
+    const int chunk = chunk_store_;
     Operand v = expr(*e.args[1]);
     if (ti < 0 || !v.ok) return;
     if (v.scalar && has_i64(k_.tensors[ti].type)) {
@@ -1128,6 +1191,7 @@ class Checker {
     in.op = Op::Store;
     in.tensor = ti;
     in.srcs = {v.value};
+    in.chunk = chunk;
     in.range = e.range;
     in.text = print_expr(e);
     out().push_back(in);

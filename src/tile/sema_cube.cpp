@@ -389,6 +389,20 @@ class CubeChecker {
       if (t != DType::F32 && t != DType::F16 && t != DType::BF16)
         d_.error(c.range, std::string("the copy out converts f32 to f32, f16 or bf16, not ") + dtype_name(t),
                  "type the output T (the operands' dtype) or f32");
+    // The Matmul API's combinations: A x A -> A or f32 (half x half -> half/float, float x float -> float only).
+    if (a.type.var >= 0 && a.type.var == c.type.var) return;   // the same column: A -> A
+    for (DType at : types)
+      for (DType ct : ctypes) {
+        if (at == ct || ct == DType::F32) continue;
+        if (a.type.var >= 0 && c.type.var >= 0) continue;   // two variables: their columns pair up in the OpDef
+        d_.error(stored_ ? stored_->range : c.range,
+                 std::string("the cube multiplies ") + dtype_name(at) + " x " + dtype_name(at) + " into " +
+                     (at == DType::F32 ? std::string("f32 only") : std::string(dtype_name(at)) + " or f32") +
+                     ", not into " + dtype_name(ct) + " (" + c.name + ")",
+                 std::string("store the product in float32 (an f32 output, or an f32 workspace rounded to ") + dtype_name(ct) +
+                     " by a vector stage: store(y[r, :], load(yf[r, :], T)))");
+        return;
+      }
   }
 
   CubeMatmul& mm() { return k_.mm; }

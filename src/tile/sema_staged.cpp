@@ -168,7 +168,7 @@ class StagedChecker {
       else w.written_by = si;
     }
     int cubes = 0;
-    for (const Stage& x : sp_->stages) cubes += !x.cast;
+    for (const Stage& x : sp_->stages) cubes += !x.cast && !x.vector;
     if (cubes == 4)
       d_.error(loop.range, "a fifth cube stage", "a kernel drives at most 4 Matmul objects (one per stage): split the program");
     // The stage's kernel: the inputs, the workspaces it reads as inputs, the stored tensor as its one output.
@@ -212,10 +212,9 @@ class StagedChecker {
                      e->args[1]->text == loop.loop_vars[0] && e->args[2]->kind == ExprKind::Slice
                  ? e->args[0]->text : std::string();
     };
-    if (it.args.size() != 1 || !it.kwargs.empty() || !src || row_of(dst).empty() || row_of(src).empty()) {
-      d_.error(body ? body->range : loop.range, "a vector stage of a staged program is one converting copy", hint);
-      return;
-    }
+    (void)hint;
+    if (it.args.size() != 1 || !it.kwargs.empty() || !src || row_of(dst).empty() || row_of(src).empty())
+      return vector_stage(loop, header, sync_before);
     const std::string to = row_of(dst), from = row_of(src);
     const TensorArg* out = nullptr;
     const TensorArg* in = nullptr;
@@ -267,6 +266,51 @@ class StagedChecker {
     sp_->stages.push_back(std::move(st));
   }
 
+  // Any other tiles loop: a vector program of its own over the inputs and workspaces it reads, storing a workspace or
+  // the output (sema_vector_stage.cpp).
+  void vector_stage(const Stmt& loop, const Kernel& header, bool sync_before) {
+    const int si = static_cast<int>(sp_->stages.size());
+    Stage st;
+    st.sync_before = sync_before;
+    st.range = loop.range;
+    st.vector = true;
+    const std::string out = stored_name(loop);
+    st.stores_ws = ws_of(out);
+    std::vector<const Expr*> names;
+    names_in(loop, names);
+    std::vector<TensorArg> inputs;
+    for (const TensorArg& t : header.tensors)
+      if (!t.output && std::any_of(names.begin(), names.end(), [&](const Expr* e) { return e->text == t.name; }))
+        inputs.push_back(t);
+    for (const Expr* e : names) {
+      const int w = ws_of(e->text);
+      if (w < 0 || w == st.stores_ws || std::find(st.reads_ws.begin(), st.reads_ws.end(), w) != st.reads_ws.end())
+        continue;
+      st.reads_ws.push_back(w);
+      read_order(*e, w, si, sync_before);
+      inputs.push_back(as_tensor(sp_->ws[w], false));
+    }
+    const TensorArg* o = nullptr;
+    for (const TensorArg& t : header.tensors)
+      if (t.output && t.name == out) o = &t;
+    if (st.stores_ws < 0 && !o) {
+      d_.error(loop.range, out.empty() ? "a vector stage ends with the store of a workspace or the output"
+                                       : "'" + out + "' is not a workspace or an output",
+               "end the loop with store(hid[r, :], ...) into a workspace (or the output in the last stage)");
+      return;
+    }
+    const TensorArg output = st.stores_ws >= 0 ? as_tensor(sp_->ws[st.stores_ws], true) : *o;
+    if (st.stores_ws >= 0) {
+      Workspace& w = sp_->ws[st.stores_ws];
+      if (w.written_by >= 0)
+        d_.error(loop.range, fmt::format("workspace '{}' is stored again (stage {} stored it)", w.name, w.written_by),
+                 "each workspace holds one stage's result: declare another one");
+      else w.written_by = si;
+    }
+    check_vector_stage(p_, loop, si, header, inputs, output, soc_, st.sub, d_);
+    sp_->stages.push_back(std::move(st));   // kept when its check failed too: no follow-on errors about a missing stage
+  }
+
   // A stage reads a workspace only after an earlier stage stored it, with a sync() in between.
   void read_order(const Expr& at, int w, int si, bool sync_before) {
     const Workspace& ws = sp_->ws[w];
@@ -309,7 +353,9 @@ class StagedChecker {
       if (++outputs > 1) d_.error(t.range, "a staged program has one output", "compute the other output in its own kernel");
       int stores = 0;
       for (const Stage& s : sp_->stages)
-        stores += s.cast ? s.cast_to == t.name : s.stores_ws < 0 && s.sub.mm.c >= 0 && s.sub.tensors[s.sub.mm.c].name == t.name;
+        stores += s.cast     ? s.cast_to == t.name
+                  : s.vector ? s.stores_ws < 0
+                             : s.stores_ws < 0 && s.sub.mm.c >= 0 && s.sub.tensors[s.sub.mm.c].name == t.name;
       if (stores == 0 && !d_.has_errors())
         d_.error(t.range, "output '" + t.name + "' is stored by no stage", "the last stage stores the output");
       if (stores > 1) d_.error(t.range, "output '" + t.name + "' is stored by two stages", "store earlier stages into workspaces");

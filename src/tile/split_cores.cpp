@@ -27,6 +27,21 @@ void axis_fields(Kernel& k) {
     const std::string f = camel_lower(k.syms[s].name);
     k.fields.push_back({f, "uint64_t", "d_" + f, "dim " + k.syms[s].name});
   }
+  // An input of one value per position repeating over the leading outer dims (cos: T[s, *inner]): the product of its
+  // leading dims, the period of the outer index (its elements over inner; the host checked the dims).
+  const std::string inner = "d_" + camel_lower(k.syms[k.inner_sym].name);
+  int input = 0;
+  for (const TensorArg& t : k.tensors) {
+    if (t.output) continue;
+    if (axis_shape(k, t) == AxisShape::Periodic)
+      k.fields.push_back({camel_lower(t.name) + "Period", "uint64_t",
+                          fmt::format("[&] {{ const gert::Shape& ps = context->GetInputShape({})->GetOriginShape(); "
+                                      "uint64_t p = 1; for (size_t d = 0; d < ps.GetDimNum(); ++d) p *= ps.GetDim(d); "
+                                      "return {} == 0 ? uint64_t(1) : p / {}; }}()",
+                                      input, inner, inner),
+                          "outer indices per repeat of " + t.name + " (its leading dims' product)"});
+    ++input;
+  }
 }
 
 // Flat and row programs: one contiguous range of the extent per core.

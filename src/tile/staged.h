@@ -32,6 +32,9 @@ struct Stage {
   bool cast = false;
   std::string cast_from, cast_to, cast_text;   // the tensors (input or workspace -> workspace or output)
   std::vector<Dim> cast_dims;
+  // A vector stage (any other `tiles` loop): `sub` is a vector program of its own (the inputs and workspaces the loop
+  // reads, the tensor it stores), checked and lowered by the vector passes; its class takes the kernel's TPipe.
+  bool vector = false;
   Range range;
 };
 struct StagedProgram {
@@ -47,6 +50,12 @@ void check_staged(const Program& p, const std::string& soc, Kernel& k, Diags& d)
 std::string print_staged(const Kernel& k);
 // The op project's files of a checked staged program.
 std::map<std::string, std::string> emit_staged(const Kernel& k);
+// A tiles loop of a staged program checked as a vector program of its own and lowered by the vector passes into
+// `sub` (sema_vector_stage.cpp), named <program>_stage<index>: `inputs`/`output` are the tensors the stage's kernel
+// takes (the program's inputs it reads and the workspaces, as tensors).
+bool check_vector_stage(const Program& p, const Stmt& loop, int index, const Kernel& header,
+                        const std::vector<TensorArg>& inputs, const TensorArg& output, const std::string& soc,
+                        Kernel& sub, Diags& d);
 // One blocks loop checked as a single-stage cube program into k.mm (sema_cube.cpp).
 void check_cube_loop(const Stmt& loop, const std::string& soc, Kernel& k, Diags& d);
 // The kernel class of a checked single-stage cube program, as emit_cube writes it (emit_cube.cpp).

@@ -69,6 +69,12 @@ AxisShape axis_shape(const Kernel& k, const TensorArg& t) {
   if (ds.size() == 2 && part(ds[0], 0) && part(ds[1], 2)) return AxisShape::Positions;
   if (ds.size() == 1 && part(ds[0], 0)) return AxisShape::Outer;
   if (ds.size() == 1 && part(ds[0], 2)) return AxisShape::Inner;
+  if (ds.size() >= 2 && part(ds.back(), 2)) {   // [s, *inner]: leading names of its own (the host checks them)
+    bool lead = true;
+    for (size_t i = 0; i + 1 < ds.size(); ++i)
+      lead &= !ds[i].name.empty() && !ds[i].star && ds[i].axis_attr.empty() && sym_index(k, ds[i].name) < 0;
+    if (lead) return AxisShape::Periodic;
+  }
   return AxisShape::None;
 }
 

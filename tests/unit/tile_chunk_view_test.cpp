@@ -48,3 +48,50 @@ TEST(TileChunkView, Diagnostics) {
   expect_error("kernel s(x: T[*m, 2 @ 3, *h]) -> (y: T[*m, *h]):\n    dtype T in (f32)\n", "1:23",
                "expected the name of an i32 attr after '@'", "2 @ dim");
 }
+
+namespace {
+// RoPE's shape: a chunk view, a cache of one value per position repeating over the outer dims before `seq`, and an
+// output of x's whole shape whose chunks are stored one by one; `body` replaces the two chunk stores.
+std::string rope(const std::string& body = "        store(y[0, c], sum(v * where(f, cs, -cs), axis=0))\n"
+                                           "        store(y[1, c], sum(v * where(f, cs, cs), axis=0))\n",
+                 const std::string& out = "[*m, 2, *h]") {
+  return "kernel r(x: T[*m, 2 @ dim, *h], cos: T[seq, *h], dim: i32 = -1) -> (y: T" + out + "):\n"
+         "    dtype T in (f32, f16)\n"
+         "    for c in tiles(m, h):\n"
+         "        v = load(x[:, c], f32)\n"
+         "        cs = load(cos[c], f32)\n"
+         "        f = axis_index(v) == 0.0\n" + body;
+}
+}  // namespace
+
+TEST(TileChunkView, ChunkStoresAndPeriodicInputsLower) {
+  Compiled c = compile(rope());
+  ASSERT_TRUE(c.ok) << c.diags;
+  const std::string& kern = c.r.files.at("op_kernel/r_custom.cpp");
+  // the cache: the scalar unit's periodic copy in row mode, one contiguous run of a column chunk in column mode
+  EXPECT_TRUE(contains(kern, "if (rowMode_) kt::LoadPeriodicColumn(cosIn, cosGm_, posOff, units, cosPeriod_);")) << kern;
+  EXPECT_TRUE(contains(kern, "else kt::LoadFlat(cosIn, cosGm_[posOff / h_ % cosPeriod_ * h_ + posOff % h_], units);"))
+      << kern;
+  // each chunk is a row of the output's slab, stored whole along the axis
+  EXPECT_TRUE(contains(kern, "kt::Convert(yOut[0 * tileUnits_], ")) << kern;
+  EXPECT_TRUE(contains(kern, "kt::Convert(yOut[1 * tileUnits_], ")) << kern;
+  EXPECT_TRUE(contains(kern, "else kt::StoreCols(yGm_[slabOff], yOut, chunkCount_, units, h_, tileUnits_);")) << kern;
+  const std::string& host = c.r.files.at("op_host/r_custom.cpp");
+  EXPECT_TRUE(contains(host, "out->AppendDim(xs->GetDim(d));   // the whole axis")) << host;   // y has x's shape
+  EXPECT_TRUE(contains(host, "input cos must have x's last dims before its dim `dim`")) << host;
+  EXPECT_TRUE(contains(host, "tiling.set_cosPeriod(")) << host;
+  EXPECT_TRUE(contains(host, "y stores its chunks one by one")) << host;   // row mode (inner == 1) refused
+}
+
+TEST(TileChunkView, ChunkStoreDiagnostics) {
+  expect_error(rope("        store(y[0, c], sum(v, axis=0))\n"), "1:69", "chunk 1 of output 'y' is stored by no store",
+               "store each of the 2 chunks once");
+  expect_error(rope("        store(y[0, c], sum(v, axis=0))\n        store(y[0, c], sum(v, axis=0))\n"
+                    "        store(y[1, c], sum(v, axis=0))\n"),
+               "8:9", "chunk 0 of output 'y' is stored twice", "");
+  expect_error(rope("        store(y[2, c], sum(v, axis=0))\n"), "7:17", "chunk 2 of 2 chunks", "numbered 0 to 1");
+  expect_error(rope("        store(y[0, c], sum(v, axis=0))\n        store(y[:, c], v)\n"), "8:9",
+               "output 'y' is stored whole and by chunks", "");
+  expect_error(rope("        store(y[0, c], sum(v, axis=0))\n", "[*m, *h]"), "7:15",
+               "'y[k, c]' stores one chunk of a chunk view's output", "[*m, K, *h]");
+}

@@ -198,8 +198,78 @@ TEST(TileStaged, ConvertingCopies) {
   bad = src;
   bad.replace(bad.find("store(xf[r, :]"), 14, "store(yf[r, :]");
   expect_error(bad, "6:30", "'x' does not have the dims of 'yf'", "");
-  bad = src;
-  bad.replace(bad.find("store(xf[r, :], load(x[r, :], f32))"), 35, "store(xf[r, :], exp(load(x[r, :], f32)))");
-  expect_error(bad, "6:9", "a vector stage of a staged program is one converting copy", "store(xf[r, :], load(x[r, :], f32))");
+  // more than a copy: a vector stage of its own (below)
+  std::string more = src;
+  more.replace(more.find("store(xf[r, :], load(x[r, :], f32))"), 35, "store(xf[r, :], exp(load(x[r, :], f32)))");
+  Checked v = check_src(more);
+  ASSERT_TRUE(v.ok) << v.diags;
+  EXPECT_TRUE(v.k.staged->stages[0].vector);
+}
+
+// A tiles loop with more than a copy is a vector program of its own (sema_vector_stage.cpp): W8A16's dequantisation
+// of an int8 weight with a scale per row, then the cube's matmul of float32 operands and a rounding copy.
+const std::string kW8a16 =
+    "kernel w8(x: T[*m, k], w: i8[n, k], scale: T[n]) -> (y: T[*m, n]):\n"
+    "    dtype T in (f32, f16)\n"
+    "    wd = workspace(f32[n, k])\n"
+    "    xf = workspace(f32[m, k])\n"
+    "    yf = workspace(f32[m, n])\n"
+    "    for r in tiles(n):\n"
+    "        store(wd[r, :], cast(load(w[r, :], f16), f32) * load(scale[r], f32))\n"
+    "    for r in tiles(m):\n"
+    "        store(xf[r, :], load(x[r, :], f32))\n"
+    "    sync()\n"
+    "    for blk in blocks(m, n):\n"
+    "        acc = zeros(f32)\n"
+    "        for kt in tiles(k):\n"
+    "            acc += mma(xf[blk, kt], wd[blk, kt])\n"
+    "        store(yf[blk], acc)\n"
+    "    sync()\n"
+    "    for r in tiles(m):\n"
+    "        store(y[r, :], load(yf[r, :], T))\n";
+
+TEST(TileStaged, VectorStagesAreVectorPrograms) {
+  Compiled c = compile(kW8a16);
+  ASSERT_TRUE(c.ok) << c.diags;
+  const Stage& s0 = c.r.kernel.staged->stages[0];
+  ASSERT_TRUE(s0.vector);
+  EXPECT_TRUE(s0.sub.rows);   // checked and lowered as a row program of its own
+  EXPECT_FALSE(c.r.kernel.staged->stages[1].vector);   // a plain copy stays a converting copy
+  EXPECT_TRUE(c.r.kernel.staged->stages[1].cast);
+  const std::string kernel = file_ending(c.r, "op_kernel/w8_custom.cpp");
+  EXPECT_TRUE(contains(kernel, "class KernelW8Stage0 {")) << kernel;
+  EXPECT_TRUE(contains(kernel, "AscendC::TPipe* pipe_ = nullptr;")) << kernel;   // the kernel's one pipe
+  EXPECT_TRUE(contains(kernel, "pipe_->InitBuffer(wIn_, depth_,")) << kernel;
+  EXPECT_TRUE(contains(kernel, "KernelW8Stage0<DTYPE_SCALE> stage0;")) << kernel;
+  EXPECT_TRUE(contains(kernel, "stage0.Init(&pipe, w, scale, wd, tilingData.stage0);")) << kernel;
+  // every stage's UB work is done before the next one plans UB again
+  EXPECT_TRUE(contains(kernel, "AscendC::PipeBarrier<PIPE_ALL>();\n  pipe.Reset();   // stage 1's UB buffers replace stage 0's"))
+      << kernel;
+  const std::string tiling = file_ending(c.r, "op_host/w8_custom_tiling.h");
+  EXPECT_TRUE(contains(tiling, "BEGIN_TILING_DATA_DEF(W8Stage0CustomTilingData)")) << tiling;
+  EXPECT_TRUE(contains(tiling, "TILING_DATA_FIELD_DEF(uint32_t, tileUnits);")) << tiling;
+  const std::string host = file_ending(c.r, "op_host/w8_custom.cpp");
+  // the stage's TilingFunc: its inputs from the context, its tiling struct the stage's field
+  EXPECT_TRUE(contains(host, "const gert::StorageShape* stageIn[] = {context->GetInputShape(1), context->GetInputShape(2)};"))
+      << host;
+  EXPECT_TRUE(contains(host, "auto& tiling = staged.stage0;")) << host;
+  EXPECT_TRUE(contains(host, "stageCores = blockDim;")) << host;
+  EXPECT_FALSE(contains(host, "context->SetBlockDim(static_cast<uint32_t>(blockDim));")) << host;
+}
+
+TEST(TileStaged, VectorStageDiagnosticsPointIntoTheFile) {
+  std::string bad = kW8a16;
+  bad.replace(bad.find("cast(load(w[r, :], f16), f32)"), 29, "load(w[r, :], f32)");
+  expect_error(bad, "7:25", "the vector unit converts i8 only to f16", "load(w[r, :], f16)");
+  Compiled c = compile(bad);
+  EXPECT_FALSE(contains(c.diags, "sync() before the first stage")) << c.diags;   // no follow-on errors
+  // the cube's float32 product stored straight into a float16 column: the chip's Matmul has no such combination
+  bad = kW8a16;
+  bad.replace(bad.find("    yf = workspace(f32[m, n])\n"), 30, "");
+  bad.replace(bad.find("store(yf[blk], acc)"), bad.size() - bad.find("store(yf[blk], acc)"), "store(y[blk], acc)\n");
+  expect_error(bad, "14:23", "the cube multiplies f32 x f32 into f32 only, not into f16 (y)", "an f32 workspace");
+  bad = kW8a16;
+  bad.replace(bad.find("store(wd[r, :], "), 16, "v = (");
+  expect_error(bad, "6:5", "a vector stage ends with the store of a workspace or the output", "store(hid[r, :]");
 }
 }  // namespace
