@@ -203,7 +203,8 @@ PY
 # than the cores (several cores share a row and fold their partial minima and maxima); a running maximum and a
 # running sum that restart where a bool view is True (scans with reset=, row and column modes); RoPE with a half-size
 # cos/sin cache shared by batch and heads (a periodic input, an output stored chunk by chunk); a W8A16 linear (a
-# staged program whose first stage dequantises the int8 weight: a vector stage of its own) ----
+# staged program whose first stage dequantises the int8 weight: a vector stage of its own); QK-RMSNorm attention
+# scores (vector stages over rows of (batch, head, position), then the batched cube stage) ----
 O=$SRC/tests/data/tile_ops
 # At the fixed seed only (no secret trial, whose seed is drawn per run): add_rms_norm_quant rounds y / scale to int8,
 # and where a value lies within an ulp of a .5 boundary the kernel's float32 sum of squares (another order than
@@ -213,7 +214,7 @@ check "bench tile_ops: exit 0" test "$?" = 0
 py_check "bench tile_ops: every program correct in f32 and f16, at several shapes" <<'PY'
 import json; j = json.load(open("ops/results.json"))
 got = sorted((r["task_id"], r["verdict"]) for r in j["results"])
-assert len(got) == 17 and all(v == "correct" for _, v in got), got
+assert len(got) == 18 and all(v == "correct" for _, v in got), got
 for r in j["results"]:
     names = [c["name"] for c in r["cases"]]
     assert any("float16" in n for n in names) and len(names) >= 3, (r["task_id"], names)

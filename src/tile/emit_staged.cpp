@@ -166,6 +166,8 @@ std::string kernel(const Kernel& k) {
   line(fmt::format("extern \"C\" __global__ __aicore__ void {}({}GM_ADDR workspace, GM_ADDR tiling) {{",
                    k.kernel_symbol, params));
   line("  GET_TILING_DATA(tilingData, tiling);");
+  if (cubes == 0)   // vector stages only: no Matmul object puts the cube cores to work, so none is launched
+    line("  KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIV_1_0);   // the vector cores, with SyncAll between stages");
   line("  // No early return for cores without work: every vector core meets the others at each SyncAll.");
   line("  AscendC::TPipe pipe;");
   line("  GM_ADDR user = AscendC::GetUserWorkspace(workspace);   // after the Matmul API's system workspace");
@@ -188,8 +190,10 @@ std::string kernel(const Kernel& k) {
                      upper(s.sub.tensors[mm.c].name), i));
     regist += fmt::format(", stage{}.mm, &tilingData.stage{}.cubeTiling", i, i);
   }
-  line("  // every stage's Matmul object is registered before the first UB buffer");
-  line(fmt::format("  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(){});", regist));
+  if (!regist.empty()) {   // (a program of vector stages only has no Matmul object to register)
+    line("  // every stage's Matmul object is registered before the first UB buffer");
+    line(fmt::format("  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(){});", regist));
+  }
   for (size_t i = 0; i < sp.stages.size(); ++i) {
     const Stage& s = sp.stages[i];
     if (i > 0) {
@@ -280,9 +284,10 @@ void host_vector_stage(const Kernel& k, size_t i, const std::function<void(const
   for (const TensorArg& t : s.sub.tensors) {
     if (t.output) continue;
     const int ws = index_by_name(sp_of(k).ws, t.name);
-    if (ws >= 0) {
+    if (ws >= 0) {   // its dims as the program declared them (the stage's kernel may merge the leading ones)
       std::string dims;
-      for (const Dim& d : t.dims) dims += (dims.empty() ? "" : ", ") + ("static_cast<int64_t>(" + sym_var(d.name) + ")");
+      for (const Dim& d : sp_of(k).ws[ws].dims)
+        dims += (dims.empty() ? "" : ", ") + ("static_cast<int64_t>(" + sym_var(d.name) + ")");
       line(fmt::format("    const gert::StorageShape {}Shape({{{}}}, {{{}}});   // workspace {}", camel_lower(t.name), dims,
                        dims, t.name));
       shapes += (shapes.empty() ? "&" : ", &") + camel_lower(t.name) + "Shape";
@@ -433,7 +438,10 @@ std::string host(const Kernel& k) {
   line("  uint64_t maxItems = 0;");
   for (size_t i = 0; i < sp.stages.size(); ++i) host_stage(k, i, line);
   line("  const uint64_t usedCores = maxItems == 0 ? 1 : maxItems < aivNum ? maxItems : aivNum;");
-  line("  context->SetBlockDim(platform.CalcTschBlockDim(static_cast<uint32_t>(usedCores), aicNum, aivNum));");
+  int cubes = 0;
+  for (const Stage& s : sp.stages) cubes += !s.cast && !s.vector;
+  if (cubes == 0) line("  context->SetBlockDim(static_cast<uint32_t>(usedCores));   // vector cores only (MIX_AIV_1_0)");
+  else line("  context->SetBlockDim(platform.CalcTschBlockDim(static_cast<uint32_t>(usedCores), aicNum, aivNum));");
   line("  tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());");
   line("  context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());");
   line("  size_t* workspace = context->GetWorkspaceSizes(1);");

@@ -1662,8 +1662,13 @@ class Checker {
                  "load(" + print_expr(*e.args[0]) + ", f16), then cast(v, f32) if needed");
         return {};
       }
+      // A whole [n] vector read in the loop is the same for every tile: loaded once per core, before the loop (a
+      // resident value), as if written there.
+      const bool hoist = form == Form::Vec && in_loop_ && !after_loop_;
+      if (hoist) in_loop_ = false;
       Operand o = emit(Op::Load, "load", form, t, {}, e);
       out().back().tensor = ti;
+      if (hoist) in_loop_ = true;
       if (period >= 0) {   // the period is a tiling field (split_cores adds the dims a scalar names)
         out().back().period = period;
         out().back().scalar = name(*e.args[0]->args[1]->args[1]).s;

@@ -33,12 +33,37 @@ int last_line(const Stmt& s) {
 }  // namespace
 
 bool check_vector_stage(const Program& p, const Stmt& loop, int index, const Kernel& header,
-                        const std::vector<TensorArg>& inputs, const TensorArg& output, const std::string& soc,
-                        Kernel& sub, Diags& d) {
+                        std::vector<TensorArg> inputs, TensorArg output, const std::string& soc, Kernel& sub,
+                        Diags& d) {
   std::vector<std::string> src;
   {
     std::istringstream in(p.source);
     for (std::string l; std::getline(in, l);) src.push_back(l);
+  }
+  // Rows over several leading dims, `for r in tiles(b, s)` over q: T[*b, s, d] (a cube stage needs b as its batch):
+  // in the stage's kernel those dims are one starred dim `b_s` of every tensor that starts with them.
+  const Expr* it = loop.value.get();
+  if (it && it->kind == ExprKind::Call && it->text == "tiles" && it->args.size() >= 2 &&
+      std::all_of(it->args.begin(), it->args.end(), [](const ExprPtr& a) { return a && a->kind == ExprKind::Name; }) &&
+      it->args.front()->range.begin.line == it->args.back()->range.end.line &&
+      it->args.front()->range.begin.line >= 1 && it->args.front()->range.begin.line <= static_cast<int>(src.size())) {
+    std::string merged;
+    for (const ExprPtr& a : it->args) merged += (merged.empty() ? "" : "_") + a->text;
+    auto merge = [&](TensorArg& t) {
+      if (t.dims.size() <= it->args.size()) return;
+      for (size_t i = 0; i < it->args.size(); ++i)
+        if (t.dims[i].name != it->args[i]->text || (i > 0 && t.dims[i].star)) return;
+      Dim m = t.dims[0];
+      m.name = merged;
+      m.star = true;
+      t.dims.erase(t.dims.begin(), t.dims.begin() + static_cast<long>(it->args.size()));
+      t.dims.insert(t.dims.begin(), m);
+    };
+    for (TensorArg& t : inputs) merge(t);
+    merge(output);
+    std::string& l = src[it->args.front()->range.begin.line - 1];
+    const int from = it->args.front()->range.begin.col - 1, to = it->args.back()->range.end.col - 1;
+    if (from >= 0 && to > from && to <= static_cast<int>(l.size())) l.replace(from, to - from, merged);
   }
   // The stage's own kernel: its header on one line, the program's dtype lines, then the loop where it stands.
   std::string params;

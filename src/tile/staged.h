@@ -52,10 +52,11 @@ std::string print_staged(const Kernel& k);
 std::map<std::string, std::string> emit_staged(const Kernel& k);
 // A tiles loop of a staged program checked as a vector program of its own and lowered by the vector passes into
 // `sub` (sema_vector_stage.cpp), named <program>_stage<index>: `inputs`/`output` are the tensors the stage's kernel
-// takes (the program's inputs it reads and the workspaces, as tensors).
+// takes (the program's inputs it reads and the workspaces, as tensors). `for r in tiles(b, s)` makes rows of the leading
+// dims b and s of the tensors that start with them (one starred dim b_s in the stage's kernel).
 bool check_vector_stage(const Program& p, const Stmt& loop, int index, const Kernel& header,
-                        const std::vector<TensorArg>& inputs, const TensorArg& output, const std::string& soc,
-                        Kernel& sub, Diags& d);
+                        std::vector<TensorArg> inputs, TensorArg output, const std::string& soc, Kernel& sub,
+                        Diags& d);
 // One blocks loop checked as a single-stage cube program into k.mm (sema_cube.cpp).
 void check_cube_loop(const Stmt& loop, const std::string& soc, Kernel& k, Diags& d);
 // The kernel class of a checked single-stage cube program, as emit_cube writes it (emit_cube.cpp).

@@ -510,3 +510,20 @@ TEST(TileEmit, AxisOpProject) {
   EXPECT_TRUE(contains(host, ".DataType({ge::DT_FLOAT, ge::DT_FLOAT16, ge::DT_INT32})")) << host;
   EXPECT_TRUE(contains(host, "this->Attr(\"dim\").AttrType(OPTIONAL).Int(1);")) << host;
 }
+
+// A whole [n] vector loaded inside the tiles loop is the same for every tile: it is read once per core before the
+// loop (a resident value), not at the tile's row offset (which read past the vector's end: a GM bounds error).
+TEST(TilePasses, VectorLoadedInTheLoopIsResident) {
+  const std::string src = "kernel rms(x: T[*m, n], g: T[n]) -> (y: T[*m, n]):\n"
+                          "    dtype T in (f32, f16)\n"
+                          "    for r in tiles(m):\n"
+                          "        v = load(x[r, :], f32)\n"
+                          "        store(y[r, :], v * rsqrt(mean(v * v, axis=1) + 1e-6) * load(g[:], f32))\n";
+  Compiled c = compile(src);
+  ASSERT_TRUE(c.ok) << c.diags;
+  ASSERT_EQ(c.r.kernel.prologue.size(), 1u);
+  EXPECT_EQ(c.r.kernel.prologue[0].op, Op::Load);
+  const std::string& kern = c.r.files.at("op_kernel/rms_custom.cpp");
+  EXPECT_TRUE(contains(kern, "gGm_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(g) + 0, n_);")) << kern;
+  EXPECT_FALSE(contains(kern, "gGm_[uint64_t(i) * tileUnits_ * n_]")) << kern;
+}

@@ -273,3 +273,62 @@ TEST(TileStaged, VectorStageDiagnosticsPointIntoTheFile) {
   expect_error(bad, "6:5", "a vector stage ends with the store of a workspace or the output", "store(hid[r, :]");
 }
 }  // namespace
+
+// Rows over several leading dims: `for r in tiles(b, s)` over q: T[*b, s, d] is a row program over b * s rows in the
+// stage's kernel, while the cube stage keeps b as its batch (QK-RMSNorm attention scores).
+TEST(TileStaged, VectorStageRowsOverSeveralLeadingDims) {
+  const std::string src =
+      "kernel qk(q: T[*b, s, d], k: T[*b, t, d], qw: f32[d], kw: f32[d]) -> (y: T[*b, s, t]):\n"
+      "    dtype T in (f32, f16)\n"
+      "    qn = workspace(T[b, s, d])\n"
+      "    kn = workspace(T[b, t, d])\n"
+      "    for r in tiles(b, s):\n"
+      "        v = load(q[r, :], f32)\n"
+      "        store(qn[r, :], v * rsqrt(mean(v * v, axis=1) + 1e-6) * load(qw[:], f32))\n"
+      "    for r in tiles(b, t):\n"
+      "        v = load(k[r, :], f32)\n"
+      "        store(kn[r, :], v * rsqrt(mean(v * v, axis=1) + 1e-6) * load(kw[:], f32))\n"
+      "    sync()\n"
+      "    for blk in blocks(b, s, t):\n"
+      "        acc = zeros(f32)\n"
+      "        for kt in tiles(d):\n"
+      "            acc += mma(qn[blk, kt], kn[blk, kt])\n"
+      "        store(y[blk], acc)\n";
+  Compiled c = compile(src);
+  ASSERT_TRUE(c.ok) << c.diags;
+  const Kernel& s0 = c.r.kernel.staged->stages[0].sub;
+  ASSERT_EQ(s0.tensors[0].name, "q");
+  ASSERT_EQ(s0.tensors[0].dims.size(), 2u);
+  EXPECT_EQ(s0.tensors[0].dims[0].name, "b_s");   // the stage's rows: every (b, s)
+  EXPECT_TRUE(s0.tensors[0].dims[0].star);
+  const std::string host = file_ending(c.r, "op_host/qk_custom.cpp");
+  EXPECT_TRUE(contains(host, "const gert::StorageShape* stageIn[] = {context->GetInputShape(0), context->GetInputShape(2)};"))
+      << host;
+}
+
+// Vector stages only, the second reading the first's workspace: the workspace's shape is made from the program's
+// dims for the second stage's TilingFunc, no Matmul object is registered and only the vector cores are launched.
+TEST(TileStaged, VectorStagesOnly) {
+  const std::string src =
+      "kernel two(x: T[*m, n]) -> (y: T[*m, n]):\n"
+      "    dtype T in (f32, f16)\n"
+      "    h = workspace(f32[m, n])\n"
+      "    for r in tiles(m):\n"
+      "        store(h[r, :], exp(load(x[r, :], f32)))\n"
+      "    sync()\n"
+      "    for r in tiles(m):\n"
+      "        e = load(h[r, :], f32)\n"
+      "        store(y[r, :], e / sum(e, axis=1))\n";
+  Compiled c = compile(src);
+  ASSERT_TRUE(c.ok) << c.diags;
+  const std::string kernel = file_ending(c.r, "op_kernel/two_custom.cpp");
+  EXPECT_FALSE(contains(kernel, "REGIST_MATMUL_OBJ")) << kernel;
+  EXPECT_TRUE(contains(kernel, "KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIV_1_0);")) << kernel;
+  EXPECT_TRUE(contains(kernel, "AscendC::SyncAll();")) << kernel;
+  const std::string host = file_ending(c.r, "op_host/two_custom.cpp");
+  EXPECT_TRUE(contains(host, "const gert::StorageShape hShape({static_cast<int64_t>(d_m), static_cast<int64_t>(d_n)}, "))
+      << host;
+  EXPECT_TRUE(contains(host, "const gert::StorageShape* stageIn[] = {&hShape};")) << host;
+  EXPECT_TRUE(contains(host, "const ge::DataType stageDt[] = {ge::DT_FLOAT};")) << host;
+  EXPECT_TRUE(contains(host, "context->SetBlockDim(static_cast<uint32_t>(usedCores));")) << host;
+}
