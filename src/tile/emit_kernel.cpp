@@ -21,17 +21,13 @@ class KernelEmitter {
     header();
     klass();
     entry();
-    if (k_.external_pipe) {   // a stage of a staged kernel: the kernel's one TPipe, passed to Init
-      for (size_t at = o_.find("pipe_."); at != std::string::npos; at = o_.find("pipe_.", at)) o_.replace(at, 6, "pipe_->");
-      const std::string member = "  AscendC::TPipe pipe_;";
-      if (size_t at = o_.find(member); at != std::string::npos)
-        o_.replace(at, member.size(), "  AscendC::TPipe* pipe_ = nullptr;   // the staged kernel's, reset before this stage");
-    }
     return o_;
   }
 
  private:
   void line(const std::string& s = "") { o_ += s + "\n"; }
+  // The TPipe the buffers are planned in: the class's own, or (a stage of a staged kernel) the kernel's, passed to Init.
+  std::string init_buffer() const { return k_.external_pipe ? "pipe_->InitBuffer" : "pipe_.InitBuffer"; }
 
   std::string cpp(TypeOf t) const { return t.var >= 0 ? k_.dtype_vars[t.var].name : dtype_cpp(t.fixed); }
   std::string member(const Buffer& b) const { return b.name + "_"; }
@@ -230,8 +226,8 @@ class KernelEmitter {
     line("    // UB: queues of depth_ tiles for the copies, one buffer per temporary (shared when lifetimes do not overlap).");
     for (const Buffer& b : k_.buffers) {
       std::string call = b.kind == BufKind::InQueue || b.kind == BufKind::OutQueue
-                             ? fmt::format("pipe_.InitBuffer({}, depth_, {});", member(b), bytes(b))
-                             : fmt::format("pipe_.InitBuffer({}, {});", member(b), bytes(b));
+                             ? fmt::format("{}({}, depth_, {});", init_buffer(), member(b), bytes(b))
+                             : fmt::format("{}({}, {});", init_buffer(), member(b), bytes(b));
       if (b.only_if_var_differs >= 0)
         line(fmt::format("    if constexpr (!std::is_same<{}, {}>::value) {}", k_.dtype_vars[b.only_if_var_differs].name,
                          dtype_cpp(b.differs_from), call));
@@ -241,12 +237,12 @@ class KernelEmitter {
       line("    if (chunk_ > 0) {   // the columns of one row, kept across its chunks and passes");
       for (const Value& v : k_.values)
         if (row_column(v))
-          line(fmt::format("      pipe_.InitBuffer({}, 512);", col_member(v.id)));
+          line(fmt::format("      {}({}, 512);", init_buffer(), col_member(v.id)));
       for (const Instr& in : k_.body)
-        if (in.op == Op::Reduce) line(fmt::format("      pipe_.InitBuffer(part{}_, 512);", in.dst));
+        if (in.op == Op::Reduce) line(fmt::format("      {}(part{}_, 512);", init_buffer(), in.dst));
       for (size_t i = 0; i < k_.body.size(); ++i)
-        if (is_col_io(k_.body[i])) line(fmt::format("      pipe_.InitBuffer(colIo{}_, 512);", i));
-      if (split()) line("      if (parts_ > 1) pipe_.InitBuffer(partsIo_, kt::RoundUp256(parts_ * 32));   // the row's partials");
+        if (is_col_io(k_.body[i])) line(fmt::format("      {}(colIo{}_, 512);", init_buffer(), i));
+      if (split()) line("      if (parts_ > 1) " + init_buffer() + "(partsIo_, kt::RoundUp256(parts_ * 32));   // the row's partials");
       line("    }");
     }
     line("  }");
@@ -324,8 +320,8 @@ class KernelEmitter {
     line("    // UB: queues of depth_ tiles for the copies, one buffer per temporary (shared when lifetimes do not overlap).");
     for (const Buffer& b : k_.buffers) {
       std::string call = b.kind == BufKind::InQueue || b.kind == BufKind::OutQueue
-                             ? fmt::format("pipe_.InitBuffer({}, depth_, {});", member(b), bytes(b))
-                             : fmt::format("pipe_.InitBuffer({}, {});", member(b), bytes(b));
+                             ? fmt::format("{}({}, depth_, {});", init_buffer(), member(b), bytes(b))
+                             : fmt::format("{}({}, {});", init_buffer(), member(b), bytes(b));
       if (b.only_if_var_differs >= 0)
         line(fmt::format("    if constexpr (!std::is_same<{}, {}>::value) {}", k_.dtype_vars[b.only_if_var_differs].name,
                          dtype_cpp(b.differs_from), call));
@@ -336,7 +332,7 @@ class KernelEmitter {
       for (const Instr& in : k_.body)
         if (in.op == Op::Reduce)
           for (const char* n : {"axAcc", "axPart"})
-            line(fmt::format("      pipe_.InitBuffer({}{}_, kt::RoundUp256(tileUnits_ * sizeof({})));", n, in.dst,
+            line(fmt::format("      {}({}{}_, kt::RoundUp256(tileUnits_ * sizeof({})));", init_buffer(), n, in.dst,
                              cpp(k_.values[in.dst].type)));
       line("    }");
     }
@@ -1239,7 +1235,8 @@ class KernelEmitter {
   }
 
   void members() {
-    line("  AscendC::TPipe pipe_;");
+    line(k_.external_pipe ? "  AscendC::TPipe* pipe_ = nullptr;   // the staged kernel's, reset before this stage"
+                          : "  AscendC::TPipe pipe_;");
     for (const Buffer& b : k_.buffers) {
       const char* pos = b.kind == BufKind::InQueue ? "TQue<AscendC::TPosition::VECIN, 1>"
                         : b.kind == BufKind::OutQueue ? "TQue<AscendC::TPosition::VECOUT, 1>"

@@ -61,23 +61,29 @@ std::string cut(const std::string& s, const std::string& from, const std::string
   const size_t start = keep_from ? a : a + from.size();
   return s.substr(start, (b == std::string::npos ? s.size() : b) - start);
 }
-struct VectorStageText {
-  std::string cls, inst, tiling_fields, tiling_body, reserve;
+// The kernel file gives the class and its instantiation (Kernel<Name><DTYPE_...>), the tiling header the struct's
+// fields, the host file the TilingFunc's body and its UB reserve; each file is emitted once, where it is used.
+struct VectorStageKernel {
+  std::string cls, inst;
 };
-VectorStageText vector_stage_text(const Stage& s) {
-  VectorStageText v;
+VectorStageKernel vector_stage_kernel(const Stage& s) {
   const std::string kern = emit_kernel(s.sub);
-  v.cls = cut(kern, "#include \"kgen_tile.h\"\n\n", "extern \"C\"", false);
   const std::string entry = cut(kern, "extern \"C\"", "\n}", true);
-  v.inst = cut(entry, "\n  Kernel", " op;", false);   // Kernel<Name><DTYPE_...>
-  v.inst = "Kernel" + v.inst;
-  const std::string td = emit_tiling_header(s.sub);
-  v.tiling_fields = cut(td, "BEGIN_TILING_DATA_DEF(" + s.sub.op_type + "TilingData)\n", "END_TILING_DATA_DEF;", false);
+  return {cut(kern, "#include \"kgen_tile.h\"\n\n", "extern \"C\"", false),
+          "Kernel" + cut(entry, "\n  Kernel", " op;", false)};
+}
+std::string vector_stage_tiling_fields(const Stage& s) {
+  return cut(emit_tiling_header(s.sub), "BEGIN_TILING_DATA_DEF(" + s.sub.op_type + "TilingData)\n",
+             "END_TILING_DATA_DEF;", false);
+}
+struct VectorStageHost {
+  std::string tiling_body, reserve;
+};
+VectorStageHost vector_stage_host(const Stage& s) {
   const std::string host = emit_host(s.sub);
-  v.reserve = cut(host, "constexpr uint64_t kReserveBytes = ", ";", false);
-  v.tiling_body = cut(host, "static ge::graphStatus TilingFunc(gert::TilingContext* context) {\n", "\n}\n}  // namespace optiling",
-                      false);
-  return v;
+  return {cut(host, "static ge::graphStatus TilingFunc(gert::TilingContext* context) {\n",
+              "\n}\n}  // namespace optiling", false),
+          cut(host, "constexpr uint64_t kReserveBytes = ", ";", false)};
 }
 
 // The class of a cast stage: each vector core converts a contiguous range of the elements, chunk by chunk.
@@ -156,10 +162,11 @@ std::string kernel(const Kernel& k) {
     line(fmt::format("#define DTYPE_{} {}   // workspace {}: [{}]", upper(w.name), dtype_macro(k, w.type), w.name,
                      dims_text(w.dims)));
   line();
+  std::vector<VectorStageKernel> vk(sp.stages.size());   // the vector stages' classes and instantiations
   for (size_t i = 0; i < sp.stages.size(); ++i) {
     line(fmt::format("// Stage {}: stores {}.", i, stored_text(k, sp.stages[i])));
-    o += sp.stages[i].cast ? cast_class(sp.stages[i]) : sp.stages[i].vector ? vector_stage_text(sp.stages[i]).cls
-                                                                           : stage_class(sp.stages[i]);
+    if (sp.stages[i].vector) vk[i] = vector_stage_kernel(sp.stages[i]);
+    o += sp.stages[i].cast ? cast_class(sp.stages[i]) : sp.stages[i].vector ? vk[i].cls : stage_class(sp.stages[i]);
   }
   std::string params;
   for (const auto& t : k.tensors) params += "GM_ADDR " + camel_lower(t.name) + ", ";
@@ -183,7 +190,7 @@ std::string kernel(const Kernel& k) {
       continue;
     }
     if (s.vector) {
-      line(fmt::format("  {} stage{};", vector_stage_text(s).inst, i));
+      line(fmt::format("  {} stage{};", vk[i].inst, i));
       continue;
     }
     line(fmt::format("  {}<DTYPE_{}, DTYPE_{}> stage{};", stage_cls(s), upper(s.sub.tensors[mm.a].name),
@@ -238,7 +245,7 @@ std::string tiling_header(const Kernel& k) {
     const std::string td = stage_td(sp.stages[i]);
     if (sp.stages[i].vector) {
       o += fmt::format("// stage {}: a vector program's tiling\n", i);
-      o += "BEGIN_TILING_DATA_DEF(" + td + ")\n" + vector_stage_text(sp.stages[i]).tiling_fields + "END_TILING_DATA_DEF;\n";
+      o += "BEGIN_TILING_DATA_DEF(" + td + ")\n" + vector_stage_tiling_fields(sp.stages[i]) + "END_TILING_DATA_DEF;\n";
       o += "REGISTER_TILING_DATA_CLASS(" + td + "Op, " + td + ")\n\n";
       continue;
     }
@@ -278,7 +285,7 @@ std::string tiling_header(const Kernel& k) {
 // tiling struct is the stage's field of the staged one, and the vector cores it uses count as the stage's items.
 void host_vector_stage(const Kernel& k, size_t i, const std::function<void(const std::string&)>& line) {
   const Stage& s = sp_of(k).stages[i];
-  const VectorStageText v = vector_stage_text(s);
+  const VectorStageHost v = vector_stage_host(s);
   line(fmt::format("  {{  // stage {} (vector cores): a vector program storing {}", i, stored_text(k, s)));
   std::string shapes, dts;
   for (const TensorArg& t : s.sub.tensors) {

@@ -1777,17 +1777,9 @@ class Checker {
       Operand a = expr(*e.args[1]);
       Operand b = expr(*e.args[2]);
       if (!m.ok || !a.ok || !b.ok) return {};
-      if (!m.scalar && !k_.values[m.value].mask && k_.values[m.value].type.var < 0 &&
-          (k_.values[m.value].type.fixed == DType::Bool || k_.values[m.value].type.fixed == DType::U8)) {
-        // A bool tensor as the mask: nonzero bytes select the first operand.
-        const Value bv = k_.values[m.value];
-        Operand h = emit(Op::Cast, "cast", bv.form, {-1, DType::F16}, {m.value}, *e.args[0]);
-        // A bool column over row operands: its halves are spread before the compare (no select needed).
-        const bool spread = where_spreads(m, a, b);
-        if (spread) h = spread_rows(h, *e.args[0]);
-        m = emit(Op::Compare, "ne", spread ? Form::Rows : bv.form, {-1, DType::F16}, {h.value}, *e.args[0],
-                 {"0.0", true, 0}, true);
-      }
+      // A bool tensor as the mask: nonzero bytes select the first operand (a bool column over row operands is
+      // spread before the compare: no select needed).
+      if (is_byte_tile(m)) m = byte_mask(m, *e.args[0], where_spreads(m, a, b));
       if (m.scalar || !k_.values[m.value].mask) {
         d_.error(e.args[0]->range, "where()'s first argument must be a comparison of tiles", "where(v > 0, v, 0.0)");
         return {};
@@ -1944,6 +1936,20 @@ class Checker {
     return o;
   }
 
+  // A tile of a bool (or u8) tensor, which a mask position takes as "non-zero".
+  bool is_byte_tile(const Operand& m) const {
+    if (m.scalar) return false;
+    const Value& v = k_.values[m.value];
+    return !v.mask && v.type.var < 0 && (v.type.fixed == DType::Bool || v.type.fixed == DType::U8);
+  }
+  // Its mask: the bytes as halves compared with 0, spread over row tiles first when `spread` (a column).
+  Operand byte_mask(const Operand& m, const Expr& at, bool spread) {
+    const Form f = k_.values[m.value].form;
+    Operand h = emit(Op::Cast, "cast", f, {-1, DType::F16}, {m.value}, at);
+    if (spread) h = spread_rows(h, at);
+    return emit(Op::Compare, "ne", spread ? Form::Rows : f, {-1, DType::F16}, {h.value}, at, {"0.0", true, 0}, true);
+  }
+
   // A scan's reset=: a slab mask (a comparison of slabs, or a bool view's slab: non-zero bytes) where a new run
   // starts, as a slab of the scanned type holding 1 there and 0 elsewhere (the helper's bounds are made from it).
   // The value it returns, or -1 after an error.
@@ -1961,12 +1967,7 @@ class Checker {
     }
     Operand m = expr(x);
     if (!m.ok) return -1;
-    if (!m.scalar && !k_.values[m.value].mask && k_.values[m.value].type.var < 0 &&
-        (k_.values[m.value].type.fixed == DType::Bool || k_.values[m.value].type.fixed == DType::U8)) {
-      const Value bv = k_.values[m.value];   // a bool view: its bytes as halves, compared with 0
-      Operand h = emit(Op::Cast, "cast", bv.form, {-1, DType::F16}, {m.value}, x);
-      m = emit(Op::Compare, "ne", bv.form, {-1, DType::F16}, {h.value}, x, {"0.0", true, 0}, true);
-    }
+    if (is_byte_tile(m)) m = byte_mask(m, x, false);   // a bool view
     if (m.scalar || !k_.values[m.value].mask || k_.values[m.value].form != Form::Slab) {
       d_.error(x.range,
                "reset= of " + f + "() is " +

@@ -153,20 +153,7 @@ class StagedChecker {
     st.stores_ws = ws_of(out);
     std::vector<const Expr*> names;
     names_in(loop, names);
-    for (const Expr* e : names) {
-      const int w = ws_of(e->text);
-      if (w < 0 || w == st.stores_ws || std::find(st.reads_ws.begin(), st.reads_ws.end(), w) != st.reads_ws.end())
-        continue;
-      st.reads_ws.push_back(w);
-      read_order(*e, w, si, sync_before);
-    }
-    if (st.stores_ws >= 0) {
-      Workspace& w = sp_->ws[st.stores_ws];
-      if (w.written_by >= 0)
-        d_.error(loop.range, fmt::format("workspace '{}' is stored again (stage {} stored it)", w.name, w.written_by),
-                 "each workspace holds one stage's result: declare another one");
-      else w.written_by = si;
-    }
+    reads_and_store(loop, names, si, st);
     int cubes = 0;
     for (const Stage& x : sp_->stages) cubes += !x.cast && !x.vector;
     if (cubes == 4)
@@ -248,14 +235,8 @@ class StagedChecker {
     if (!same)
       d_.error(src->args[0]->range, "'" + from + "' does not have the dims of '" + to + "'",
                "the copy keeps the shape: give both the same dims");
-    if (w >= 0) {
-      Workspace& ws = sp_->ws[w];
-      if (ws.written_by >= 0)
-        d_.error(loop.range, fmt::format("workspace '{}' is stored again (stage {} stored it)", ws.name, ws.written_by),
-                 "each workspace holds one stage's result: declare another one");
-      else ws.written_by = si;
-    }
     st.stores_ws = w;
+    stored_by(loop, si, st);
     st.cast = true;
     st.cast_from = from;
     st.cast_to = to;
@@ -282,14 +263,8 @@ class StagedChecker {
     for (const TensorArg& t : header.tensors)
       if (!t.output && std::any_of(names.begin(), names.end(), [&](const Expr* e) { return e->text == t.name; }))
         inputs.push_back(t);
-    for (const Expr* e : names) {
-      const int w = ws_of(e->text);
-      if (w < 0 || w == st.stores_ws || std::find(st.reads_ws.begin(), st.reads_ws.end(), w) != st.reads_ws.end())
-        continue;
-      st.reads_ws.push_back(w);
-      read_order(*e, w, si, sync_before);
-      inputs.push_back(as_tensor(sp_->ws[w], false));
-    }
+    reads_and_store(loop, names, si, st);   // (stores nothing when `out` is no workspace: checked below)
+    for (int w : st.reads_ws) inputs.push_back(as_tensor(sp_->ws[w], false));
     const TensorArg* o = nullptr;
     for (const TensorArg& t : header.tensors)
       if (t.output && t.name == out) o = &t;
@@ -300,15 +275,31 @@ class StagedChecker {
       return;
     }
     const TensorArg output = st.stores_ws >= 0 ? as_tensor(sp_->ws[st.stores_ws], true) : *o;
-    if (st.stores_ws >= 0) {
-      Workspace& w = sp_->ws[st.stores_ws];
-      if (w.written_by >= 0)
-        d_.error(loop.range, fmt::format("workspace '{}' is stored again (stage {} stored it)", w.name, w.written_by),
-                 "each workspace holds one stage's result: declare another one");
-      else w.written_by = si;
-    }
     check_vector_stage(p_, loop, si, header, inputs, output, soc_, st.sub, d_);
     sp_->stages.push_back(std::move(st));   // kept when its check failed too: no follow-on errors about a missing stage
+  }
+
+  // The workspaces a stage's loop names (other than the one it stores), in order of first mention, each read in
+  // order (read_order); then the workspace it stores marked as stored by it.
+  void reads_and_store(const Stmt& loop, const std::vector<const Expr*>& names, int si, Stage& st) {
+    for (const Expr* e : names) {
+      const int w = ws_of(e->text);
+      if (w < 0 || w == st.stores_ws || std::find(st.reads_ws.begin(), st.reads_ws.end(), w) != st.reads_ws.end())
+        continue;
+      st.reads_ws.push_back(w);
+      read_order(*e, w, si, st.sync_before);
+    }
+    stored_by(loop, si, st);
+  }
+
+  // Stage si stores st.stores_ws (when it stores a workspace): once, no other stage before it.
+  void stored_by(const Stmt& loop, int si, const Stage& st) {
+    if (st.stores_ws < 0) return;
+    Workspace& w = sp_->ws[st.stores_ws];
+    if (w.written_by >= 0)
+      d_.error(loop.range, fmt::format("workspace '{}' is stored again (stage {} stored it)", w.name, w.written_by),
+               "each workspace holds one stage's result: declare another one");
+    else w.written_by = si;
   }
 
   // A stage reads a workspace only after an earlier stage stored it, with a sync() in between.
