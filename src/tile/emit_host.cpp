@@ -156,6 +156,7 @@ bool axis_input_check(const Kernel& k, int ti, const std::string& sh, Line& line
       want = x + "'s last dims before its dim `" + dim + "`, then " +
              (k.axis_chunks > 0 ? "a chunk's part of that dim and the dims after it" : "the dims after it");
       break;
+    case AxisShape::KRows:   // outputs only
     case AxisShape::None: break;
   }
   line(fmt::format("  {{  // {}: {}", t.name, want));
@@ -198,14 +199,6 @@ void axis_split(const Kernel& k, Line& line) {
                      k.tile_request));
   line("  uint64_t total = 0, chunks = 1;");
   line("  if (rowMode) {");
-  for (const Instr& in : k.body)
-    if (in.op == Op::Store && in.chunk >= 0) {   // row mode's slab rows are positions: a chunk is a strided column
-      line(fmt::format("    std::fprintf(stderr, \"{}: {} stores its chunks one by one, which needs more than one "
-                       "element after the split (the dims after dim `{}` times the chunk's part of it, here 1)\\n\");",
-                       k.op_type, k.tensors[in.tensor].name, k.attrs[k.axis_attr].name));
-      line("    return ge::GRAPH_FAILED;");
-      break;
-    }
   line("    if (tileUnits > 4095) tileUnits = 4095;   // DataCopyPad moves at most 4095 rows at once");
   line(fmt::format("    total = {};", outer));
   line("  } else {");
@@ -216,9 +209,23 @@ void axis_split(const Kernel& k, Line& line) {
   line("    if (tileUnits == 0) {");
   too_long("      ");
   line("    }");
-  line(fmt::format("    const uint64_t want = coreNum == 0 ? 1 : (coreNum + {0} - 1) / {0};   // chunks per outer index", outer));
-  line(fmt::format("    const uint64_t even = (({0} + want - 1) / want + {1}) / {2} * {2};", inner, one ? 31 : 15, one ? 32 : 16));
-  line("    if (tileUnits > even) tileUnits = even;");
+  bool across = false;   // sum(v, axis=1) of a slab: one outer index's whole inner dims in one tile
+  for (const Instr& in : k.body) across |= in.op == Op::SlabAcross;
+  if (across) {
+    line(fmt::format("    if ({} > tileUnits) {{", inner));
+    line(fmt::format("      std::fprintf(stderr, \"{}: the dims after dim `{}` of {} hold %llu positions; a reduction over them "
+                     "(axis=1 of a slab) needs them in one tile, at most %llu here\\n\", static_cast<unsigned long long>({}), "
+                     "static_cast<unsigned long long>(tileUnits));",
+                     k.op_type, k.attrs[k.axis_attr].name, k.tensors[k.axis_tensor].name, inner));
+    line("      return ge::GRAPH_FAILED;");
+    line("    }");
+    line(fmt::format("    tileUnits = ({} + {}) / {} * {};   // one tile per outer index", inner, one ? 31 : 15, one ? 32 : 16,
+                     one ? 32 : 16));
+  } else {
+    line(fmt::format("    const uint64_t want = coreNum == 0 ? 1 : (coreNum + {0} - 1) / {0};   // chunks per outer index", outer));
+    line(fmt::format("    const uint64_t even = (({0} + want - 1) / want + {1}) / {2} * {2};", inner, one ? 31 : 15, one ? 32 : 16));
+    line("    if (tileUnits > even) tileUnits = even;");
+  }
   line(fmt::format("    chunks = ({0} + tileUnits - 1) / tileUnits;", inner));
   line(fmt::format("    total = {} * chunks;", outer));
   line("  }");
@@ -233,6 +240,7 @@ bool axis_output_shape(const Kernel& k, const TensorArg& t, Line& line) {
   if (!k.axis || t.dims.empty() || t.dims[0].name != k.syms[k.outer_sym].name) return false;
   const bool keep = t.dims.size() == 3;
   const bool whole = keep && t.dims[1].name == k.syms[k.axis_sym].name;   // a scan's output: the input's shape
+  const int64_t krows = keep && t.dims[1].name.empty() && t.dims[1].value >= 2 ? t.dims[1].value : 0;   // [*o, K, *i]
   line(fmt::format("    const gert::Shape* xs = context->GetInputShape({});", input_index(k, k.axis_tensor)));
   line(fmt::format("    const int64_t* axisAttr = context->GetAttrs()->GetAttrPointer<int64_t>({});", k.axis_attr));
   line("    if (axisAttr == nullptr) return GRAPH_FAILED;");
@@ -241,8 +249,9 @@ bool axis_output_shape(const Kernel& k, const TensorArg& t, Line& line) {
   line("    if (axis < 0 || axis >= rank) return GRAPH_FAILED;");
   line("    out->SetDimNum(0);");
   line("    for (int64_t d = 0; d < rank; ++d)");
-  line(whole ? "      out->AppendDim(xs->GetDim(d));   // the whole axis (a cumulative op)"
-        : keep ? "      out->AppendDim(d == axis ? 1 : xs->GetDim(d));   // keepdim"
+  line(whole   ? "      out->AppendDim(xs->GetDim(d));   // the whole axis (a cumulative op)"
+        : krows ? fmt::format("      out->AppendDim(d == axis ? {} : xs->GetDim(d));   // K values per position", krows)
+        : keep  ? "      out->AppendDim(d == axis ? 1 : xs->GetDim(d));   // keepdim"
         : k.axis_chunks > 0 ? fmt::format("      out->AppendDim(d == axis ? xs->GetDim(d) / {} : xs->GetDim(d));   // one chunk",
                                             k.axis_chunks)
                : "      if (d != axis) out->AppendDim(xs->GetDim(d));");

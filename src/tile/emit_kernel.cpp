@@ -87,8 +87,10 @@ class KernelEmitter {
               : b.kind == BufKind::AxisWork
                   ? "kt::AxisWorkBytes<" + cpp(b.type) + ">(rowMode_, " + gathers(b.type) + ", tileUnits_, " + slab_rows() +
                         ", npad_)"
-              : b.mask ? "tileUnits_ * slabPad_ / 8"
-                       : "tileUnits_ * slabPad_ * " + es;
+              : b.kind == BufKind::AcrossWork ? "kt::SlabAcrossWorkBytes<" + cpp(b.type) + ">(" + slab_rows() + ", tileUnits_)"
+              : b.krows > 0 ? "kt::KRowsBytes<" + cpp(b.type) + ">(rowMode_, " + std::to_string(b.krows) + ", tileUnits_)"
+              : b.mask      ? "tileUnits_ * slabPad_ / 8"
+                            : "tileUnits_ * slabPad_ * " + es;
         break;
       case Form::Vec: per = "npad_ * " + es; break;
       case Form::Scalar:
@@ -266,6 +268,7 @@ class KernelEmitter {
         len = as == AxisShape::Outer      ? outer_len()
               : as == AxisShape::Inner    ? inner_len()
               : as == AxisShape::Periodic ? camel_lower(t.name) + "Period_ * " + inner_len()
+              : as == AxisShape::KRows    ? outer_len() + " * " + inner_len() + " * " + std::to_string(t.dims[1].value)
                                           : outer_len() + " * " + inner_len() + (is_slab(i) ? " * " + axis_len() : "");
       }
       line(fmt::format("    {}.SetGlobalBuffer(reinterpret_cast<__gm__ {}*>({}) + {}, {});", gm(static_cast<int>(i)),
@@ -706,7 +709,13 @@ class KernelEmitter {
       if (b.kind != BufKind::OutQueue || !queue_in_pass(static_cast<int>(bi), pass)) continue;
       const std::string t = cpp(b.type), v = b.name;
       line(fmt::format("    AscendC::LocalTensor<{}> {} = {}.DeQue<{}>();", t, v, member(b), t));
-      if (b.form == Form::Slab) {   // a whole slab (a scan's result): back along the axis
+      if (b.krows > 0) {   // K values per position, stored row by row: [*outer, K, *inner]
+        const std::string K = std::to_string(b.krows), inner = inner_len();
+        line(fmt::format("    if (rowMode_) kt::StoreRows({}[posOff * {}], {}, units, {}, kt::KRowsPad<{}>({}));   // a row per position",
+                         gm(b.tensor), K, v, K, t, K));
+        line(fmt::format("    else kt::StoreCols({}[posOff / {} * {} * {} + posOff % {}], {}, {}, units, {}, tileUnits_);",
+                         gm(b.tensor), inner, K, inner, inner, v, K, inner));
+      } else if (b.form == Form::Slab) {   // a whole slab (a scan's result): back along the axis
         line(fmt::format("    if (rowMode_) kt::StoreRows({}[slabOff], {}, units, {}, npad_);", gm(b.tensor), v, slab_rows()));
         line(fmt::format("    else kt::StoreCols({}[slabOff], {}, {}, units, {}, tileUnits_);", gm(b.tensor), v, slab_rows(),
                          inner_len()));
@@ -727,6 +736,8 @@ class KernelEmitter {
       if (q.kind == QueueOp::FreeIn) line(fmt::format("    {}.FreeTensor({});", member(b), b.name));
       if (q.kind == QueueOp::AllocOut)
         line(fmt::format("    AscendC::LocalTensor<{}> {} = {}.AllocTensor<{}>();", t, b.name, member(b), t));
+      if (q.kind == QueueOp::EnQueOut && b.krows > 0)   // row mode: one row of K per position, from the staged rows
+        line(fmt::format("    if (rowMode_) kt::RowsFromChunks({}, {}, tileUnits_, units);", b.name, b.krows));
       if (q.kind == QueueOp::EnQueOut) line(fmt::format("    {}.EnQue({});", member(b), b.name));
     }
   }
@@ -1027,8 +1038,9 @@ class KernelEmitter {
         for (size_t b = 0; b < k_.buffers.size(); ++b)
           if (k_.buffers[b].kind == BufKind::OutQueue && k_.buffers[b].tensor == in.tensor) q = static_cast<int>(b);
         const Buffer& qb = k_.buffers[q];
-        if (in.chunk >= 0) {   // chunk k of the output's slab: its row k (column mode: rows of tileUnits_ positions)
-          line(ind + fmt::format("kt::Convert({}[{} * tileUnits_], {}, units);", qb.name, in.chunk, src(0)));
+        if (in.chunk >= 0) {   // row k of the output's K (rows of tileUnits_ positions, staged after a block in row mode)
+          line(ind + fmt::format("kt::Convert({}[kt::KRowsRow<{}>(rowMode_, {}, tileUnits_, {})], {}, units);", qb.name,
+                                 cpp(qb.type), qb.krows, in.chunk, src(0)));
           return;
         }
         if (sv.buffer == q) return;   // computed in place
@@ -1131,6 +1143,15 @@ class KernelEmitter {
           if (in.fn == fn)
             line(ind + fmt::format("kt::{}({}, {}, {}, {}, rowMode_, units, {}, npad_, tileUnits_);", api, d, src(0),
                                    src(1), work(dv->type, true), slab_rows()));
+        break;
+      }
+      case Op::SlabAcross: {   // over the positions of each row that share an outer index, repeated over them
+        std::string w;
+        for (const Buffer& b : k_.buffers)
+          if (b.kind == BufKind::AcrossWork && b.type == dv->type) w = member(b) + ".Get<" + t + ">()";
+        line(ind + fmt::format("kt::SlabAcross{}({}, {}, {}, rowMode_, units, {}, npad_, tileUnits_);",
+                               in.fn == "mean" ? std::string("Mean") : reduce_api(in.fn), d,
+                               src(0), w, slab_rows()));
         break;
       }
       case Op::Reduce: {

@@ -31,6 +31,7 @@ const char* buffer_role(BufKind b) {
     case BufKind::Epilogue: return "epilogue buffer";
     case BufKind::AxisWork: return "axis-reduction work buffer";
     case BufKind::ScanWork: return "scan work buffer";
+    case BufKind::AcrossWork: return "work buffer of the reductions over the inner positions (axis=1 of a slab)";
   }
   return "buffer";
 }
@@ -83,9 +84,11 @@ std::string explain(const CompileResult& r, const ExplainFacts& f) {
       const TensorArg& t = k.tensors[in.tensor];
       const TypeOf vt = in.op == Op::Load ? k.values[in.dst].type : k.values[in.srcs.at(0)].type;
       if (vt == t.type) continue;
-      conversions += fmt::format(fmt::runtime(in.op == Op::Load ? "{}{} is read in its dtype {} and cast to {} for the computation"
-                                                   : "{}{} is written in its dtype {}, cast from the {} it is computed in"),
-                                 conversions.empty() ? "" : "; ", t.name, type_of(k, t.type), type_of(k, vt));
+      const std::string said = fmt::format(fmt::runtime(in.op == Op::Load ? "{} is read in its dtype {} and cast to {} for the computation"
+                                                        : "{} is written in its dtype {}, cast from the {} it is computed in"),
+                                           t.name, type_of(k, t.type), type_of(k, vt));
+      if (conversions.find(said) != std::string::npos) continue;   // rows stored one by one: said once
+      conversions += (conversions.empty() ? "" : "; ") + said;
     }
     std::string conv;
     for (const Buffer& b : k.buffers)

@@ -93,6 +93,8 @@ enum class Op : uint8_t {
   Combine,     // epilogue: dst (one value) <- the sum of the accumulator srcs[0] over all its elements and cores
   Scan,        // dst (Slab) <- the cumulative fn over the r axis of srcs[0] (Slab)  fn: sum, prod, max, min, logsumexp
   SlabBcast,   // dst (Slab) <- srcs[0] (Slab) fn srcs[1] (Flat: one value per position, repeated along r)
+  SlabAcross,  // dst (Slab) <- fn over the positions of each row of srcs[0] (Slab) that share an outer index (the
+               // dims after the axis), repeated over them  fn: sum, max, min, mean
 };
 const char* op_name(Op o);
 
@@ -128,7 +130,7 @@ struct Value {
 };
 
 enum class BufKind : uint8_t { InQueue, OutQueue, Temp, Resident, MathTmp, Work, RowWork, Accumulator, Partials,
-                               CombineWork, Epilogue, AxisWork, ScanWork };
+                               CombineWork, Epilogue, AxisWork, ScanWork, AcrossWork };
 struct Buffer {
   std::string name;                // "xIn", "yOut", "tmp0", "weightRes"
   BufKind kind = BufKind::Temp;
@@ -137,6 +139,10 @@ struct Buffer {
   bool mask = false;
   int tensor = -1;                 // queues: the tensor they carry
   int depth = 1;                   // queue depth
+  // An output queue whose output takes K values per position, stored one row at a time (`store(y[j, c], flat)`: a
+  // K-row output or a chunk view's whole output): K. Column mode holds them as K rows of the tile's positions; row
+  // mode stages them so and gathers them into one row of K per position (kt::RowsFromChunks). 0 otherwise.
+  int krows = 0;
   // Present only for columns where T != this type (a conversion buffer), else always.
   int only_if_var_differs = -1;    // dtype var index
   DType differs_from = DType::F32;
@@ -330,8 +336,10 @@ inline int sym_index(const Kernel& k, const std::string& name) { return index_by
 // How a tensor of an axis program lines up with its view x: T[*outer, r @ dim, *inner]: a view of it (or a scan's
 // output [*outer, r, *inner]), one value per position ([*outer, 1, *inner] or [*outer, *inner]), one per outer index
 // ([*outer]: lengths[b] for x[b, s, d]), one per inner index ([*inner]: a feature's weight), one per position that
-// repeats over the leading outer dims ([s, *inner]: a RoPE cache cos[s, d/2] for x[b, h, s, d]), or none of them.
-enum class AxisShape : uint8_t { None, View, Positions, Outer, Inner, Periodic };
+// repeats over the leading outer dims ([s, *inner]: a RoPE cache cos[s, d/2] for x[b, h, s, d]), an output of K
+// values per position stored one row at a time ([*outer, K, *inner], K a literal >= 2: the k largest, y[j, c]), or
+// none of them.
+enum class AxisShape : uint8_t { None, View, Positions, Outer, Inner, Periodic, KRows };
 AxisShape axis_shape(const Kernel& k, const TensorArg& t);
 inline int tensor_index(const Kernel& k, const std::string& name) { return index_by_name(k.tensors, name); }
 inline int attr_index(const Kernel& k, const std::string& name) { return index_by_name(k.attrs, name); }

@@ -37,6 +37,7 @@ const char* kind_name(BufKind b) {
     case BufKind::Epilogue: return "epilogue";
     case BufKind::AxisWork: return "axis-work";
     case BufKind::ScanWork: return "scan-work";
+    case BufKind::AcrossWork: return "across-work";
   }
   return "?";
 }

@@ -45,6 +45,22 @@ void add_scan_work(Kernel& k) {
     k.buffers.push_back(b);
   }
 }
+// Scratch of the reductions over a slab's inner positions (kt::SlabAcrossWorkBytes), one per value type: a row of
+// the slab reduced (r values) and the row helpers' work.
+void add_across_work(Kernel& k) {
+  std::vector<TypeOf> types;
+  for (const Instr& in : k.body)
+    if (in.op == Op::SlabAcross && std::find(types.begin(), types.end(), k.values[in.srcs[0]].type) == types.end())
+      types.push_back(k.values[in.srcs[0]].type);
+  for (size_t w = 0; w < types.size(); ++w) {
+    Buffer b;
+    b.name = "acrossWork" + std::to_string(w);
+    b.kind = BufKind::AcrossWork;
+    b.type = types[w];
+    b.form = Form::Slab;
+    k.buffers.push_back(b);
+  }
+}
 }  // namespace
 
 void plan_buffers(Kernel& k) {
@@ -122,6 +138,8 @@ void plan_buffers(Kernel& k) {
       b.kind = BufKind::OutQueue;
       b.type = t->type;
       b.form = in.chunk >= 0 ? Form::Slab : k.values[in.srcs[0]].form;   // chunks are the rows of a slab
+      if (in.chunk >= 0)   // y: T[*outer, K, *inner] (a literal K), or a chunk view's whole output (K chunks)
+        b.krows = static_cast<int>(t->dims[1].name.empty() ? t->dims[1].value : k.axis_chunks);
       b.tensor = in.tensor;
       b.depth = k.queue_depth;
       out_queue[in.tensor] = add(b);
@@ -227,6 +245,7 @@ void plan_buffers(Kernel& k) {
     add(b);
   }
   add_scan_work(k);
+  add_across_work(k);
   for (size_t w = 0; w < row_work_types.size(); ++w) {
     Buffer b;
     b.name = "rowWork" + std::to_string(w);

@@ -24,7 +24,8 @@ void plan_chunks(Kernel& k) {
         c.axis &= slab_src && (in.fn == "sum" || in.fn == "mean" || in.fn == "max" || in.fn == "min" || in.fn == "prod");
       else if (in.op == Op::Load) c.axis &= slab_dst || in.dst < 0;
       else if (in.op == Op::Store) c.axis &= !slab_src;
-      else if (in.op == Op::Scan || in.op == Op::SlabBcast || in.op == Op::Fill || in.op == Op::Accumulate ||
+      else if (in.op == Op::Scan || in.op == Op::SlabBcast || in.op == Op::SlabAcross || in.op == Op::Fill ||
+               in.op == Op::Accumulate ||
                in.op == Op::Combine)
         c.axis = false;
       else c.axis &= slab_dst ? !flat_src : !slab_src;   // slab work from slabs; flat work from the reductions

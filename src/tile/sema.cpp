@@ -22,6 +22,8 @@
 
 namespace kgen::tile {
 namespace {
+constexpr int64_t kMaxKRows = 256;        // values per position of a K-row output (y: T[*outer, K, *inner])
+constexpr double kMaxUnrolled = 256;      // copies of a range loop's body (nested loops multiply)
 
 // What the 910B vector unit computes per dtype (count-form APIs and the kt:: helpers they lower to). The 310P has no
 // bfloat16 at all. Moves (load/store/cast) are always available.
@@ -310,6 +312,10 @@ class Checker {
       v = INFINITY;
       return true;
     }
+    if (e.kind == ExprKind::Name && range_vars_.count(e.text)) {   // the iteration's number
+      v = locals_.at(e.text).s.value;
+      return true;
+    }
     if (e.kind == ExprKind::Unary && e.text == "-" && e.args.size() == 1 && constant(*e.args[0], v)) {
       v = -v;
       return true;
@@ -409,12 +415,20 @@ class Checker {
     auto part = [&](const Dim& d, int p) { return d.star && sym_index(k_, d.name) >= 0 && k_.syms[sym_index(k_, d.name)].part == p; };
     const bool keep = ds.size() == 3 && part(ds[0], 0) && ds[1].name.empty() && ds[1].value == 1 && part(ds[2], 2);
     const bool drop = ds.size() == 2 && part(ds[0], 0) && part(ds[1], 2);
+    if (ds.size() == 3 && part(ds[0], 0) && ds[1].name.empty() && ds[1].value >= 2 && part(ds[2], 2)) {
+      if (ds[1].value > kMaxKRows)   // the row-mode gather's offsets take whole rows of K (kt::RowsFromChunks)
+        d_.error(ds[1].range, fmt::format("{} values per position; at most {}", ds[1].value, kMaxKRows),
+                 "store at most " + std::to_string(kMaxKRows) + " rows along the axis");
+      return true;   // K values per position, stored row by row: y[j, c]
+    }
     if (keep && k_.axis_chunks > 0)
       d_.error(t.range, "output '" + t.name + "' of a chunk view is one chunk: [*outer, *inner]",
                "the chunks are combined along the axis (prod, sum, ...) into the shape of one chunk");
     if (!keep && !drop)
-      d_.error(t.range, "output '" + t.name + "' of an axis view must be [*outer, 1, *inner] or [*outer, *inner]",
-               "the reduction leaves one value per position of the dims around the axis");
+      d_.error(t.range, "output '" + t.name + "' of an axis view must be [*outer, 1, *inner], [*outer, *inner] or "
+                            "[*outer, K, *inner]",
+               "a reduction leaves one value per position of the dims around the axis; K values per position (a "
+               "literal K, such as the k largest) are stored row by row, store(y[j, c], ...)");
     return true;
   }
 
@@ -540,6 +554,11 @@ class Checker {
     if (d_.error_count() == errors_before_body) chunk_stores();
   }
 
+  // The rows along the axis an output stored one by one holds: a K-row output's literal K, a chunk view's chunks.
+  int64_t krows_of(const TensorArg& t) const {
+    return axis_shape(k_, t) == AxisShape::KRows ? t.dims[1].value : k_.axis_chunks;
+  }
+
   // The chunks of an output stored one by one (y[k, c]): each exactly once, and no whole-slab store beside them.
   void chunk_stores() {
     for (size_t ti = 0; ti < k_.tensors.size(); ++ti) {
@@ -557,19 +576,21 @@ class Checker {
             whole = true;
           }
         }
-      if (!chunked) continue;
+      if (!chunked || krows_of(k_.tensors[ti]) > kMaxKRows) continue;   // (too many rows: reported)
       const std::string& y = k_.tensors[ti].name;
       if (whole) {
         d_.error(last, "output '" + y + "' is stored whole and by chunks", "store either y[:, c] or each y[k, c]");
         continue;
       }
-      const std::string hint = fmt::format("store each of the {} chunks once: store({}[k, {}], ...) for k = 0..{}",
-                                           k_.axis_chunks, y, k_.loop_var, k_.axis_chunks - 1);
+      const int64_t rows = krows_of(k_.tensors[ti]);
+      const char* what = axis_shape(k_, k_.tensors[ti]) == AxisShape::KRows ? "row" : "chunk";
+      const std::string hint = fmt::format("store each of the {} {}s once: store({}[k, {}], ...) for k = 0..{}",
+                                           rows, what, y, k_.loop_var, rows - 1);
       for (const auto& [c, n] : times)
-        if (n > 1) d_.error(again[c], fmt::format("chunk {} of output '{}' is stored twice", c, y), hint);
-      for (int64_t c = 0; c < k_.axis_chunks; ++c)   // the first chunk no store writes
+        if (n > 1) d_.error(again[c], fmt::format("{} {} of output '{}' is stored twice", what, c, y), hint);
+      for (int64_t c = 0; c < rows; ++c)   // the first one no store writes
         if (!times.count(static_cast<int>(c))) {
-          d_.error(k_.tensors[ti].range, fmt::format("chunk {} of output '{}' is stored by no store", c, y), hint);
+          d_.error(k_.tensors[ti].range, fmt::format("{} {} of output '{}' is stored by no store", what, c, y), hint);
           break;
         }
     }
@@ -801,7 +822,9 @@ class Checker {
     switch (s.kind) {
       case StmtKind::Pass: return;
       case StmtKind::For:
-        d_.error(s.range, "nested tiles loops are not supported", "one tiles loop per kernel");
+        if (s.value && s.value->kind == ExprKind::Call && s.value->text == "range") return range_loop(s);
+        d_.error(s.range, "nested tiles loops are not supported",
+                 "one tiles loop per kernel; repeat statements with 'for j in range(K):'");
         return;
       case StmtKind::AugAssign:
         accumulate(s);
@@ -812,16 +835,24 @@ class Checker {
                    "pick another name");
           return;
         }
-        if (locals_.count(s.target))
-          d_.error(s.target_range, "'" + s.target + "' is assigned twice", "values are immutable: use a new name");
+        if (range_vars_.count(s.target)) {
+          d_.error(s.target_range, "'" + s.target + "' is the range loop's variable", "pick another name");
+          return;
+        }
+        // Inside a range loop a name may be given a new value (the loop carries it: v = where(..., v)); elsewhere
+        // values are immutable.
+        const bool rebind = locals_.count(s.target) && !range_vars_.empty();
+        if (locals_.count(s.target) && !rebind)
+          d_.error(s.target_range, "'" + s.target + "' is assigned twice",
+                   "values are immutable: use a new name (inside 'for j in range(K):' a name may take a new value)");
         Operand o = expr(*s.value);
         if (!o.ok) {
           failed_names_.insert(s.target);   // reported once, where it is defined
           return;
         }
         if (!o.scalar) {
-          Value& v = k_.values[o.value];
-          if (v.name.empty()) v.name = s.target;
+          Value& v = k_.values[o.value];   // a name's later values are named apart in the generated code
+          if (v.name.empty()) v.name = rebind ? fmt::format("{}_{}", s.target, o.value) : s.target;
         }
         locals_[s.target] = o;
         if (o.scalar) scalar_asts_[s.target] = s.value.get();   // a host scalar may use it
@@ -840,6 +871,52 @@ class Checker {
   }
 
   std::vector<Instr>& out() { return in_loop_ ? k_.body : after_loop_ ? k_.epilogue : k_.prologue; }
+
+  // `for j in range(K):` inside the tiles loop, K a literal: the body K times over, j the constant 0, 1, ... K-1 in
+  // each (an index such as y[j, c] takes it). Names assigned in the body may be assigned again (the loop carries
+  // them); after the loop they hold the last iteration's values. Unrolled: the generated code has K copies.
+  void range_loop(const Stmt& s) {
+    const Expr& it = *s.value;
+    double n = 0;
+    if (!in_loop_) {
+      d_.error(s.range, "a range loop outside the tiles loop", "repeat statements inside 'for r in tiles(...)'");
+      return;
+    }
+    if (s.loop_vars.size() != 1) {
+      d_.error(s.loop_var_ranges.back(), "a range loop has one variable", "for j in range(K):");
+      return;
+    }
+    if (it.args.size() != 1 || !it.kwargs.empty() || !constant(*it.args[0], n) || n != std::floor(n) || n < 1) {
+      d_.error(it.range, "range() takes one positive integer literal", "for j in range(8):  (unrolled: K copies)");
+      return;
+    }
+    const std::string& j = s.loop_vars[0];
+    if (tensor_index(k_, j) >= 0 || attr_index(k_, j) >= 0 || sym_index(k_, j) >= 0 || j == k_.loop_var ||
+        locals_.count(j)) {
+      d_.error(s.loop_var_ranges[0], "'" + j + "' is already a name of the program", "pick another loop variable");
+      return;
+    }
+    if (unrolled_ * n > kMaxUnrolled) {
+      d_.error(it.range, fmt::format("range loops unrolled to {} copies of their body; at most {}",
+                                     static_cast<int64_t>(unrolled_ * n), kMaxUnrolled),
+               "unrolling copies the body: use fewer iterations");
+      return;
+    }
+    unrolled_ *= n;
+    range_vars_.insert(j);
+    for (int64_t i = 0; i < static_cast<int64_t>(n); ++i) {
+      Operand c;
+      c.ok = c.scalar = true;
+      c.s = {std::to_string(i), true, static_cast<double>(i)};
+      locals_[j] = c;
+      const size_t errors = d_.error_count();
+      for (const StmtPtr& b : s.body) stmt(*b);
+      if (d_.error_count() > errors) break;   // reported once, not once per iteration
+    }
+    locals_.erase(j);
+    range_vars_.erase(j);
+    unrolled_ /= n;
+  }
 
   // `total += sum(x)` in the loop, with `total = 0.0` before it: a per-core accumulator, added up over the cores
   // after the loop.
@@ -1094,16 +1171,20 @@ class Checker {
       return Form::Scalar;
     }
     double kc = -1;
-    if (ni == 2 && constant(*sub.args[1], kc) && is_loop(*sub.args[2])) {   // y[k, c]: chunk k of the positions
-      if (!t.output || !view || k_.axis_chunks == 0) {
-        d_.error(sub.range, "'" + t.name + "[k, " + c + "]' stores one chunk of a chunk view's output",
-                 "declare the output with the input's whole shape, " + t.name + ": " + tname(t.type) + "[*" + outer +
-                     ", K, *" + inner + "] (K the view's chunk count), and store each chunk's positions");
+    if (ni == 2 && constant(*sub.args[1], kc) && is_loop(*sub.args[2])) {   // y[k, c]: row k of the positions
+      const bool krows = t.output && as == AxisShape::KRows;
+      if (!krows && (!t.output || !view || k_.axis_chunks == 0)) {
+        const std::string j = print_expr(*sub.args[1]);
+        d_.error(sub.range, "'" + t.name + "[" + j + ", " + c + "]' stores row " + j + " of an output of K values per position",
+                 "declare the output " + t.name + ": " + tname(t.type) + "[*" + outer + ", K, *" + inner +
+                     "] (K a literal, or a chunk view's chunk count) and store each row's positions");
         return Form::Scalar;
       }
-      if (kc != std::floor(kc) || kc < 0 || kc >= static_cast<double>(k_.axis_chunks)) {
-        d_.error(sub.args[1]->range, fmt::format("chunk {} of {} chunks", kc, k_.axis_chunks),
-                 fmt::format("the chunks are numbered 0 to {}", k_.axis_chunks - 1));
+      const int64_t rows = krows_of(t);
+      const char* what = krows ? "row" : "chunk";
+      if (kc != std::floor(kc) || kc < 0 || kc >= static_cast<double>(rows)) {
+        d_.error(sub.args[1]->range, fmt::format("{} {} of {} {}s", what, kc, rows, what),
+                 fmt::format("the {}s are numbered 0 to {}", what, rows - 1));
         return Form::Scalar;
       }
       chunk_store_ = static_cast<int>(kc);
@@ -1184,7 +1265,10 @@ class Checker {
     if (val.form != f) {
       d_.error(e.args[1]->range, fmt::format("storing a {} value into {}[...] which takes a {} tile",
                                              form_name(val.form), k_.tensors[ti].name, form_name(f)),
-               f == Form::Col ? "reduce along the row first: sum(v, axis=1)" : "");
+               f == Form::Col ? "reduce along the row first: sum(v, axis=1)"
+               : f == Form::Flat && val.form == Form::Slab
+                   ? "reduce it over the axis r first: sum(v, axis=0) (axis=1 reduces over the positions and stays a slab)"
+                   : "");
       return;
     }
     Instr in;
@@ -1715,7 +1799,7 @@ class Checker {
       }
       double ax = 0;
       if (!constant(*e.kwargs[0].second, ax) || (ax != 1 && ax != -1 && ax != 0)) {
-        d_.error(e.kwargs[0].second->range, "axis= is 1 (along each row of a row tile) or 0 (over the axis r of a slab)",
+        d_.error(e.kwargs[0].second->range, "axis= is 1 (along each row of a row tile; over the positions of a slab) or 0 (over the axis r of a slab)",
                  f + "(v, axis=1)");
         return {};
       }
@@ -1733,8 +1817,12 @@ class Checker {
         return {};
       }
       if (!a.scalar && k_.values[a.value].form == Form::Slab) {
-        d_.error(e.kwargs[0].second->range, "a slab [r, cols] is reduced over its axis r: axis=0", f + "(v, axis=0)");
-        return {};
+        if (grouped) {
+          d_.error(e.kwargs[1].second->range, "group= groups the rows of a row tile, not a slab's positions",
+                   f + "(v, axis=1) reduces over the positions of each outer index");
+          return {};
+        }
+        return across_reduce(e, a, f);
       }
       if (a.scalar || k_.values[a.value].form != Form::Rows) {
         d_.error(e.args[0]->range, f + "(..., axis=1) reduces a row tile [rows, n]",
@@ -1853,6 +1941,22 @@ class Checker {
         {"sum", "add"}, {"max", "max"}, {"min", "min"}, {"prod", "mul"}, {"mean", "div"}};
     if (!not_mask(a, e.range) || !require(op.at(f), v.type, e.range, f + "()")) return {};
     return emit(Op::Reduce, f, Form::Flat, v.type, {a.value}, e);
+  }
+
+  // sum/max/min/mean(v, axis=1) of a slab [r, cols]: over the positions of each row of r that share an outer index
+  // (x.sum(the dims after dim, keepdim=True)), repeated over them: a slab again. The host keeps an outer index's whole
+  // inner dims in one tile (column mode); floats only (the row helpers' WholeReduce).
+  Operand across_reduce(const Expr& e, const Operand& a, const std::string& f) {
+    const Value v = k_.values[a.value];
+    if (!not_mask(a, e.range)) return {};
+    for (DType t : each(v.type))
+      if (t != DType::F32 && t != DType::F16) {
+        d_.error(e.args[0]->range, fmt::format("{}(v, axis=1) of a slab reduces float values; this one is {}", f,
+                                               dtype_name(t)),
+                 "load it as f32: load(x[:, " + k_.loop_var + "], f32)");
+        return {};
+      }
+    return emit(Op::SlabAcross, f, Form::Slab, v.type, {a.value}, e);
   }
 
   // An output shaped like the axis view, y: T[*outer, r, *inner] (what a scan leaves): stored whole, y[:, c].
@@ -2002,8 +2106,10 @@ class Checker {
   std::set<std::string> failed_names_;               // values whose definition had an error (no "unknown name" later)
   std::set<std::string> first_loop_names_;            // tiles of the first loop (not visible in the second)
   std::map<std::string, Operand> locals_;
-  std::map<std::string, const Expr*> scalar_asts_;
-  std::vector<std::string> row_dims_;                 // row programs: the dims of a row (n, or h and w merged)   // scalar locals' expressions (for host scalars)
+  std::map<std::string, const Expr*> scalar_asts_;    // scalar locals' expressions (for host scalars)
+  std::vector<std::string> row_dims_;                 // row programs: the dims of a row (n, or h and w merged)
+  std::set<std::string> range_vars_;                  // the variables of the range loops being unrolled
+  double unrolled_ = 1;                               // copies of the innermost range loop's body
   std::map<std::string, int> accs_;           // accumulator name -> its value
   std::map<std::string, Operand> combined_;   // accumulator name -> its combined value (epilogue)
   struct PendingAxis {

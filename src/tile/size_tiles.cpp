@@ -71,6 +71,20 @@ void size_tiles(Kernel& k) {
           scan_work(k, b, es, slack, t);
           break;
         }
+        if (b.kind == BufKind::AcrossWork) {   // kt::SlabAcrossWorkBytes(r, cpad), bounded for any cpad
+          const std::string r = "d_" + camel_lower(k.syms[k.axis_sym].name);
+          t.per_unit = "0";
+          t.fixed = fmt::format("({0} * {1} + 256 + std::min<double>({0}, 248) * 256 + 8192 + ({0} + 8) * 32) + {2}", r,
+                                es, slack);
+          break;
+        }
+        if (b.krows > 0) {   // K values per position (kt::KRowsBytes): row mode a [tile, Kp] block, K staged rows, offsets
+          const std::string K = std::to_string(b.krows);
+          t.per_unit = fmt::format("{0}(rowMode ? ({1} * {2} + 31) / 32 * 32 + {1} * {2} : {1} * {2})",
+                                   depth, K, es);
+          t.fixed = fmt::format("{}(rowMode ? {} * 32.0 + 8192.0 : 0.0) + {}", depth, b.krows + 1, slack);
+          break;
+        }
         if (b.kind == BufKind::AxisWork) {
           const std::string g = gathers(k, b.type);
           t.per_unit = "axisWorkBytes(" + es + ", " + g + ")";

@@ -65,6 +65,7 @@ AxisShape axis_shape(const Kernel& k, const TensorArg& t) {
   if (ds.size() == 3 && part(ds[0], 0) && part(ds[2], 2)) {
     if (part(ds[1], 1)) return AxisShape::View;
     if (ds[1].name.empty() && ds[1].value == 1) return AxisShape::Positions;
+    if (t.output && ds[1].name.empty() && ds[1].value >= 2) return AxisShape::KRows;
   }
   if (ds.size() == 2 && part(ds[0], 0) && part(ds[1], 2)) return AxisShape::Positions;
   if (ds.size() == 1 && part(ds[0], 0)) return AxisShape::Outer;
@@ -81,7 +82,7 @@ AxisShape axis_shape(const Kernel& k, const TensorArg& t) {
 const char* op_name(Op o) {
   static const char* names[] = {"load", "store", "cast", "unary", "unary_scalar", "binary", "scalar", "row_bcast",
                                 "vec_bcast", "reduce", "compare", "select", "fill", "accumulate", "combine",
-                                "scan", "slab_bcast"};
+                                "scan", "slab_bcast", "slab_across"};
   return names[static_cast<int>(o)];
 }
 }  // namespace kgen::tile

@@ -73,14 +73,17 @@ TEST(TileChunkView, ChunkStoresAndPeriodicInputsLower) {
   EXPECT_TRUE(contains(kern, "else kt::LoadFlat(cosIn, cosGm_[posOff / h_ % cosPeriod_ * h_ + posOff % h_], units);"))
       << kern;
   // each chunk is a row of the output's slab, stored whole along the axis
-  EXPECT_TRUE(contains(kern, "kt::Convert(yOut[0 * tileUnits_], ")) << kern;
-  EXPECT_TRUE(contains(kern, "kt::Convert(yOut[1 * tileUnits_], ")) << kern;
-  EXPECT_TRUE(contains(kern, "else kt::StoreCols(yGm_[slabOff], yOut, chunkCount_, units, h_, tileUnits_);")) << kern;
+  EXPECT_TRUE(contains(kern, "kt::Convert(yOut[kt::KRowsRow<T>(rowMode_, 2, tileUnits_, 0)], ")) << kern;
+  EXPECT_TRUE(contains(kern, "kt::Convert(yOut[kt::KRowsRow<T>(rowMode_, 2, tileUnits_, 1)], ")) << kern;
+  EXPECT_TRUE(contains(kern, "else kt::StoreCols(yGm_[posOff / h_ * 2 * h_ + posOff % h_], yOut, 2, units, h_, tileUnits_);"))
+      << kern;
+  // row mode (inner == 1: a chunk is one element of a position): the chunks gathered into a row per position
+  EXPECT_TRUE(contains(kern, "if (rowMode_) kt::RowsFromChunks(yOut, 2, tileUnits_, units);")) << kern;
+  EXPECT_TRUE(contains(kern, "if (rowMode_) kt::StoreRows(yGm_[posOff * 2], yOut, units, 2, kt::KRowsPad<T>(2));")) << kern;
   const std::string& host = c.r.files.at("op_host/r_custom.cpp");
   EXPECT_TRUE(contains(host, "out->AppendDim(xs->GetDim(d));   // the whole axis")) << host;   // y has x's shape
   EXPECT_TRUE(contains(host, "input cos must have x's last dims before its dim `dim`")) << host;
   EXPECT_TRUE(contains(host, "tiling.set_cosPeriod(")) << host;
-  EXPECT_TRUE(contains(host, "y stores its chunks one by one")) << host;   // row mode (inner == 1) refused
 }
 
 TEST(TileChunkView, ChunkStoreDiagnostics) {
@@ -93,5 +96,5 @@ TEST(TileChunkView, ChunkStoreDiagnostics) {
   expect_error(rope("        store(y[0, c], sum(v, axis=0))\n        store(y[:, c], v)\n"), "8:9",
                "output 'y' is stored whole and by chunks", "");
   expect_error(rope("        store(y[0, c], sum(v, axis=0))\n", "[*m, *h]"), "7:15",
-               "'y[k, c]' stores one chunk of a chunk view's output", "[*m, K, *h]");
+               "'y[0, c]' stores row 0 of an output of K values per position", "[*m, K, *h]");
 }

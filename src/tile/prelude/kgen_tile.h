@@ -582,6 +582,50 @@ KT_SLAB_BCAST(SlabMax, Max)
 KT_SLAB_BCAST(SlabMin, Min)
 #undef KT_SLAB_BCAST
 
+// ================================================================================================ 2d. across the positions
+// dst(i, c) = OP over the positions c' of slab row i that share c's outer index of src(i, c'), repeated over them:
+// x.sum(the dims after dim, keepdim=True) expanded (`sum(v, axis=1)` of a slab). Column mode: the tile is one outer
+// index's whole inner dims (the host makes sure), so each slab row's `units` columns reduce (RowReduce) and the value
+// is spread back over the padded row (RowBroadcast onto zeros). Row mode (inner == 1): every position is alone, dst =
+// src. work: SlabAcrossWorkBytes<T>(r, cpad): a column of r values, then the row helpers' work. float, half.
+template <class T> __aicore__ inline constexpr uint32_t SlabAcrossWorkBytes(uint32_t r, uint32_t cpad) {
+  const uint32_t red = RowReduceWorkElems<T>(r, cpad), bc = RowBroadcastWorkElems<T>(r);
+  return (RoundRep<T>(r) + (red > bc ? red : bc)) * static_cast<uint32_t>(sizeof(T));
+}
+namespace detail {
+template <Red R, bool Mean, class T>
+__aicore__ inline void SlabAcross(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+                                  const AscendC::LocalTensor<T>& work, bool rowMode, uint32_t units, uint32_t r,
+                                  uint32_t npad, uint32_t cpad) {
+  if (rowMode) {
+    AscendC::Muls(dst, src, static_cast<T>(1.0f), static_cast<int32_t>(RoundRep<T>(units * npad)));   // exact
+    return;
+  }
+  AscendC::LocalTensor<T> col = work, w = work[RoundRep<T>(r)];
+  RowReduce<R>(col, src, w, r, units, cpad);
+  AscendC::PipeBarrier<PIPE_V>();
+  if (Mean) {
+    AscendC::Muls(col, col, static_cast<T>(1.0f / static_cast<float>(units)), static_cast<int32_t>(RoundRep<T>(r)));
+    AscendC::PipeBarrier<PIPE_V>();
+  }
+  AscendC::Duplicate(dst, Zero<T>(), static_cast<int32_t>(r * cpad));
+  AscendC::PipeBarrier<PIPE_V>();
+  RowBroadcast<Bin::Add>(dst, dst, col, w, r, units, cpad);
+}
+}  // namespace detail
+#define KT_SLAB_ACROSS(NAME, RED, MEAN)                                                                              \
+  template <class T>                                                                                                \
+  __aicore__ inline void NAME(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,               \
+                              const AscendC::LocalTensor<T>& work, bool rowMode, uint32_t units, uint32_t r,        \
+                              uint32_t npad, uint32_t cpad) {                                                       \
+    detail::SlabAcross<detail::Red::RED, MEAN>(dst, src, work, rowMode, units, r, npad, cpad);                      \
+  }
+KT_SLAB_ACROSS(SlabAcrossSum, Sum, false)
+KT_SLAB_ACROSS(SlabAcrossMean, Sum, true)
+KT_SLAB_ACROSS(SlabAcrossMax, Max, false)
+KT_SLAB_ACROSS(SlabAcrossMin, Min, false)
+#undef KT_SLAB_ACROSS
+
 // ================================================================================================ 3. row broadcast
 // dst row r = a row r OP col[r], over the padded rows [0, npad) (dst's padding = a's padding OP col[r]); dst may
 // alias a. col must be defined on [0, AlignUp(rows, 8)) (RowSum/LoadColumn define RoundUp(rows, 256 B)).
@@ -1271,6 +1315,61 @@ __aicore__ inline void LoadPeriodicColumn(const AscendC::LocalTensor<T>& dst, co
   AscendC::SetFlag<AscendC::HardEvent::S_V>(e);
   AscendC::WaitFlag<AscendC::HardEvent::S_V>(e);
   detail::ZeroRange(dst, PadRow<T>(rows), RoundRep<T>(rows));
+}
+
+// ================================================================================================ K values per position
+// An output of K values per position stored one row at a time (y: T[*outer, K, *inner], store(y[j, c], flat); a
+// chunk view's whole output). The output queue's tile holds, in column mode, K rows of `tile` positions (row j at
+// j * tile, stored by StoreCols); in row mode a [tile, Kp] block (Kp = K rounded up to a 32-byte block) that
+// RowsFromChunks fills with one row of K per position for StoreRows, the K rows staged after it, then the gathers'
+// offsets.
+template <class T> __aicore__ inline constexpr uint32_t KRowsPad(uint32_t K) { return AlignUp(K, kBlkElems<T>); }
+// Where row j of the K starts in the tile (elements): column mode j * tile; row mode after the block, each staged
+// row starting on a 32-byte boundary.
+template <class T> __aicore__ inline constexpr uint32_t KRowsRow(bool rowMode, uint32_t K, uint32_t tile, uint32_t j) {
+  return rowMode ? KRowsPad<T>(K) * tile + j * AlignUp(tile, kBlkElems<T>) : j * tile;
+}
+template <class T> __aicore__ inline constexpr uint32_t KRowsBytes(bool rowMode, uint32_t K, uint32_t tile) {
+  return rowMode ? KRowsRow<T>(true, K, tile, K) * static_cast<uint32_t>(sizeof(T)) + 2 * detail::kScanOffsets * 4
+                 : K * tile * static_cast<uint32_t>(sizeof(T));
+}
+// Row mode: buf[u * Kp + j] = buf[KRowsRow(j) + u] for u < units and j < K (lanes past K repeat lane K - 1), by
+// Gathers of whole rows of Kp, in 16- or 32-bit words (an 8-byte T is two words). The first row's offsets are
+// written by the scalar unit (at most 512 words), the next ones added to them.
+template <class T>
+__aicore__ inline void RowsFromChunks(const AscendC::LocalTensor<T>& buf, uint32_t K, uint32_t tile, uint32_t units) {
+  using W = typename std::conditional<sizeof(T) == 2, uint16_t, uint32_t>::type;
+  constexpr uint32_t w = sizeof(T) / sizeof(W);   // words per element
+  constexpr int32_t es = static_cast<int32_t>(sizeof(T));
+  const uint32_t Kp = KRowsPad<T>(K), row = Kp * w;   // words per row of the block
+  const uint32_t offsAt = KRowsRow<T>(true, K, tile, K);   // elements before the offsets (32-byte aligned)
+  AscendC::LocalTensor<W> words = buf.template ReinterpretCast<W>();
+  AscendC::LocalTensor<int32_t> offs = buf[offsAt].template ReinterpretCast<int32_t>();
+  AscendC::LocalTensor<int32_t> cur = offs[detail::kScanOffsets];
+  int32_t e = static_cast<int32_t>(AscendC::GetTPipePtr()->FetchEventID(AscendC::HardEvent::V_S));
+  AscendC::SetFlag<AscendC::HardEvent::V_S>(e);
+  AscendC::WaitFlag<AscendC::HardEvent::V_S>(e);
+  for (uint32_t l = 0; l < row; ++l) {   // word l of position 0's row: element min(l / w, K - 1), word l % w of it
+    const uint32_t j = l / w < K ? l / w : K - 1;
+    offs.SetValue(l, static_cast<int32_t>(KRowsRow<T>(true, K, tile, j)) * es + static_cast<int32_t>((l % w) * sizeof(W)));
+  }
+  e = static_cast<int32_t>(AscendC::GetTPipePtr()->FetchEventID(AscendC::HardEvent::S_V));
+  AscendC::SetFlag<AscendC::HardEvent::S_V>(e);
+  AscendC::WaitFlag<AscendC::HardEvent::S_V>(e);
+  const uint32_t per = detail::kScanOffsets / row;   // rows per gather (row <= 512 words)
+  for (uint32_t k = 1; k < per && k < units; k *= 2) {   // position k's row reads one element further
+    const uint32_t c = (per < units ? per : units) - k < k ? (per < units ? per : units) - k : k;
+    AscendC::PipeBarrier<PIPE_V>();
+    AscendC::Adds(offs[k * row], offs, static_cast<int32_t>(k) * es, static_cast<int32_t>(c * row));
+  }
+  for (uint32_t u = 0; u < units; u += per) {
+    const uint32_t c = units - u < per ? units - u : per;
+    AscendC::PipeBarrier<PIPE_V>();
+    AscendC::Adds(cur, offs, static_cast<int32_t>(u) * es, static_cast<int32_t>(c * row));
+    AscendC::PipeBarrier<PIPE_V>();
+    AscendC::Gather(words[u * row], words, cur.template ReinterpretCast<uint32_t>(), 0u, c * row);
+  }
+  AscendC::PipeBarrier<PIPE_V>();
 }
 
 // tril / triu of a float block in UB (cube epilogues), one row at a time: `row` starts 32-byte aligned and holds `len`

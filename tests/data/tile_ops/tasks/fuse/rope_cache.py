@@ -34,4 +34,5 @@ def get_init_inputs():
     return []
 
 
-CASES = [dict(dtype=torch.float16), dict(batch=3, heads=2, seq=7, head_dim=128), dict(batch=1, heads=1, seq=130, head_dim=32)]
+CASES = [dict(dtype=torch.float16), dict(batch=3, heads=2, seq=7, head_dim=128), dict(batch=1, heads=1, seq=130, head_dim=32),
+         dict(head_dim=2, dtype=torch.float16)]   # row mode: one element per chunk
