@@ -42,23 +42,6 @@ std::vector<std::string> kernel_functions(const std::string& kernel_cpp) {
   return names;
 }
 
-std::string snake_case(const std::string& t) {
-  std::string s;
-  for (size_t i = 0; i < t.size(); ++i) {
-    char c = t[i];
-    if (std::isupper(static_cast<unsigned char>(c))) {
-      bool prev_lower = i > 0 && (std::islower(static_cast<unsigned char>(t[i - 1])) || std::isdigit(static_cast<unsigned char>(t[i - 1])));
-      bool next_lower = i + 1 < t.size() && std::islower(static_cast<unsigned char>(t[i + 1]));
-      bool prev_upper = i > 0 && std::isupper(static_cast<unsigned char>(t[i - 1]));
-      if (i > 0 && (prev_lower || (prev_upper && next_lower))) s += '_';
-      s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    } else {
-      s += c;
-    }
-  }
-  return s;
-}
-
 namespace {
 bool includes(const std::string& text, const std::string& header) {
   return std::regex_search(text, std::regex("#\\s*include\\s*[<\"]" + header + "[>\"]"));

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "op/kernel_name.h"   // snake_case: CANN's kernel name of an op type
+
 namespace kgen::op {
 struct Project {
   std::string dir;       // as given, absolute
@@ -38,6 +40,4 @@ std::vector<std::string> kernel_functions(const std::string& kernel_cpp);
 // Whether a file of op_host/ belongs to the aclnn layer of a cann-ops project (aclnn_*.cpp/.h, *_l0.cpp/.h), which
 // kgen does not build: its generated aclnn call stands in for it.
 bool aclnn_layer_file(const std::string& path);
-// AddCustom -> add_custom (CANN's kernel name of an op type).
-std::string snake_case(const std::string& op_type);
 }  // namespace kgen::op

@@ -210,7 +210,7 @@ void axis_split(const Kernel& k, Line& line) {
   too_long("      ");
   line("    }");
   bool across = false;   // sum(v, axis=1) of a slab: one outer index's whole inner dims in one tile
-  for (const Instr& in : k.body) across |= in.op == Op::SlabAcross;
+  for (const Instr& in : k.body) across |= in.op == Op::SlabAcross || (in.op == Op::Scan && in.across);
   if (across) {
     line(fmt::format("    if ({} > tileUnits) {{", inner));
     line(fmt::format("      std::fprintf(stderr, \"{}: the dims after dim `{}` of {} hold %llu positions; a reduction over them "

@@ -87,7 +87,7 @@ class KernelEmitter {
               : b.kind == BufKind::AxisWork
                   ? "kt::AxisWorkBytes<" + cpp(b.type) + ">(rowMode_, " + gathers(b.type) + ", tileUnits_, " + slab_rows() +
                         ", npad_)"
-              : b.kind == BufKind::AcrossWork ? "kt::SlabAcrossWorkBytes<" + cpp(b.type) + ">(" + slab_rows() + ", tileUnits_)"
+              : b.kind == BufKind::AcrossWork ? across_work_bytes(b.type)
               : b.krows > 0 ? "kt::KRowsBytes<" + cpp(b.type) + ">(rowMode_, " + std::to_string(b.krows) + ", tileUnits_)"
               : b.mask      ? "tileUnits_ * slabPad_ / 8"
                             : "tileUnits_ * slabPad_ * " + es;
@@ -286,6 +286,22 @@ class KernelEmitter {
     const auto& d = k_.tensors[tensor].dims;
     return k_.axis && d.size() == 3 && (!d[1].axis_attr.empty() || d[1].name == k_.syms[k_.axis_sym].name);
   }
+  // The scratch of the reductions and scans of type t over a slab's positions (axis=1): each kind's, added.
+  std::string across_work_bytes(TypeOf t) const {
+    bool reduce = false, scan = false, lse = false;
+    for (const Instr& in : k_.body) {
+      if (in.srcs.empty() || !(k_.values[in.srcs[0]].type == t)) continue;
+      reduce |= in.op == Op::SlabAcross;
+      scan |= in.op == Op::Scan && in.across;
+      lse |= in.op == Op::Scan && in.across && in.fn == "logsumexp";
+    }
+    std::string s;
+    if (reduce) s = "kt::SlabAcrossWorkBytes<" + cpp(t) + ">(" + slab_rows() + ", tileUnits_)";
+    if (scan)
+      s += (s.empty() ? "" : " + ") + std::string("kt::SlabScanAcrossWorkBytes<") + cpp(t) + ">(" + (lse ? "true" : "false") +
+           ", " + slab_rows() + ", tileUnits_)";
+    return s;
+  }
   // Whether a scan of type t restarts at resets (its scratch holds the resets and their bounds).
   bool scan_reset(TypeOf t) const {
     for (const Instr& in : k_.body)
@@ -295,7 +311,7 @@ class KernelEmitter {
   // Whether a scan of type t is a `fn` (a log-sum-exp's scratch holds two more slabs, a sum's its compensation).
   bool scan_of(TypeOf t, const char* fn) const {
     for (const Instr& in : k_.body)
-      if (in.op == Op::Scan && in.fn == fn && k_.values[in.srcs[0]].type == t) return true;
+      if (in.op == Op::Scan && !in.across && in.fn == fn && k_.values[in.srcs[0]].type == t) return true;
     return false;
   }
   // Whether the row mode of the axis reductions of type t transposes (kt::RowReduceByGather: products, int32).
@@ -1227,8 +1243,15 @@ class KernelEmitter {
       if (in.fn == fn) api = a;
     const TypeOf t = k_.values[in.srcs[0]].type;
     std::string w = "/*no scan work buffer*/";
+    const BufKind kind = in.across ? BufKind::AcrossWork : BufKind::ScanWork;
     for (const Buffer& b : k_.buffers)
-      if (b.kind == BufKind::ScanWork && b.type == t) w = member(b) + ".Get<" + cpp(t) + ">()";
+      if (b.kind == kind && b.type == t) w = member(b) + ".Get<" + cpp(t) + ">()";
+    if (in.across) {   // over the positions of each slab row (the dims after the axis)
+      line(ind + fmt::format("kt::{}Across<{}, {}>({}, {}, {}, rowMode_, units, {}, npad_, tileUnits_);", api,
+                             in.reverse ? "true" : "false", in.exclusive ? "true" : "false", var(in.dst), var(in.srcs[0]),
+                             w, slab_rows()));
+      return;
+    }
     if (in.srcs.size() > 1) {   // restarting where the reset slab (1 / 0) is set
       line(ind + fmt::format("kt::{}Reset<{}>({}, {}, {}, {}, rowMode_, units, {}, npad_, tileUnits_);", api,
                              in.reverse ? "true" : "false", var(in.dst), var(in.srcs[0]), var(in.srcs[1]), w,

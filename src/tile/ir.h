@@ -106,6 +106,7 @@ struct Instr {
   ScalarExpr scalar, scalar2;      // Scalar/UnaryScalar/Compare (when srcs has one operand)/Select (missing operands)
   bool scalar_first = false;       // Select: scalar stands for the "true" operand
   bool reverse = false, exclusive = false;   // Scan: from the end of the axis; shifted by one (identity first)
+  bool across = false;             // Scan of a slab over its positions (axis=1: the dims after the axis), not along r
   bool trunc = false;              // Cast: a float narrowed toward an integer target rounds toward zero (split_casts)
   int tensor = -1;                 // Load/Store: index into Kernel::tensors
   int period = -1;                 // Load of a periodic column (bias[r % c, :]): the sym c; its field is in `scalar`

@@ -34,7 +34,7 @@ bool needs_axis_work(const Instr& in, const Kernel& k) {
 void add_scan_work(Kernel& k) {
   std::vector<TypeOf> types;
   for (const Instr& in : k.body)
-    if (in.op == Op::Scan && std::find(types.begin(), types.end(), k.values[in.srcs[0]].type) == types.end())
+    if (in.op == Op::Scan && !in.across && std::find(types.begin(), types.end(), k.values[in.srcs[0]].type) == types.end())
       types.push_back(k.values[in.srcs[0]].type);
   for (size_t w = 0; w < types.size(); ++w) {
     Buffer b;
@@ -45,12 +45,13 @@ void add_scan_work(Kernel& k) {
     k.buffers.push_back(b);
   }
 }
-// Scratch of the reductions over a slab's inner positions (kt::SlabAcrossWorkBytes), one per value type: a row of
-// the slab reduced (r values) and the row helpers' work.
+// Scratch of the reductions and scans over a slab's inner positions (kt::SlabAcrossWorkBytes: a row of the slab
+// reduced and the row helpers' work; kt::SlabScanAcrossWorkBytes: the row scans' transpose), one per value type.
 void add_across_work(Kernel& k) {
   std::vector<TypeOf> types;
   for (const Instr& in : k.body)
-    if (in.op == Op::SlabAcross && std::find(types.begin(), types.end(), k.values[in.srcs[0]].type) == types.end())
+    if ((in.op == Op::SlabAcross || (in.op == Op::Scan && in.across)) &&
+        std::find(types.begin(), types.end(), k.values[in.srcs[0]].type) == types.end())
       types.push_back(k.values[in.srcs[0]].type);
   for (size_t w = 0; w < types.size(); ++w) {
     Buffer b;

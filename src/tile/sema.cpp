@@ -1,6 +1,7 @@
 // The semantic checks and the lowering of expressions to SSA instructions (sema.h).
 #include "tile/sema.h"
 
+#include "op/kernel_name.h"
 #include "tile/host_scalars.h"
 #include "tile/attention.h"
 #include "tile/cube.h"
@@ -69,7 +70,7 @@ class Checker {
     k_.name = p_.name;
     k_.op_type = camel_lower(p_.name) + "Custom";
     if (!k_.op_type.empty()) k_.op_type[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(k_.op_type[0])));
-    k_.kernel_symbol = p_.name + "_custom";
+    k_.kernel_symbol = op::snake_case(k_.op_type);   // as CANN names it: prefix_sum_2d -> PrefixSum2dCustom -> prefix_sum2d_custom
     k_.doc = p_.doc;
     k_.file = p_.file;
     if (p_.name.empty()) {
@@ -1979,17 +1980,18 @@ class Checker {
       d_.error(e.range, fmt::format("{}() takes one slab, got {} arguments", f, e.args.size()), form);
       return {};
     }
-    bool have_axis = false, rev = false, excl = false;
+    bool have_axis = false, rev = false, excl = false, across = false;
     for (size_t i = 0; i < e.kwargs.size(); ++i) {
       const auto& [key, val] = e.kwargs[i];
       double v = 0;
       const bool c = constant(*val, v);
       if (key == "axis") {
         have_axis = true;
-        if (!c || v != 0) {
-          d_.error(val->range, f + "() runs along the axis r of a slab: axis=0", form);
+        if (!c || (v != 0 && v != 1)) {
+          d_.error(val->range, f + "() runs along the axis r of a slab (axis=0) or over its positions (axis=1)", form);
           return {};
         }
+        across = v == 1;
       } else if (key == "reverse" || key == "exclusive") {
         if (!c || (v != 0 && v != 1)) {
           d_.error(val->range, key + "= is true or false", form);
@@ -2020,6 +2022,19 @@ class Checker {
       return {};
     }
     const std::string fn = kScans.at(f);
+    if (across) {   // over the positions: the helpers' row scans, on floats
+      for (DType t : each(k_.values[a.value].type))
+        if (t != DType::F32 && t != DType::F16) {
+          d_.error(e.args[0]->range, fmt::format("{}(v, axis=1) of a slab scans float values; this one is {}", f,
+                                                 dtype_name(t)),
+                   "load it as f32: load(x[:, " + k_.loop_var + "], f32)");
+          return {};
+        }
+      if (reset) {
+        d_.error(reset->range, f + "(v, axis=1) has no reset=", "reset= restarts a scan along the axis r: axis=0");
+        return {};
+      }
+    }
     if (excl && (fn == "logsumexp")) {
       d_.error(e.range, "an exclusive logcumsumexp() starts at log(0) = -inf", "use the inclusive form");
       return {};
@@ -2037,6 +2052,7 @@ class Checker {
     Operand o = emit(Op::Scan, fn, Form::Slab, v.type, srcs, e);
     out().back().reverse = rev;
     out().back().exclusive = excl;
+    out().back().across = across;
     return o;
   }
 

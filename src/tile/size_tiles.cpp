@@ -30,7 +30,7 @@ std::string gathers(const Kernel& k, TypeOf t) {
 void scan_work(const Kernel& k, const Buffer& b, const std::string& es, const std::string& slack, UbTerm& t) {
   bool lse = false, sum = false, reset = false;
   for (const Instr& in : k.body) {
-    const bool mine = in.op == Op::Scan && k.values[in.srcs[0]].type == b.type;
+    const bool mine = in.op == Op::Scan && !in.across && k.values[in.srcs[0]].type == b.type;
     lse |= mine && in.fn == "logsumexp";
     sum |= mine && in.fn == "sum";
     reset |= mine && in.srcs.size() > 1;
@@ -45,6 +45,23 @@ void scan_work(const Kernel& k, const Buffer& b, const std::string& es, const st
                               es, r);
     t.fixed += fmt::format(" + (rowMode ? (32.0 / {0} - 1.0) * npadV * (2.0 * {0} + 0.125) : 0.0) + 1024.0", es);
   }
+}
+// The scratch over a slab's positions (axis=1), bounded for any tile: the reductions' (kt::SlabAcrossWorkBytes: r
+// values and the row helpers' work, fixed) plus the scans' (kt::SlabScanAcrossWorkBytes: the transpose of the slab's
+// r rows, [tile, lanes of r], three for a log-sum-exp, and the gathers' offsets).
+void across_work(const Kernel& k, const Buffer& b, const std::string& es, const std::string& slack, UbTerm& t) {
+  bool reduce = false, scan = false, lse = false;
+  for (const Instr& in : k.body) {
+    if (in.srcs.empty() || !(k.values[in.srcs[0]].type == b.type)) continue;
+    reduce |= in.op == Op::SlabAcross;
+    scan |= in.op == Op::Scan && in.across;
+    lse |= in.op == Op::Scan && in.across && in.fn == "logsumexp";
+  }
+  const std::string r = "d_" + camel_lower(k.syms[k.axis_sym].name);
+  t.per_unit = scan ? fmt::format("{} * ({} + 32.0 / {}) * {}", lse ? "3.0" : "1.0", r, es, es) : "0";
+  t.fixed = slack;
+  if (reduce) t.fixed += fmt::format(" + ({0} * {1} + 256 + std::min<double>({0}, 248) * 256 + 8192 + ({0} + 8) * 32)", r, es);
+  if (scan) t.fixed += fmt::format(" + 4.0 * (2048 + {} + 32)", r);
 }
 }  // namespace
 
@@ -71,11 +88,8 @@ void size_tiles(Kernel& k) {
           scan_work(k, b, es, slack, t);
           break;
         }
-        if (b.kind == BufKind::AcrossWork) {   // kt::SlabAcrossWorkBytes(r, cpad), bounded for any cpad
-          const std::string r = "d_" + camel_lower(k.syms[k.axis_sym].name);
-          t.per_unit = "0";
-          t.fixed = fmt::format("({0} * {1} + 256 + std::min<double>({0}, 248) * 256 + 8192 + ({0} + 8) * 32) + {2}", r,
-                                es, slack);
+        if (b.kind == BufKind::AcrossWork) {
+          across_work(k, b, es, slack, t);
           break;
         }
         if (b.krows > 0) {   // K values per position (kt::KRowsBytes): row mode a [tile, Kp] block, K staged rows, offsets

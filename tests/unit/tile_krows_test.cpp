@@ -187,3 +187,33 @@ TEST(TileSlabAcross, Diagnostics) {
   expect_error(sinkhorn("        store(y[:, c], v / prod(v, axis=1))\n"), "5:41", "prod() reduces a slab over its axis r only",
                "");
 }
+
+TEST(TileSlabAcross, ScansOverThePositions) {
+  Compiled c = compile(sinkhorn("        store(y[:, c], cumsum(cumsum(v, axis=0), axis=1, reverse=true))\n"));
+  ASSERT_TRUE(c.ok) << c.diags;
+  const std::string& kern = c.r.files.at("op_kernel/s_custom.cpp");
+  EXPECT_TRUE(contains(kern, "kt::CumSum<false, false>(")) << kern;                 // down the axis
+  EXPECT_TRUE(contains(kern, "kt::CumSumAcross<true, false>(")) << kern;            // along the positions
+  EXPECT_TRUE(contains(kern, "kt::SlabScanAcrossWorkBytes<float>(false, n_, tileUnits_)")) << kern;
+  const std::string& host = c.r.files.at("op_host/s_custom.cpp");
+  EXPECT_TRUE(contains(host, "one tile per outer index")) << host;
+  expect_error(sinkhorn("        store(y[:, c], cumsum(v, axis=2))\n"), "5:39",
+               "cumsum() runs along the axis r of a slab (axis=0) or over its positions (axis=1)", "");
+  expect_error(sinkhorn("        store(y[:, c], cummax(v, axis=1, reset=v > 0.0))\n"), "5:48",
+               "cummax(v, axis=1) has no reset=", "axis=0");
+  expect_error("kernel s(x: i32[*b, n @ dim, *m], dim: i32 = -2) -> (y: i32[*b, n, *m]):\n"
+               "    for c in tiles(b, m):\n"
+               "        store(y[:, c], cumsum(load(x[:, c]), axis=1))\n",
+               "3:31", "cumsum(v, axis=1) of a slab scans float values; this one is i32", "load(x[:, c], f32)");
+}
+
+TEST(TileNames, KernelNamedAsCannNamesIt) {
+  // CANN derives the kernel's name from the op type: prefix_sum_2d -> PrefixSum2dCustom -> prefix_sum2d_custom
+  Compiled c = compile("kernel prefix_sum_2d(x: T[*n]) -> (y: T[*n]):\n    dtype T in (f32)\n"
+                       "    for t in tiles(n):\n        store(y[t], load(x[t]))\n");
+  ASSERT_TRUE(c.ok) << c.diags;
+  EXPECT_EQ(c.r.kernel.op_type, "PrefixSum2dCustom");
+  EXPECT_EQ(c.r.kernel.kernel_symbol, "prefix_sum2d_custom");
+  ASSERT_TRUE(c.r.files.count("op_kernel/prefix_sum2d_custom.cpp")) << c.r.files.begin()->first;
+  EXPECT_TRUE(contains(c.r.files.at("op_kernel/prefix_sum2d_custom.cpp"), "void prefix_sum2d_custom("));
+}

@@ -81,7 +81,8 @@ TEST(TileScan, Int32ScansExactlyWithoutConversion) {
 }
 
 TEST(TileScan, Diagnostics) {
-  expect_error(with("store(y[:, c], cumsum(v, axis=1))"), "5:39", "cumsum() runs along the axis r of a slab: axis=0",
+  expect_error(with("store(y[:, c], cumsum(v, axis=-1))"), "5:39",
+               "cumsum() runs along the axis r of a slab (axis=0) or over its positions (axis=1)",
                "cumsum(v, axis=0, reverse=false, exclusive=false)");
   expect_error(with("store(y[:, c], cumsum(v))"), "5:24", "cumsum() needs the axis it runs along", "axis=0");
   expect_error(with("store(y[:, c], cumsum(v, axis=0, reverse=2))"), "5:50", "reverse= is true or false", "");

@@ -1256,6 +1256,32 @@ KT_SCAN(CumMin, Min)
 KT_SCAN(LogCumSumExp, LogSumExp)
 #undef KT_SCAN
 
+// The scans over the positions of each slab row that share an outer index (`cumsum(v, axis=1)` of a slab: along the
+// dims after the axis). Column mode holds one outer index's whole inner dims per tile (the host makes sure): each
+// slab row's `units` columns are a row to scan, so it is ScanRows over the r rows of the slab (row stride cols). Row
+// mode (inner == 1): every position is alone, its scan itself (the identity when exclusive). work:
+// SlabScanAcrossWorkBytes. float, half.
+template <class T>
+__aicore__ inline constexpr uint32_t SlabScanAcrossWorkBytes(bool lse, uint32_t r, uint32_t cols) {
+  return ScanWorkBytes<T>(true, lse, true, false, r, r, cols);
+}
+#define KT_SCAN_ACROSS(NAME, SCAN)                                                                                  \
+  template <bool Rev, bool Excl, class T>                                                                           \
+  __aicore__ inline void NAME(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,               \
+                              const AscendC::LocalTensor<T>& work, bool rowMode, uint32_t units, uint32_t r,        \
+                              uint32_t npad, uint32_t cols) {                                                       \
+    const int32_t all = static_cast<int32_t>(RoundRep<T>(units * npad));                                            \
+    if (rowMode && Excl) AscendC::Duplicate(dst, detail::ScanIdentity<detail::Scan::SCAN, T>(), all);               \
+    else if (rowMode) AscendC::Muls(dst, src, static_cast<T>(1.0f), all);                                           \
+    else detail::ScanRows<detail::Scan::SCAN, Rev, Excl, false>(dst, src, src, work, r, units, cols);               \
+  }
+KT_SCAN_ACROSS(CumSumAcross, Sum)
+KT_SCAN_ACROSS(CumProdAcross, Prod)
+KT_SCAN_ACROSS(CumMaxAcross, Max)
+KT_SCAN_ACROSS(CumMinAcross, Min)
+KT_SCAN_ACROSS(LogCumSumExpAcross, LogSumExp)
+#undef KT_SCAN_ACROSS
+
 // The same scans restarting where `reset` (a slab of src's layout, 1 where a new run starts, 0 elsewhere) is
 // non-zero: detail::ScanColsReset. Column mode copies the resets into the work first (they become its bounds).
 #define KT_SCAN_RESET(NAME, SCAN)                                                                                   \
