@@ -214,7 +214,7 @@ check "bench tile_ops: exit 0" test "$?" = 0
 py_check "bench tile_ops: every program correct in f32 and f16, at several shapes" <<'PY'
 import json; j = json.load(open("ops/results.json"))
 got = sorted((r["task_id"], r["verdict"]) for r in j["results"])
-assert len(got) == 21 and all(v == "correct" for _, v in got), got
+assert len(got) == 24 and all(v == "correct" for _, v in got), got
 for r in j["results"]:
     names = [c["name"] for c in r["cases"]]
     assert any("float16" in n for n in names) and len(names) >= 3, (r["task_id"], names)
