@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The tile compiler's promise, fuzzed: it reports or compiles, and what it compiles builds. Token-level mutants of the
-# expert programs (kernels/**/*.tile; a fixed seed, the programs in turn) go through `kgen tile compile`, at least 1000
+# expert programs (kernels/**/*.tile and tests/data/tile_ops/programs/**/*.tile, whose range loops, outputs of K values
+# and reductions over a slab's positions the suite's programs do not use; a fixed seed, the programs in turn) go through `kgen tile compile`, at least 1000
 # of them (TILE_FUZZ_MIN_TRIED), which must exit 0 or 3, never crash; the first M that compile are kept, and each one's
 # op project is then compiled the way `kgen op run` builds it (src/op/build.cpp): the
 # kernel through `kgen cc` with kernel_operator.h, the tiling header and the tiling-names header force-included and
@@ -111,11 +112,12 @@ def mutate(s, rng):
     return s, "; ".join(how)
 
 progs = []
-for d, _, fs in os.walk(os.path.join(src, "kernels")):
-    for f in fs:
-        if f.endswith(".tile"):
-            p = os.path.join(d, f)
-            progs.append((os.path.relpath(p, src), open(p).read()))
+for top in ("kernels", "tests/data/tile_ops/programs"):   # the expert library, and the operators outside the suite
+    for d, _, fs in os.walk(os.path.join(src, top)):
+        for f in fs:
+            if f.endswith(".tile"):
+                p = os.path.join(d, f)
+                progs.append((os.path.relpath(p, src), open(p).read()))
 progs.sort()
 assert progs, "no expert programs"
 rng, seen, found, tried = Rng(seed), set(), 0, 0

@@ -40,24 +40,27 @@ fs::path source_dir() {
 }
 
 struct Sample {
-  std::string name;   // relative to kernels/, e.g. activation/relu.tile
+  std::string name;   // relative to the source tree, e.g. kernels/activation/relu.tile
   std::string text;
 };
 
+// The expert library (kernels/) and the operators outside the suite (tests/data/tile_ops/programs: range loops,
+// outputs of K values per position, reductions and scans over a slab's positions).
 std::vector<Sample> expert_programs() {
   std::vector<fs::path> paths;
-  const fs::path dir = source_dir() / "kernels";
-  std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
-       it.increment(ec))
-    if (it->is_regular_file() && it->path().extension() == ".tile") paths.push_back(it->path());
+  for (const char* top : {"kernels", "tests/data/tile_ops/programs"}) {
+    std::error_code ec;
+    for (auto it = fs::recursive_directory_iterator(source_dir() / top, ec); !ec && it != fs::recursive_directory_iterator();
+         it.increment(ec))
+      if (it->is_regular_file() && it->path().extension() == ".tile") paths.push_back(it->path());
+  }
   std::sort(paths.begin(), paths.end());   // directory order is not deterministic
   std::vector<Sample> out;
   for (const auto& p : paths) {
     std::ifstream in(p, std::ios::binary);
     std::stringstream ss;
     ss << in.rdbuf();
-    out.push_back({fs::relative(p, dir).string(), ss.str()});
+    out.push_back({fs::relative(p, source_dir()).string(), ss.str()});
   }
   return out;
 }
