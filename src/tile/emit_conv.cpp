@@ -147,7 +147,7 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context) {
 std::string conv_json_text(const Kernel& k) {
   std::string types, formats, ins, outs;
   for (DType d : columns(k)) {
-    const char* j = d == DType::F32 ? "float" : d == DType::F16 ? "float16" : "bfloat16";
+    const char* j = dtype_json(d);
     types += (types.empty() ? "" : ", ") + fmt::format("\"{}\"", j);
     formats += (formats.empty() ? "" : ", ") + std::string("\"ND\"");
   }

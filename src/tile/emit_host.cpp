@@ -15,20 +15,6 @@ namespace {
 
 DType type_in(const TypeOf& t, const std::vector<DType>& col) { return t.var >= 0 ? col[t.var] : t.fixed; }
 
-const char* json_dtype(DType t) {
-  switch (t) {
-    case DType::F32: return "float";
-    case DType::F16: return "float16";
-    case DType::BF16: return "bfloat16";
-    case DType::I32: return "int32";
-    case DType::I8: return "int8";
-    case DType::U8: return "uint8";
-    case DType::Bool: return "bool";
-    case DType::I64: return "int64";
-  }
-  return "float";
-}
-
 // `dtype U = T(i32 -> i64)` on the host: dtU from dtT, one comparison per mapped type.
 std::string mapped_dtype(const Kernel& k, int v) {
   const DtypeVar& u = k.dtype_vars[v];
@@ -654,7 +640,7 @@ std::string emit_json(const Kernel& k) {
       if (t.output != outputs) continue;
       std::string types, formats;
       for (const auto& c : cols) {
-        types += (types.empty() ? "" : ", ") + fmt::format("\"{}\"", json_dtype(type_in(t.type, c)));
+        types += (types.empty() ? "" : ", ") + fmt::format("\"{}\"", dtype_json(type_in(t.type, c)));
         formats += (formats.empty() ? "" : ", ") + std::string("\"ND\"");
       }
       s += (s.empty() ? "" : ",\n") + fmt::format("      {{\"name\": \"{}\", \"param_type\": \"{}\", \"format\": "

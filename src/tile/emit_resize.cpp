@@ -618,8 +618,7 @@ std::string json(const Kernel& k) {
   std::vector<DType> cols = x.type.var >= 0 ? k.dtype_vars[x.type.var].types : std::vector<DType>{x.type.fixed};
   std::string types, formats;
   for (DType d : cols) {
-    std::string n = d == DType::F32 ? "float" : d == DType::F16 ? "float16" : d == DType::BF16 ? "bfloat16" : dtype_name(d);
-    types += (types.empty() ? "" : ", ") + fmt::format("\"{}\"", n);
+    types += (types.empty() ? "" : ", ") + fmt::format("\"{}\"", dtype_json(d));
     formats += (formats.empty() ? "" : ", ") + std::string("\"ND\"");
   }
   auto desc = [&](const TensorArg& t) {

@@ -19,6 +19,7 @@ enum class DType : uint8_t { F32, F16, BF16, I32, I8, U8, Bool, I64 };   // I64:
 const char* dtype_name(DType t);        // "f32"
 const char* dtype_cpp(DType t);         // "float", "half", "bfloat16_t", "int32_t", "int8_t", "uint8_t", "bool"
 const char* dtype_ge(DType t);          // "ge::DT_FLOAT", ...
+const char* dtype_json(DType t);        // "float", "float16", "int32", ...: the op json's (msopgen's) names
 uint32_t dtype_size(DType t);
 bool parse_dtype(const std::string& s, DType& t);
 

@@ -5,14 +5,18 @@ namespace kgen::tile {
 namespace {
 struct DInfo {
   DType t;
-  const char *name, *cpp, *ge;
+  const char *name, *cpp, *ge, *json;
   uint32_t size;
 };
 constexpr DInfo kTypes[] = {
-    {DType::F32, "f32", "float", "ge::DT_FLOAT", 4},      {DType::F16, "f16", "half", "ge::DT_FLOAT16", 2},
-    {DType::BF16, "bf16", "bfloat16_t", "ge::DT_BF16", 2}, {DType::I32, "i32", "int32_t", "ge::DT_INT32", 4},
-    {DType::I8, "i8", "int8_t", "ge::DT_INT8", 1},         {DType::U8, "u8", "uint8_t", "ge::DT_UINT8", 1},
-    {DType::Bool, "bool", "bool", "ge::DT_BOOL", 1},       {DType::I64, "i64", "int64_t", "ge::DT_INT64", 8},
+    {DType::F32, "f32", "float", "ge::DT_FLOAT", "float", 4},
+    {DType::F16, "f16", "half", "ge::DT_FLOAT16", "float16", 2},
+    {DType::BF16, "bf16", "bfloat16_t", "ge::DT_BF16", "bfloat16", 2},
+    {DType::I32, "i32", "int32_t", "ge::DT_INT32", "int32", 4},
+    {DType::I8, "i8", "int8_t", "ge::DT_INT8", "int8", 1},
+    {DType::U8, "u8", "uint8_t", "ge::DT_UINT8", "uint8", 1},
+    {DType::Bool, "bool", "bool", "ge::DT_BOOL", "bool", 1},
+    {DType::I64, "i64", "int64_t", "ge::DT_INT64", "int64", 8},
 };
 const DInfo& info(DType t) { return kTypes[static_cast<int>(t)]; }
 }  // namespace
@@ -20,6 +24,7 @@ const DInfo& info(DType t) { return kTypes[static_cast<int>(t)]; }
 const char* dtype_name(DType t) { return info(t).name; }
 const char* dtype_cpp(DType t) { return info(t).cpp; }
 const char* dtype_ge(DType t) { return info(t).ge; }
+const char* dtype_json(DType t) { return info(t).json; }
 uint32_t dtype_size(DType t) { return info(t).size; }
 bool parse_dtype(const std::string& s, DType& t) {
   for (const DInfo& d : kTypes)

@@ -94,3 +94,15 @@ TEST(TileResize, Diagnostics) {
 }
 }  // namespace
 }  // namespace kgen::tile
+
+// The op json names dtypes as msopgen does (uint8, int32, ...), not as the tile language writes them (u8, i32): a
+// resize of bytes wrote "u8", which no json reader knows.
+TEST(TileResize, JsonNamesDtypesAsMsopgen) {
+  Compiled c = compile("kernel up(x: T[*m, h, w], scale_factor: f32 = 2.0) -> (y: T[*m, oh, ow]):\n"
+                       "    dtype T in (f32, u8)\n"
+                       "    store(y, nearest(x, scale=scale_factor))\n");
+  ASSERT_TRUE(c.ok) << c.diags;
+  const std::string& j = c.r.files.at("up_custom.json");
+  EXPECT_TRUE(contains(j, "\"type\": [\"float\", \"uint8\"]")) << j;
+  EXPECT_FALSE(contains(j, "\"u8\"")) << j;
+}
