@@ -184,6 +184,10 @@ for d in "$T"/m*/; do
   sed -n 's/.*BEGIN_TILING_DATA_DEF(\([A-Za-z0-9_]*\)).*/using optiling::\1;/p' "$tiling" > "$d/names.h"
   ok=1
   cols=0
+  if ! dtypes "$json" > "$d/dtypes.txt" 2> "$d/dtypes.err"; then   # a dtype name the json should not hold
+    echo "FAIL $how: the op json's dtypes do not read as msopgen's: $(tail -1 "$d/dtypes.err")"
+    ok=0
+  fi
   while read -r defs; do
     cols=$((cols + 1))
     dflags=()
@@ -194,7 +198,8 @@ for d in "$T"/m*/; do
       head -30 "$d/kernel-$cols.log"
       ok=0
     fi
-  done < <(dtypes "$json")
+  done < "$d/dtypes.txt"
+  if [ $cols = 0 ]; then echo "FAIL $how: no dtype column built"; ok=0; fi
   if ! g++ -std=c++17 -fsyntax-only -I"$SRC/include/ascendc" -I"$(dirname "$host")" -DKGEN_SOC=\"Ascend910B2\" \
        "$host" > "$d/host.log" 2>&1; then
     echo "FAIL $how: the host file does not compile"

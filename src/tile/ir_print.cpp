@@ -56,6 +56,8 @@ void instr(std::string& o, const Kernel& k, const Instr& in) {
   if (!in.scalar2.cpp.empty()) o += " {" + in.scalar2.cpp + "}";
   if (in.reverse) o += " reverse";
   if (in.exclusive) o += " exclusive";
+  if (in.across) o += " across";                 // over the slab's positions (axis=1)
+  if (in.chunk >= 0) o += fmt::format(" row={}", in.chunk);   // a row of K values per position (y[j, c])
   if (in.trunc) o += " trunc";
   if (in.group) o += " group=" + k.group.text;   // reduced over the rows of each group too
   if (in.dst >= 0) {
