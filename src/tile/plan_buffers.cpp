@@ -164,9 +164,10 @@ void plan_buffers(Kernel& k) {
   std::vector<Slot> pool;
   int temps = 0;
   auto temp_for = [&](const Value& v, int from, int until) {
+    const TypeOf held = v.mask ? TypeOf{-1, DType::U8} : v.type;   // a mask's bits live in a u8 buffer of any compare
     for (Slot& s : pool) {
       const Buffer& b = k.buffers[s.buffer];
-      if (s.busy_until < from && b.form == v.form && b.type == v.type && b.mask == v.mask &&
+      if (s.busy_until < from && b.form == v.form && b.type == held && b.mask == v.mask &&
           b.only_if_var_differs < 0) {
         s.busy_until = until;
         return s.buffer;
@@ -175,7 +176,7 @@ void plan_buffers(Kernel& k) {
     Buffer b;
     b.name = (v.mask ? "mask" : "tmp") + std::to_string(temps++);
     b.kind = BufKind::Temp;
-    b.type = v.mask ? TypeOf{-1, DType::U8} : v.type;
+    b.type = held;
     b.form = v.form;
     b.mask = v.mask;
     int id = add(b);

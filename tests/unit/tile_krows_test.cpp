@@ -217,3 +217,18 @@ TEST(TileNames, KernelNamedAsCannNamesIt) {
   ASSERT_TRUE(c.r.files.count("op_kernel/prefix_sum2d_custom.cpp")) << c.r.files.begin()->first;
   EXPECT_TRUE(contains(c.r.files.at("op_kernel/prefix_sum2d_custom.cpp"), "void prefix_sum2d_custom("));
 }
+
+TEST(TileKRows, MasksOfSuccessiveIterationsShareABuffer) {
+  // Each round's comparison is dead once its select ran: one mask buffer serves all of them (a 200-bin histogram
+  // had 200 and passed the TPipe's 64 buffers).
+  Compiled c = compile("kernel h(x: T[*o, r @ dim, *i], dim: i32 = -1) -> (y: i64[*o, 6, *i]):\n"
+                       "    dtype T in (f32, f16)\n"
+                       "    for c in tiles(o, i):\n"
+                       "        b = floor(load(x[:, c], f32) * 6.0)\n"
+                       "        for j in range(6):\n"
+                       "            store(y[j, c], cast(sum(where(b == j, 1.0, 0.0), axis=0), i32))\n");
+  ASSERT_TRUE(c.ok) << c.diags;
+  size_t masks = 0;
+  for (const Buffer& b : c.r.kernel.buffers) masks += b.mask;
+  EXPECT_EQ(masks, 1u);
+}
