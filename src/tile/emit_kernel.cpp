@@ -288,19 +288,18 @@ class KernelEmitter {
   }
   // The scratch of the reductions and scans of type t over a slab's positions (axis=1): each kind's, added.
   std::string across_work_bytes(TypeOf t) const {
-    bool reduce = false, scan = false, lse = false;
-    for (const Instr& in : k_.body) {
-      if (in.srcs.empty() || !(k_.values[in.srcs[0]].type == t)) continue;
-      reduce |= in.op == Op::SlabAcross;
-      scan |= in.op == Op::Scan && in.across;
-      lse |= in.op == Op::Scan && in.across && in.fn == "logsumexp";
-    }
+    const AcrossUse u = across_use(k_, t);
     std::string s;
-    if (reduce) s = "kt::SlabAcrossWorkBytes<" + cpp(t) + ">(" + slab_rows() + ", tileUnits_)";
-    if (scan)
-      s += (s.empty() ? "" : " + ") + std::string("kt::SlabScanAcrossWorkBytes<") + cpp(t) + ">(" + (lse ? "true" : "false") +
-           ", " + slab_rows() + ", tileUnits_)";
+    if (u.reduce) s = "kt::SlabAcrossWorkBytes<" + cpp(t) + ">(" + slab_rows() + ", tileUnits_)";
+    if (u.scan)
+      s += (s.empty() ? "" : " + ") + std::string("kt::SlabScanAcrossWorkBytes<") + cpp(t) + ">(" +
+           (u.lse ? "true" : "false") + ", " + slab_rows() + ", tileUnits_)";
     return s;
+  }
+  // A scratch buffer of that kind and type as the kernel reads it.
+  std::string scratch(BufKind kind, TypeOf t) const {
+    const int b = buffer_of(k_, kind, t);
+    return b < 0 ? "/*no work buffer*/" : member(k_.buffers[b]) + ".Get<" + cpp(t) + ">()";
   }
   // Whether a scan of type t restarts at resets (its scratch holds the resets and their bounds).
   bool scan_reset(TypeOf t) const {
@@ -1161,15 +1160,11 @@ class KernelEmitter {
                                    src(1), work(dv->type, true), slab_rows()));
         break;
       }
-      case Op::SlabAcross: {   // over the positions of each row that share an outer index, repeated over them
-        std::string w;
-        for (const Buffer& b : k_.buffers)
-          if (b.kind == BufKind::AcrossWork && b.type == dv->type) w = member(b) + ".Get<" + t + ">()";
+      case Op::SlabAcross:   // over the positions of each row that share an outer index, repeated over them
         line(ind + fmt::format("kt::SlabAcross{}({}, {}, {}, rowMode_, units, {}, npad_, tileUnits_);",
-                               in.fn == "mean" ? std::string("Mean") : reduce_api(in.fn), d,
-                               src(0), w, slab_rows()));
+                               in.fn == "mean" ? std::string("Mean") : reduce_api(in.fn), d, src(0),
+                               scratch(BufKind::AcrossWork, dv->type), slab_rows()));
         break;
-      }
       case Op::Reduce: {
         const TypeOf st = k_.values[in.srcs[0]].type;
         if (k_.values[in.srcs[0]].form == Form::Slab) {
@@ -1242,10 +1237,7 @@ class KernelEmitter {
     for (auto& [fn, a] : apis)
       if (in.fn == fn) api = a;
     const TypeOf t = k_.values[in.srcs[0]].type;
-    std::string w = "/*no scan work buffer*/";
-    const BufKind kind = in.across ? BufKind::AcrossWork : BufKind::ScanWork;
-    for (const Buffer& b : k_.buffers)
-      if (b.kind == kind && b.type == t) w = member(b) + ".Get<" + cpp(t) + ">()";
+    const std::string w = scratch(in.across ? BufKind::AcrossWork : BufKind::ScanWork, t);
     if (in.across) {   // over the positions of each slab row (the dims after the axis)
       line(ind + fmt::format("kt::{}Across<{}, {}>({}, {}, {}, rowMode_, units, {}, npad_, tileUnits_);", api,
                              in.reverse ? "true" : "false", in.exclusive ? "true" : "false", var(in.dst), var(in.srcs[0]),

@@ -17,6 +17,12 @@ void plan_chunks(Kernel& k);
 // The tiling struct: extent, row length, per-core range, tile size, attrs, scalar dims; the block dim.
 void split_cores(Kernel& k);
 
+int buffer_of(const Kernel& k, BufKind kind, TypeOf t);   // the buffer of that kind holding type t (-1: none)
 int work_buffer(const Kernel& k, TypeOf t, bool row);   // helper scratch of type t: tile-sized or row/axis helpers' (-1: none)
+// What the work over a slab's positions (axis=1) of type t needs: reductions, scans, a log-sum-exp among the scans.
+struct AcrossUse {
+  bool reduce = false, scan = false, lse = false;
+};
+AcrossUse across_use(const Kernel& k, TypeOf t);
 int math_buffer(const Kernel& k);             // the math scratch buffer (-1: none)
 }  // namespace kgen::tile

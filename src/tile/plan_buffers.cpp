@@ -29,38 +29,29 @@ bool needs_row_work(const Instr& in, const Kernel& k) {
 bool needs_axis_work(const Instr& in, const Kernel& k) {
   return (in.op == Op::Reduce && k.values[in.srcs[0]].form == Form::Slab) || in.op == Op::SlabBcast;
 }
-// Scratch of the scans (kt::ScanWorkBytes), one per value type: the transpose of row mode, the running maxima of a
-// log-sum-exp.
-void add_scan_work(Kernel& k) {
+// A slab-sized scratch buffer `<name><i>` per value type of the instructions `uses` picks.
+template <class Uses>
+void add_slab_work(Kernel& k, const char* name, BufKind kind, Uses uses) {
   std::vector<TypeOf> types;
   for (const Instr& in : k.body)
-    if (in.op == Op::Scan && !in.across && std::find(types.begin(), types.end(), k.values[in.srcs[0]].type) == types.end())
+    if (uses(in) && std::find(types.begin(), types.end(), k.values[in.srcs[0]].type) == types.end())
       types.push_back(k.values[in.srcs[0]].type);
   for (size_t w = 0; w < types.size(); ++w) {
     Buffer b;
-    b.name = "scanWork" + std::to_string(w);
-    b.kind = BufKind::ScanWork;
+    b.name = name + std::to_string(w);
+    b.kind = kind;
     b.type = types[w];
     b.form = Form::Slab;
     k.buffers.push_back(b);
   }
 }
-// Scratch of the reductions and scans over a slab's inner positions (kt::SlabAcrossWorkBytes: a row of the slab
-// reduced and the row helpers' work; kt::SlabScanAcrossWorkBytes: the row scans' transpose), one per value type.
-void add_across_work(Kernel& k) {
-  std::vector<TypeOf> types;
-  for (const Instr& in : k.body)
-    if ((in.op == Op::SlabAcross || (in.op == Op::Scan && in.across)) &&
-        std::find(types.begin(), types.end(), k.values[in.srcs[0]].type) == types.end())
-      types.push_back(k.values[in.srcs[0]].type);
-  for (size_t w = 0; w < types.size(); ++w) {
-    Buffer b;
-    b.name = "acrossWork" + std::to_string(w);
-    b.kind = BufKind::AcrossWork;
-    b.type = types[w];
-    b.form = Form::Slab;
-    k.buffers.push_back(b);
-  }
+// Scratch of the scans along the axis (kt::ScanWorkBytes): the transpose of row mode, the running maxima of a
+// log-sum-exp. Scratch of the reductions and scans over a slab's positions (kt::SlabAcrossWorkBytes: a row of the
+// slab reduced and the row helpers' work; kt::SlabScanAcrossWorkBytes: the row scans' transpose).
+void add_scan_work(Kernel& k) {
+  add_slab_work(k, "scanWork", BufKind::ScanWork, [](const Instr& in) { return in.op == Op::Scan && !in.across; });
+  add_slab_work(k, "acrossWork", BufKind::AcrossWork,
+                [](const Instr& in) { return in.op == Op::SlabAcross || (in.op == Op::Scan && in.across); });
 }
 }  // namespace
 
@@ -247,7 +238,6 @@ void plan_buffers(Kernel& k) {
     add(b);
   }
   add_scan_work(k);
-  add_across_work(k);
   for (size_t w = 0; w < row_work_types.size(); ++w) {
     Buffer b;
     b.name = "rowWork" + std::to_string(w);
@@ -291,11 +281,23 @@ void plan_buffers(Kernel& k) {
   }
 }
 
-int work_buffer(const Kernel& k, TypeOf t, bool row) {
-  const BufKind want = row ? (k.axis ? BufKind::AxisWork : BufKind::RowWork) : BufKind::Work;
+int buffer_of(const Kernel& k, BufKind kind, TypeOf t) {
   for (size_t i = 0; i < k.buffers.size(); ++i)
-    if (k.buffers[i].kind == want && k.buffers[i].type == t) return static_cast<int>(i);
+    if (k.buffers[i].kind == kind && k.buffers[i].type == t) return static_cast<int>(i);
   return -1;
+}
+int work_buffer(const Kernel& k, TypeOf t, bool row) {
+  return buffer_of(k, row ? (k.axis ? BufKind::AxisWork : BufKind::RowWork) : BufKind::Work, t);
+}
+AcrossUse across_use(const Kernel& k, TypeOf t) {
+  AcrossUse u;
+  for (const Instr& in : k.body) {
+    if (in.srcs.empty() || !(k.values[in.srcs[0]].type == t)) continue;
+    u.reduce |= in.op == Op::SlabAcross;
+    u.scan |= in.op == Op::Scan && in.across;
+    u.lse |= in.op == Op::Scan && in.across && in.fn == "logsumexp";
+  }
+  return u;
 }
 int math_buffer(const Kernel& k) {
   for (size_t i = 0; i < k.buffers.size(); ++i)

@@ -50,18 +50,12 @@ void scan_work(const Kernel& k, const Buffer& b, const std::string& es, const st
 // values and the row helpers' work, fixed) plus the scans' (kt::SlabScanAcrossWorkBytes: the transpose of the slab's
 // r rows, [tile, lanes of r], three for a log-sum-exp, and the gathers' offsets).
 void across_work(const Kernel& k, const Buffer& b, const std::string& es, const std::string& slack, UbTerm& t) {
-  bool reduce = false, scan = false, lse = false;
-  for (const Instr& in : k.body) {
-    if (in.srcs.empty() || !(k.values[in.srcs[0]].type == b.type)) continue;
-    reduce |= in.op == Op::SlabAcross;
-    scan |= in.op == Op::Scan && in.across;
-    lse |= in.op == Op::Scan && in.across && in.fn == "logsumexp";
-  }
+  const AcrossUse u = across_use(k, b.type);
   const std::string r = "d_" + camel_lower(k.syms[k.axis_sym].name);
-  t.per_unit = scan ? fmt::format("{} * ({} + 32.0 / {}) * {}", lse ? "3.0" : "1.0", r, es, es) : "0";
+  t.per_unit = u.scan ? fmt::format("{} * ({} + 32.0 / {}) * {}", u.lse ? "3.0" : "1.0", r, es, es) : "0";
   t.fixed = slack;
-  if (reduce) t.fixed += fmt::format(" + ({0} * {1} + 256 + std::min<double>({0}, 248) * 256 + 8192 + ({0} + 8) * 32)", r, es);
-  if (scan) t.fixed += fmt::format(" + 4.0 * (2048 + {} + 32)", r);
+  if (u.reduce) t.fixed += fmt::format(" + ({0} * {1} + 256 + std::min<double>({0}, 248) * 256 + 8192 + ({0} + 8) * 32)", r, es);
+  if (u.scan) t.fixed += fmt::format(" + 4.0 * (2048 + {} + 32)", r);
 }
 }  // namespace
 

@@ -1124,6 +1124,29 @@ __aicore__ inline void ScanColsReset(const AscendC::LocalTensor<T>& dst, const A
 template <class T> __aicore__ inline constexpr uint32_t ScanLanes(uint32_t rows) { return AlignUp(rows, kBlkElems<T>); }
 constexpr uint32_t kScanOffsets = 1024;   // offsets per gather chunk (two chunks: a ramp and the current offsets)
 
+// dst row u (`ramp` elements at u * ramp) = src gathered at the byte offsets offs[0, ramp) + u * step: the ramp is
+// copied into the rows of one gather chunk (kScanOffsets offsets, doubling Adds), then each chunk of rows is that plus
+// its first row's step into `cur` and one Gather. offs holds row 0's offsets and room for kScanOffsets; ramp <=
+// kScanOffsets.
+template <class D>
+__aicore__ inline void GatherRampRows(const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<D>& src,
+                                      const AscendC::LocalTensor<int32_t>& offs, const AscendC::LocalTensor<int32_t>& cur,
+                                      uint32_t ramp, uint32_t rows, int32_t step) {
+  const uint32_t per = kScanOffsets / ramp;   // rows per gather
+  for (uint32_t k = 1; k < per && k < rows; k *= 2) {   // row k of the ramp = row 0 + k steps
+    const uint32_t c = (per < rows ? per : rows) - k < k ? (per < rows ? per : rows) - k : k;
+    AscendC::PipeBarrier<PIPE_V>();
+    AscendC::Adds(offs[k * ramp], offs, static_cast<int32_t>(k) * step, static_cast<int32_t>(c * ramp));
+  }
+  for (uint32_t u = 0; u < rows; u += per) {
+    const uint32_t c = rows - u < per ? rows - u : per;
+    AscendC::PipeBarrier<PIPE_V>();
+    AscendC::Adds(cur, offs, static_cast<int32_t>(u) * step, static_cast<int32_t>(c * ramp));
+    AscendC::PipeBarrier<PIPE_V>();
+    AscendC::Gather(dst[u * ramp], src, cur.template ReinterpretCast<uint32_t>(), 0u, c * ramp);
+  }
+}
+
 // Row mode: dst rows = the scans of src's `rows` rows of n elements (row stride npad). One Gather transposes the
 // tile into trans [npad, W] (W = ScanLanes(rows): lane u holds row u, element i in trans row i, or npad-1-i when Rev,
 // shifted one row further when Excl; rows no element lands in hold the identity), ScanCols runs down its rows, and
@@ -1189,20 +1212,8 @@ __aicore__ inline void ScanRows(const AscendC::LocalTensor<T>& dst, const Ascend
   AscendC::Muls(offs, offs, back, static_cast<int32_t>(span));
   AscendC::PipeBarrier<PIPE_V>();
   if (Rev) AscendC::Adds(offs, offs, static_cast<int32_t>((npad - 1) * W) * sz, static_cast<int32_t>(span));
-  if (npad <= kScanOffsets) {
-    const uint32_t per = kScanOffsets / npad;   // dst rows per gather
-    for (uint32_t k = 1; k < per && k < rows; k *= 2) {   // row k of the ramp = row 0 + k lanes
-      const uint32_t c = (per < rows ? per : rows) - k < k ? (per < rows ? per : rows) - k : k;
-      AscendC::PipeBarrier<PIPE_V>();
-      AscendC::Adds(offs[k * npad], offs, static_cast<int32_t>(k) * sz, static_cast<int32_t>(c * npad));
-    }
-    for (uint32_t u = 0; u < rows; u += per) {
-      const uint32_t c = rows - u < per ? rows - u : per;
-      AscendC::PipeBarrier<PIPE_V>();
-      AscendC::Adds(cur, offs, static_cast<int32_t>(u) * sz, static_cast<int32_t>(c * npad));
-      AscendC::PipeBarrier<PIPE_V>();
-      AscendC::Gather(dst[u * npad], trans, cur.template ReinterpretCast<uint32_t>(), 0u, c * npad);
-    }
+  if (npad <= kScanOffsets) {   // whole rows of dst per gather; row u + 1 reads one lane further
+    GatherRampRows(dst, trans, offs, cur, npad, rows, sz);
   } else {
     for (uint32_t u = 0; u < rows; ++u)
       for (uint32_t i = 0; i < npad; i += kScanOffsets) {
@@ -1382,19 +1393,8 @@ __aicore__ inline void RowsFromChunks(const AscendC::LocalTensor<T>& buf, uint32
   e = static_cast<int32_t>(AscendC::GetTPipePtr()->FetchEventID(AscendC::HardEvent::S_V));
   AscendC::SetFlag<AscendC::HardEvent::S_V>(e);
   AscendC::WaitFlag<AscendC::HardEvent::S_V>(e);
-  const uint32_t per = detail::kScanOffsets / row;   // rows per gather (row <= 512 words)
-  for (uint32_t k = 1; k < per && k < units; k *= 2) {   // position k's row reads one element further
-    const uint32_t c = (per < units ? per : units) - k < k ? (per < units ? per : units) - k : k;
-    AscendC::PipeBarrier<PIPE_V>();
-    AscendC::Adds(offs[k * row], offs, static_cast<int32_t>(k) * es, static_cast<int32_t>(c * row));
-  }
-  for (uint32_t u = 0; u < units; u += per) {
-    const uint32_t c = units - u < per ? units - u : per;
-    AscendC::PipeBarrier<PIPE_V>();
-    AscendC::Adds(cur, offs, static_cast<int32_t>(u) * es, static_cast<int32_t>(c * row));
-    AscendC::PipeBarrier<PIPE_V>();
-    AscendC::Gather(words[u * row], words, cur.template ReinterpretCast<uint32_t>(), 0u, c * row);
-  }
+  // position u + 1's row reads one element further (row <= 512 words: at least 2 rows per gather)
+  detail::GatherRampRows(words, words, offs, cur, row, units, es);
   AscendC::PipeBarrier<PIPE_V>();
 }
 
